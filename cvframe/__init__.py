@@ -1,0 +1,66 @@
+"""cvframe: honest, comparable classifier evaluation under cross-validation.
+
+Every fold's outcome lives in a labeled :class:`xarray.Dataset` (the "counts cube":
+``tp``, ``fp``, ``fn``, ``tn`` over ``fold`` x ``class`` plus ``repeat`` and any user
+dims); the ``ds.cv`` and ``df.cv`` accessors compute every aggregation explicitly and by
+name. See Forman & Scholz (2010), "Apples-to-Apples in Cross-Validation Studies".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+from . import datasets, formulas, reduce, schema  # noqa: E402
+from . import accessors as _accessors  # noqa: E402,F401  (registers ds.cv and df.cv)
+from .build import from_confusion, from_counts, from_predictions  # noqa: E402
+from .errors import CountsError, UndefinedMetricWarning  # noqa: E402
+from .io import open_dataset  # noqa: E402
+from .schema import validate  # noqa: E402
+
+# Outer layers import scikit-learn, scipy.stats, matplotlib or dask; they load on first use
+# so that `import cvframe` stays cheap.
+_LAZY = {
+    "cross_validate": ("runner", "cross_validate"),
+    "splits": ("splits", None),
+    "simulation": ("simulation", None),
+    "simulate": ("simulation", "simulate"),
+    "bias_study": ("simulation", "bias_study"),
+    "p_fold_without_positives": ("simulation", "p_fold_without_positives"),
+    "plot": ("plot", None),
+}
+
+__all__ = [
+    "CountsError",
+    "UndefinedMetricWarning",
+    "__version__",
+    "bias_study",
+    "cross_validate",
+    "datasets",
+    "from_confusion",
+    "from_counts",
+    "from_predictions",
+    "open_dataset",
+    "p_fold_without_positives",
+    "plot",
+    "simulate",
+    "simulation",
+    "splits",
+    "validate",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module_name, attr = _LAZY[name]
+        module = importlib.import_module(f".{module_name}", __name__)
+        value = module if attr is None else getattr(module, attr)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'cvframe' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,136 @@
+"""The ``ds.cv`` and ``df.cv`` accessors: one-line facades over the module functions.
+
+Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate nothing in
+``__init__``; each method has the explicit signature and the docstring of the function it
+delegates to (the function API is the typed API; the accessor is sugar).
+
+Outer layers (scores, multiclass, bootstrap, diagnostics, plots) are imported inside the
+method so that ``import cvframe`` stays cheap.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
+
+import pandas as pd
+import xarray as xr
+
+from . import build, reduce
+from ._types import Dims, ZeroDivision
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _doc_from(func: Callable[..., Any]) -> Callable[[F], F]:
+    """Give the accessor method the docstring of the function it delegates to."""
+
+    def deco(method: F) -> F:
+        method.__doc__ = func.__doc__
+        functools.update_wrapper(method, func, assigned=("__doc__",), updated=())
+        return method
+
+    return deco
+
+
+@xr.register_dataset_accessor("cv")
+class CVDatasetAccessor:
+    """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
+
+    Every reducing method takes ``dim=`` (default ``"fold"``) and keeps every other dimension.
+    """
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, ds: xr.Dataset) -> None:
+        self._obj = ds
+
+    # --- per fold (core) -------------------------------------------------------------------
+    @_doc_from(reduce.precision)
+    def precision(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.precision(self._obj, zero_division=zero_division)
+
+    @_doc_from(reduce.recall)
+    def recall(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.recall(self._obj, zero_division=zero_division)
+
+    @_doc_from(reduce.f)
+    def f(self, beta: float = 1.0, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.f(self._obj, beta=beta, zero_division=zero_division)
+
+    @_doc_from(reduce.accuracy)
+    def accuracy(self, how: str | None = None, dim: Dims = "fold", *,
+                 zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.accuracy(self._obj, how=how, dim=dim, zero_division=zero_division)
+
+    @_doc_from(reduce.error_rate)
+    def error_rate(self, how: str | None = None, dim: Dims = "fold", *,
+                   zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.error_rate(self._obj, how=how, dim=dim, zero_division=zero_division)
+
+    @_doc_from(reduce.specificity)
+    def specificity(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.specificity(self._obj, zero_division=zero_division)
+
+    @_doc_from(reduce.valid)
+    def valid(self) -> xr.DataArray:
+        return reduce.valid(self._obj)
+
+    # --- fold aggregation (core) -----------------------------------------------------------
+    @_doc_from(reduce.pooled)
+    def pooled(self, dim: Dims = "fold") -> xr.Dataset:
+        return reduce.pooled(self._obj, dim=dim)
+
+    @_doc_from(reduce.f_tp_fp)
+    def f_tp_fp(self, beta: float = 1.0, *, dim: Dims = "fold",
+                zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.f_tp_fp(self._obj, dim, beta=beta, zero_division=zero_division)
+
+    @_doc_from(reduce.f_avg)
+    def f_avg(self, beta: float = 1.0, skip_undefined: bool = False, *, dim: Dims = "fold",
+              zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.f_avg(self._obj, dim, beta=beta, skip_undefined=skip_undefined,
+                            zero_division=zero_division)
+
+    @_doc_from(reduce.f_pr_re)
+    def f_pr_re(self, beta: float = 1.0, skip_undefined: bool = False, *, dim: Dims = "fold",
+                zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.f_pr_re(self._obj, dim, beta=beta, skip_undefined=skip_undefined,
+                              zero_division=zero_division)
+
+    @_doc_from(reduce.f_methods)
+    def f_methods(self, beta: float = 1.0, *, dim: Dims = "fold",
+                  zero_division: ZeroDivision = "warn") -> xr.Dataset:
+        return reduce.f_methods(self._obj, dim, beta=beta, zero_division=zero_division)
+
+    # --- multiclass and repeats (issue 3: cvframe/multiclass.py) -----------------------------
+
+    # --- .632 bootstrap (issue 5: cvframe/bootstrap.py) -------------------------------------
+
+    # --- diagnostics, report and plots (issue 7) --------------------------------------------
+
+
+@pd.api.extensions.register_dataframe_accessor("cv")
+class CVDataFrameAccessor:
+    """Cross-validation metrics of a predictions frame (one row per tested sample).
+
+    Columns: ``fold``, optional ``repeat``, ``y_true``, ``y_pred`` and scores (``score`` for
+    binary, ``score_<label>`` per class); every method takes the column names as arguments.
+    """
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        self._obj = df
+
+    @_doc_from(build.counts_from_frame)
+    def counts(self, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
+               *, y_true: str = "y_true", y_pred: str = "y_pred", fold: str = "fold",
+               repeat: str | None = "repeat", sample_weight: str | None = None) -> xr.Dataset:
+        return build.counts_from_frame(self._obj, labels=labels, pos_label=pos_label,
+                                       y_true=y_true, y_pred=y_pred, fold=fold, repeat=repeat,
+                                       sample_weight=sample_weight)
+
+    # --- scores (issue 4: cvframe/scores.py) ------------------------------------------------
+
+    # --- plots (issue 7) --------------------------------------------------------------------

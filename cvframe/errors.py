@@ -1,0 +1,123 @@
+"""Errors, warnings and the one place their wording lives.
+
+Every message names the argument, shows a few offending values and says the fix.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CountsError",
+    "UndefinedMetricWarning",
+    "check_choice",
+    "check_dims",
+    "few",
+    "warn_undefined",
+]
+
+#: How many offending values an error message shows before it says "... and N more".
+SHOW = 5
+
+
+class CountsError(ValueError):
+    """A counts cube (or the data it is built from) breaks the data model.
+
+    Raised by :func:`cvframe.validate` and by every constructor. It is a
+    :class:`ValueError`, so ``except ValueError`` catches it.
+    """
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A metric was undefined somewhere (0/0) and the ``zero_division`` policy was applied.
+
+    Emitted at most once per call, with the number of affected cells. Pass an explicit
+    ``zero_division=`` (0.0, 1.0 or ``np.nan``) to silence it.
+    """
+
+
+def few(values: Iterable[Any], show: int = SHOW) -> str:
+    """Format up to ``show`` values, then how many more there are.
+
+    >>> few([1, 2, 3, 4, 5, 6, 7], show=3)
+    '[1, 2, 3] and 4 more'
+    """
+    vals = list(values)
+    head = ", ".join(repr(_plain(v)) for v in vals[:show])
+    more = len(vals) - show
+    return f"[{head}]" + (f" and {more} more" if more > 0 else "")
+
+
+def _plain(v: Any) -> Any:
+    """numpy scalars print as plain Python values in messages."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def check_choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
+    """Raise a ValueError naming ``name`` unless ``value`` is one of ``valid``.
+
+    >>> check_choice("how", "avg", ["pooled", "avg"])
+    'avg'
+    >>> check_choice("how", "mean", ["pooled", "avg"])
+    Traceback (most recent call last):
+    ...
+    ValueError: how='mean' is not valid; expected one of ['pooled', 'avg'].
+    """
+    for v in valid:
+        if (v is None and value is None) or (v is not None and _same(value, v)):
+            return v
+    raise ValueError(f"{name}={value!r} is not valid; expected one of {list(valid)!r}.")
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) != isinstance(b, str):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - comparison of arbitrary user objects
+        return False
+
+
+def check_dims(obj: Any, dims: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Return ``dims`` as a tuple, raising xarray's wording if one is missing from ``obj``.
+
+    ``None`` means no dimension.
+    """
+    if dims is None:
+        return ()
+    if isinstance(dims, str):
+        dims = (dims,)
+    dims = tuple(dims)
+    missing = [d for d in dims if d not in obj.dims]
+    if missing:
+        raise ValueError(
+            f"Dimension(s) {', '.join(repr(d) for d in missing)} do not exist. "
+            f"Expected one of {tuple(obj.dims)!r}."
+        )
+    return dims
+
+
+def warn_undefined(what: str, n_cells: int, n_total: int, where: str = "",
+                   policy: str = "zero_division", stacklevel: int = 3,
+                   action: str = "set to 0.0") -> None:
+    """Emit the one :class:`UndefinedMetricWarning` of a call.
+
+    Parameters
+    ----------
+    what : str
+        The metric and why it is undefined, e.g. "precision (no predicted positives)".
+    n_cells, n_total : int
+        How many cells are affected out of how many.
+    where : str
+        A few of the affected (fold, class) places.
+    policy : str
+        The argument that controls the behaviour.
+    """
+    msg = f"{what} is undefined in {n_cells} of {n_total} cells"
+    if where:
+        msg += f" ({where})"
+    msg += f"; {action}. Pass {policy}= explicitly to choose the value and silence this warning."
+    warnings.warn(msg, UndefinedMetricWarning, stacklevel=stacklevel)
