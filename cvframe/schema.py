@@ -37,10 +37,11 @@ def is_lazy(obj: Any) -> bool:
     return getattr(obj, "chunks", None) is not None
 
 
-def check_structure(ds: Any) -> None:
+def check_structure(ds: Any, need_fold: bool = True) -> None:
     """Cheap checks every accessor method runs: a Dataset with the four counts over fold × class.
 
     Values are not read (so dask-backed cubes stay lazy); :func:`validate` reads them.
+    ``need_fold=False`` accepts a cube whose folds were already pooled (per-cell metrics).
     """
     if not isinstance(ds, xr.Dataset):
         raise TypeError(
@@ -55,7 +56,7 @@ def check_structure(ds: Any) -> None:
         )
     for v in COUNTS:
         dims = ds[v].dims
-        for d in (FOLD, CLASS):
+        for d in (FOLD, CLASS) if need_fold else (CLASS,):
             if d not in dims:
                 raise CountsError(
                     f"ds[{v!r}] has no {d!r} dimension (dims {dims}); every count variable is "
@@ -68,7 +69,7 @@ def check_structure(ds: Any) -> None:
                 f"ds[{v!r}] has dims {ds[v].dims} but ds['tp'] has {ds['tp'].dims}; all four "
                 "counts must share the same dimensions."
             )
-    for d in (FOLD, CLASS):
+    for d in (FOLD, CLASS) if need_fold else (CLASS,):
         if ds.sizes[d] == 0:
             raise CountsError(f"ds has zero {d!r} entries; a counts cube needs at least one.")
         if d in ds.indexes:
