@@ -1,0 +1,806 @@
+"""Run real cross-validation: any scikit-learn classifier under any scikit-learn splitter.
+
+:func:`cross_validate` fits clones of an estimator on every split (in parallel with joblib,
+as scikit-learn does) and returns the **predictions frame**: one row per tested sample with
+its repeat, fold, sample index, true label, predicted label and scores. Nothing is reduced:
+``frame.cv.counts()`` (or :func:`to_counts`) turns it into the counts cube, from which every
+aggregation of Forman & Scholz (2010) is computed by name.
+
+This is an outer layer: it imports scikit-learn and joblib, and the core never imports it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .errors import few
+from .schema import FOLD, REPEAT, SUBSET
+
+__all__ = ["cross_validate", "to_counts"]
+
+SAMPLE = "sample"
+TEST, TRAIN = "test", "train"
+_SCORE_METHODS = ("auto", "predict_proba", "decision_function", False, None)
+_STRATIFIED_SPLITTERS = ("StratifiedKFold", "RepeatedStratifiedKFold", "StratifiedShuffleSplit",
+                         "StratifiedGroupKFold")
+_UNSTRATIFIED_SPLITTERS = ("KFold", "RepeatedKFold", "ShuffleSplit", "GroupKFold",
+                           "GroupShuffleSplit", "LeaveOneOut", "LeavePOut", "LeaveOneGroupOut",
+                           "LeavePGroupsOut", "PredefinedSplit", "TimeSeriesSplit")
+
+
+def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 1,
+                   stratified: bool = True, groups: Any = None, scores: Any = "auto",
+                   return_train: bool = False, n_jobs: int | None = None,
+                   random_state: Any = None, *, pos_label: Hashable | None = None,
+                   progress: bool | None = None) -> pd.DataFrame:
+    """Cross-validate a classifier and keep every tested sample's outcome.
+
+    Fits a clone of ``estimator`` on every training set of ``cv`` (in parallel with joblib
+    when ``n_jobs`` asks for it, as scikit-learn does) and predicts its test set. Returns the
+    predictions frame, from which ``frame.cv.counts()`` builds the counts cube.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Any object with ``fit(X, y)`` and ``predict(X)`` (a Pipeline is fine); it is cloned
+        for every split and never fitted in place.
+    X : array-like of shape (n_samples, ...)
+        numpy array, pandas DataFrame, sparse matrix or list; indexed by position.
+    y : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Class labels (binary or multiclass; str, int, bool or pandas Categorical, whose
+        categories are the label universe), or a 2-D 0/1 indicator array / DataFrame for a
+        multilabel task. Missing labels (None, NaN, pd.NA) raise.
+    cv : int, scikit-learn splitter or list of (train, test) pairs, default 10
+        An int ``k`` means k-fold: ``StratifiedKFold(k)`` when ``stratified`` (else
+        ``KFold(k)``), shuffled with ``random_state`` when one is given (unshuffled otherwise,
+        exactly as scikit-learn's ``cv=k``); with ``repeats > 1``,
+        ``RepeatedStratifiedKFold(n_splits=k, n_repeats=repeats, random_state=random_state)``
+        (or ``RepeatedKFold``): a seeded reshuffle per repeat. Otherwise any object with
+        ``split(X, y, groups)``: KFold, StratifiedKFold, Repeated*, ShuffleSplit and
+        StratifiedShuffleSplit for (repeated) holdout, LeaveOneOut, LeavePOut, GroupKFold,
+        :class:`cvframe.splits.Bootstrap`, ...
+    repeats : int, default 1
+        Number of repeats of an int ``cv``. With a splitter object use a Repeated* splitter.
+    stratified : bool, default True
+        For an int ``cv``: stratified folds (every fold keeps the class proportions).
+        With a splitter object the splitter decides and the frame records what it is;
+        ``stratified=False`` together with a stratified splitter raises.
+    groups : array-like of shape (n_samples,), optional
+        Group labels for group splitters (GroupKFold, LeaveOneGroupOut, ...).
+    scores : {"auto", "predict_proba", "decision_function", False, None}, default "auto"
+        Where the score columns come from: ``"auto"`` uses ``predict_proba`` when the
+        estimator has it, else ``decision_function``, else none. ``False``/``None`` skip them.
+    return_train : bool, default False
+        Also predict every training set (resubstitution) and record those rows with
+        ``subset == "train"`` (test rows have ``"test"``). For the bootstrap the training
+        set is the sample as drawn: a sample drawn twice is a row twice. Needed by
+        :func:`cvframe.bootstrap.bootstrap_632`.
+    n_jobs : int or None, default None
+        Parallel fits with joblib (``None`` = 1 unless in a ``joblib.parallel_backend``
+        context, ``-1`` = all cores). Results do not depend on it.
+    random_state : int, numpy RandomState or None
+        Seed of the shuffle of an int ``cv``. With a splitter object, set its own
+        ``random_state``; passing one here then raises.
+    pos_label : label, optional
+        Binary tasks: the class whose score goes in the ``score`` column. Default: 1 (or
+        True) for labels {0, 1} ({False, True}), else the last label in class order (sorted,
+        or the category order). Recorded in ``frame.attrs["pos_label"]``.
+    progress : bool or None, default None
+        Show a tqdm progress bar over the splits. ``None``: shown when stderr is a terminal,
+        unless the environment variable ``CVFRAME_PROGRESS`` is ``0``/``false``/``no``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (split, tested sample), columns in this order:
+
+        - ``subset`` (only with ``return_train=True``): ``"test"`` or ``"train"``;
+        - ``repeat``, ``fold`` (int64): for Repeated* splitters (anything with an
+          ``n_repeats`` attribute) split ``i`` is ``repeat = i // n_splits``,
+          ``fold = i % n_splits``; every other splitter has ``repeat`` 0 and ``fold`` = split
+          index. Splitters whose test sets overlap (ShuffleSplit, LeavePOut, Bootstrap)
+          thus give every split its own fold: nothing is merged or double-counted silently;
+          ``attrs["test_sets"]`` says ``"partition"`` (every sample tested exactly once per
+          repeat), ``"disjoint"`` (at most once) or ``"overlapping"``;
+        - ``sample`` (int64): position of the sample in ``X``;
+        - ``y_true``, ``y_pred``: labels, with the dtype of ``y`` (a Categorical stays one);
+        - scores: binary ``score`` (of ``pos_label``); multiclass ``score_<label>`` per
+          class in class order (a class missing from a training set has probability 0;
+          its decision_function score is NaN, with a warning);
+        - multilabel instead: ``y_true_<label>``, ``y_pred_<label>`` (0/1) and
+          ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
+          build its cube with :func:`to_counts`.
+
+        ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"), ``splitter`` (repr of
+        the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
+        ``pos_label`` (binary) and ``labels`` (multilabel).
+
+    Raises
+    ------
+    TypeError
+        ``estimator`` lacks ``fit``/``predict`` (or is a class, not an instance); ``cv`` is
+        neither an int nor has ``split``.
+    ValueError
+        ``X``, ``y`` or ``groups`` of different lengths; missing or mixed-type labels; a
+        continuous ``y``; a group splitter without ``groups``; a class with fewer samples
+        than stratified folds; an invalid ``cv``, ``repeats``, ``scores``.
+
+    See Also
+    --------
+    sklearn.model_selection.cross_val_score : keeps one number per fold (for F1, the
+        per-fold F that averages into F_avg).
+    sklearn.model_selection.cross_val_predict : the pooled predictions (F_tp,fp), but only
+        for partitions and without fold labels.
+    to_counts : the counts cube of a frame, including ``subset`` and multilabel frames.
+
+    Notes
+    -----
+    With the same splitter, ``frame.cv.counts().cv.f_avg()`` equals
+    ``cross_val_score(estimator, X, y, cv=splitter, scoring="f1").mean()`` and
+    ``f_tp_fp()`` equals ``f1_score(y, cross_val_predict(estimator, X, y, cv=splitter))``;
+    Forman & Scholz (2010) show F_tp,fp is the unbiased choice.
+
+    References
+    ----------
+    Forman, G. & Scholz, M. (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls
+    in Classifier Performance Measurement. SIGKDD Explorations 12(1), 49-57.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> import cvframe
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=5)
+    >>> list(frame.columns)
+    ['repeat', 'fold', 'sample', 'y_true', 'y_pred', 'score']
+    >>> len(frame) == len(y), frame.attrs["stratified"], frame.attrs["test_sets"]
+    (True, 'yes', 'partition')
+    >>> frame.attrs["splitter"]
+    'StratifiedKFold(n_splits=5, random_state=None, shuffle=False)'
+    >>> rep = cvframe.cross_validate(GaussianNB(), X, y, cv=5, repeats=3, random_state=0)
+    >>> rep.groupby("repeat")["sample"].nunique().tolist()
+    [569, 569, 569]
+    """
+    _check_estimator(estimator)
+    n = _n_samples(X)
+    target = _Target(y, n, pos_label)
+    if groups is not None:
+        groups = _check_groups(groups, n)
+    splitter, strat = _make_splitter(cv, repeats, stratified, random_state, target)
+    method = _score_method(estimator, scores)
+    splits = _splits(splitter, X, target, groups)
+    n_rep = _n_repeats(splitter, len(splits))
+
+    results = _run(estimator, X, target.fit_y, splits, method, return_train, n_jobs,
+                   progress)
+    frame = _assemble(results, splits, n_rep, target, method, return_train)
+    frame.attrs.update({
+        "stratified": strat,
+        "splitter": _splitter_repr(splitter),
+        "task": target.task,
+        "test_sets": _test_sets(splits, n_rep, n),
+        "scores": method or "none",
+    })
+    if target.task == "binary":
+        frame.attrs["pos_label"] = target.pos_label
+    if target.task == "multilabel":
+        frame.attrs["labels"] = list(target.labels)
+    return frame
+
+
+# --- input checks -------------------------------------------------------------------------
+
+def _check_estimator(estimator: Any) -> None:
+    if isinstance(estimator, type):
+        raise TypeError(
+            f"estimator={estimator.__name__} is a class; pass an instance, e.g. "
+            f"{estimator.__name__}()."
+        )
+    missing = [m for m in ("fit", "predict") if not callable(getattr(estimator, m, None))]
+    if missing:
+        raise TypeError(
+            f"estimator={type(estimator).__name__} has no {' or '.join(missing)} method; "
+            "cross_validate needs a scikit-learn classifier with fit(X, y) and predict(X) "
+            "(wrap other models in a Pipeline or an estimator class)."
+        )
+
+
+def _n_samples(X: Any) -> int:
+    from sklearn.utils.validation import _num_samples
+
+    try:
+        return int(_num_samples(X))
+    except TypeError as err:
+        raise TypeError(
+            f"X must be array-like (numpy array, pandas DataFrame, sparse matrix or list) of "
+            f"shape (n_samples, ...); got {type(X).__name__}: {err}"
+        ) from None
+
+
+def _check_groups(groups: Any, n: int) -> np.ndarray:
+    g = np.asarray(groups)
+    if g.ndim != 1 or len(g) != n:
+        raise ValueError(
+            f"groups has shape {g.shape} but X has {n} samples; pass one group label per "
+            "sample."
+        )
+    return g
+
+
+class _Target:
+    """The validated target: task, label universe, what the estimator is fitted on."""
+
+    def __init__(self, y: Any, n: int, pos_label: Hashable | None) -> None:
+        if y is None:
+            raise ValueError("y is None; cross_validate needs the class label of every sample.")
+        self.frame_cols: list[str] | None = None
+        if isinstance(y, pd.DataFrame) and y.shape[1] > 1:
+            self._init_multilabel(y.to_numpy(), list(y.columns), n)
+            return
+        if isinstance(y, pd.DataFrame):
+            y = y.iloc[:, 0]
+        if hasattr(y, "toarray"):  # sparse indicator matrix
+            y = y.toarray()
+        if not isinstance(y, pd.Series):
+            arr = np.asarray(y)
+            if arr.ndim == 2 and arr.shape[1] > 1:
+                self._init_multilabel(arr, list(range(arr.shape[1])), n)
+                return
+            if arr.ndim == 2:
+                arr = arr[:, 0]
+            if arr.ndim != 1:
+                raise ValueError(
+                    f"y has shape {arr.shape}; pass 1-D class labels or a 2-D 0/1 indicator "
+                    "array for multilabel data."
+                )
+            y = pd.Series(arr)
+        y = y.reset_index(drop=True)
+        if len(y) != n:
+            raise ValueError(
+                f"X has {n} samples but y has {len(y)}; they must have the same length "
+                "(one label per row of X)."
+            )
+        miss = pd.isna(y).to_numpy()
+        if miss.any():
+            raise ValueError(
+                f"y has {int(miss.sum())} missing labels (None/NaN/NA) at positions "
+                f"{few(np.flatnonzero(miss))}; drop those samples or give them a label."
+            )
+        self.series = y
+        if isinstance(y.dtype, pd.CategoricalDtype):
+            labels = list(y.cat.categories)
+        else:
+            values = y.to_numpy()
+            if values.dtype.kind == "O":
+                kinds = {isinstance(v, str) for v in values}
+                if len(kinds) > 1:
+                    strs = [v for v in values if isinstance(v, str)][:2]
+                    others = [v for v in values if not isinstance(v, str)][:2]
+                    raise ValueError(
+                        f"y mixes str labels {few(strs)} with non-str labels {few(others)}; "
+                        "use one type for all labels (e.g. y.astype(str))."
+                    )
+            if values.dtype.kind == "f" and not np.all(values == np.round(values)):
+                bad = values[values != np.round(values)]
+                raise ValueError(
+                    f"y looks continuous (values {few(bad)}); cross_validate evaluates "
+                    "classifiers: pass class labels."
+                )
+            labels = sorted(pd.unique(values).tolist())
+        labels = [_plain(c) for c in labels]
+        if len(labels) < 2:
+            raise ValueError(
+                f"y has a single class {few(labels)}; a classifier needs at least two."
+            )
+        self.labels = labels
+        self.task = "binary" if len(labels) == 2 else "multiclass"
+        self.fit_y = np.asarray(y.to_numpy()) if not isinstance(
+            y.dtype, pd.CategoricalDtype) else np.asarray(y.astype(object).to_numpy())
+        self.split_y = self.fit_y
+        self.pos_label = None
+        if self.task == "binary":
+            if pos_label is None:
+                pos_label = True if set(labels) == {False, True} and all(
+                    isinstance(c, (bool, np.bool_)) for c in labels) else (
+                    1 if set(labels) == {0, 1} else labels[-1])
+            if pos_label not in labels:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not one of the labels {few(labels)}."
+                )
+            self.pos_label = _plain(pos_label)
+
+    def _init_multilabel(self, arr: np.ndarray, names: list[Any], n: int) -> None:
+        if arr.shape[0] != n:
+            raise ValueError(
+                f"X has {n} samples but y has {arr.shape[0]}; they must have the same length "
+                "(one label row per row of X)."
+            )
+        if pd.isna(arr).any():
+            raise ValueError(
+                f"y has {int(pd.isna(arr).sum())} missing entries; a multilabel indicator "
+                "must be 0/1 everywhere."
+            )
+        vals = np.unique(arr)
+        if not set(vals.tolist()) <= {0, 1}:
+            raise ValueError(
+                f"2-D y must be a 0/1 indicator array for multilabel data; it holds "
+                f"{few(v for v in vals if v not in (0, 1))}."
+            )
+        self.task = "multilabel"
+        self.labels = [_plain(c) for c in names]
+        self.fit_y = arr.astype(np.int64)
+        self.split_y = self.fit_y
+        self.series = None
+        self.pos_label = None
+
+
+def _plain(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+# --- the splitter -----------------------------------------------------------------------
+
+def _make_splitter(cv: Any, repeats: Any, stratified: bool, random_state: Any,
+                   target: _Target) -> tuple[Any, str]:
+    from sklearn import model_selection as ms
+
+    if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
+        raise ValueError(f"repeats={repeats!r} is not valid; pass a positive integer.")
+    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
+        if cv < 2:
+            raise ValueError(
+                f"cv={cv!r} is not valid; k-fold needs at least 2 folds (cv=10 is usual)."
+            )
+        if stratified and target.task == "multilabel":
+            raise ValueError(
+                "stratified=True is not defined for multilabel y (scikit-learn's stratified "
+                "splitters need one class per sample); pass stratified=False for KFold, or a "
+                "multilabel-stratified splitter as cv."
+            )
+        if repeats > 1:
+            cls = ms.RepeatedStratifiedKFold if stratified else ms.RepeatedKFold
+            splitter = cls(n_splits=int(cv), n_repeats=int(repeats), random_state=random_state)
+        else:
+            cls = ms.StratifiedKFold if stratified else ms.KFold
+            splitter = (cls(n_splits=int(cv)) if random_state is None else
+                        cls(n_splits=int(cv), shuffle=True, random_state=random_state))
+        strat = "yes" if stratified else "no"
+    elif isinstance(cv, (list, tuple)):
+        _reject_extras(cv, repeats, random_state)
+        splitter = _PairsSplitter(cv)
+        strat = "unknown"
+    elif callable(getattr(cv, "split", None)):
+        _reject_extras(cv, repeats, random_state)
+        splitter = cv
+        strat = _stratified_of(cv)
+        if strat == "yes" and not stratified:
+            raise ValueError(
+                f"stratified=False contradicts cv={_splitter_repr(cv)}, a stratified "
+                "splitter; pass its unstratified counterpart (e.g. KFold) instead."
+            )
+    else:
+        raise TypeError(
+            f"cv={cv!r} is neither an int nor a splitter: it has no split(X, y, groups) "
+            "method. Pass an int (number of folds), a scikit-learn splitter such as "
+            "StratifiedKFold(10), or a list of (train, test) index pairs."
+        )
+    _check_stratifiable(splitter, target)
+    return splitter, strat
+
+
+def _reject_extras(cv: Any, repeats: int, random_state: Any) -> None:
+    if repeats != 1:
+        raise ValueError(
+            f"repeats={repeats} applies to an int cv only; with cv={_splitter_repr(cv)} use a "
+            "repeated splitter, e.g. RepeatedStratifiedKFold(n_splits=10, n_repeats="
+            f"{repeats})."
+        )
+    if random_state is not None:
+        raise ValueError(
+            f"random_state={random_state!r} applies to an int cv only; set the splitter's own "
+            "random_state instead."
+        )
+
+
+def _stratified_of(cv: Any) -> str:
+    from .splits import Bootstrap
+
+    if isinstance(cv, Bootstrap):
+        return "no"
+    names = {c.__name__ for c in type(cv).__mro__}
+    if names & set(_STRATIFIED_SPLITTERS):
+        return "yes"
+    if names & set(_UNSTRATIFIED_SPLITTERS):
+        return "no"
+    return "unknown"
+
+
+def _check_stratifiable(splitter: Any, target: _Target) -> None:
+    """A class with fewer samples than stratified folds cannot be in every test fold."""
+    from sklearn import model_selection as ms
+
+    if target.task == "multilabel":
+        return
+    if isinstance(splitter, ms.StratifiedKFold):
+        k = splitter.n_splits
+    elif isinstance(splitter, ms.RepeatedStratifiedKFold):
+        k = splitter.cvargs.get("n_splits", 5)
+    else:
+        return
+    counts = target.series.value_counts()
+    small = counts[counts < k]
+    if len(small):
+        raise ValueError(
+            f"class(es) {few(small.index.tolist())} have only {few(small.tolist())} samples, "
+            f"fewer than the {k} stratified folds, so stratification cannot put them in "
+            f"every test fold. Use fewer folds (cv={max(2, int(counts.min()))}), or the "
+            "unstratified splitter (stratified=False, or cv=KFold(...)) and let cvframe count "
+            "the folds without that class under its zero_division policy."
+        )
+
+
+class _PairsSplitter:
+    """A list of (train, test) index pairs as a splitter."""
+
+    def __init__(self, pairs: Sequence[Any]) -> None:
+        self.pairs = list(pairs)
+
+    def split(self, X: Any, y: Any = None, groups: Any = None) -> Any:
+        for i, pair in enumerate(self.pairs):
+            if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+                raise ValueError(
+                    f"cv[{i}] is {type(pair).__name__}; a list cv must hold (train, test) "
+                    "index pairs."
+                )
+            yield np.asarray(pair[0]), np.asarray(pair[1])
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        return len(self.pairs)
+
+    def __repr__(self) -> str:
+        return f"list of {len(self.pairs)} (train, test) pairs"
+
+
+def _splitter_repr(cv: Any) -> str:
+    if isinstance(cv, (list, tuple)):
+        return repr(_PairsSplitter(cv))
+    return " ".join(repr(cv).split())
+
+
+def _splits(splitter: Any, X: Any, target: _Target,
+            groups: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    from sklearn.model_selection._split import GroupsConsumerMixin
+
+    name = _splitter_repr(splitter)
+    if groups is None and isinstance(splitter, GroupsConsumerMixin):
+        raise ValueError(
+            f"cv={name} splits by group and needs groups=: pass one group label per sample "
+            "(e.g. the patient or subject id), or use a splitter without groups."
+        )
+    try:
+        splits = [(np.asarray(tr), np.asarray(te))
+                  for tr, te in splitter.split(X, target.split_y, groups)]
+    except ValueError as err:
+        msg = str(err)
+        hint = ""
+        if "groups" in msg:
+            hint = " Pass groups= (one group label per sample)."
+        elif "class" in msg or "members" in msg:
+            hint = (" A class is too small for this stratified splitter: use fewer splits or "
+                    "an unstratified splitter (stratified=False, KFold, ShuffleSplit).")
+        elif "multilabel" in msg or "target types" in msg:
+            hint = " Use an unstratified splitter (e.g. KFold) for multilabel y."
+        raise ValueError(f"cv={name} could not split the data: {msg}{hint}") from err
+    if not splits:
+        raise ValueError(f"cv={name} produced no splits; nothing to cross-validate.")
+    n = len(target.fit_y)
+    for i, (tr, te) in enumerate(splits):
+        for what, idx in (("train", tr), ("test", te)):
+            if idx.dtype.kind == "b":
+                raise ValueError(
+                    f"split {i} of cv={name} gives a boolean {what} mask; splits must be "
+                    "integer index arrays."
+                )
+            if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= n):
+                bad = idx[(idx < 0) | (idx >= n)] if idx.dtype.kind in "iu" else idx[:3]
+                raise ValueError(
+                    f"split {i} of cv={name} has {what} indices {few(bad)} outside "
+                    f"0..{n - 1}; splits must index the rows of X."
+                )
+        if tr.size == 0:
+            raise ValueError(f"split {i} of cv={name} has an empty training set.")
+    return splits
+
+
+def _n_repeats(splitter: Any, n_splits: int) -> int:
+    r = getattr(splitter, "n_repeats", None)
+    if isinstance(r, (int, np.integer)) and r >= 1 and n_splits % r == 0:
+        return int(r)
+    return 1
+
+
+def _test_sets(splits: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: int) -> str:
+    per = len(splits) // n_rep
+    times = np.zeros((n_rep, n), dtype=np.int64)
+    for i, (_, te) in enumerate(splits):
+        np.add.at(times[i // per], te, 1)
+    if (times == 1).all():
+        return "partition"
+    if (times <= 1).all():
+        return "disjoint"
+    return "overlapping"
+
+
+# --- fitting ------------------------------------------------------------------------------
+
+def _score_method(estimator: Any, scores: Any) -> str | None:
+    for valid in _SCORE_METHODS:
+        if scores is valid or (isinstance(scores, str) and scores == valid):
+            break
+    else:
+        raise ValueError(
+            f"scores={scores!r} is not valid; expected one of {list(_SCORE_METHODS)!r}."
+        )
+    if not scores:
+        return None
+    if scores == "auto":
+        for m in ("predict_proba", "decision_function"):
+            if hasattr(estimator, m):
+                return m
+        return None
+    if not hasattr(estimator, scores):
+        raise ValueError(
+            f"scores={scores!r} but estimator={type(estimator).__name__} has no {scores} "
+            "method; pass scores='auto' or scores=False."
+        )
+    return str(scores)
+
+
+def _show_progress(progress: bool | None) -> bool:
+    if progress is not None:
+        return bool(progress)
+    env = os.environ.get("CVFRAME_PROGRESS", "").strip().lower()
+    if env in ("0", "false", "no", "off"):
+        return False
+    if env in ("1", "true", "yes", "on"):
+        return True
+    return bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+def _run(estimator: Any, X: Any, y: np.ndarray, splits: list[Any], method: str | None,
+         return_train: bool, n_jobs: int | None, progress: bool | None) -> list[Any]:
+    from sklearn.utils.parallel import Parallel, delayed
+    from tqdm.auto import tqdm
+
+    jobs = (delayed(_fit_predict)(estimator, X, y, tr, te, method, return_train, i)
+            for i, (tr, te) in enumerate(splits))
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    with tqdm(total=len(splits), desc="cross_validate", unit="fit",
+              disable=not _show_progress(progress)) as bar:
+        out = []
+        for res in parallel(jobs):
+            out.append(res)
+            bar.update(1)
+    return out
+
+
+def _fit_predict(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray, test: np.ndarray,
+                 method: str | None, return_train: bool, split: int) -> dict[str, Any]:
+    from sklearn.base import clone
+    from sklearn.utils import _safe_indexing
+
+    est = clone(estimator, safe=False)
+    try:
+        est.fit(_safe_indexing(X, train), y[train])
+    except Exception as err:  # noqa: BLE001 - re-raised with the split that failed
+        err.add_note(f"cvframe.cross_validate: while fitting split {split}.")
+        raise
+    out: dict[str, Any] = {"classes": getattr(est, "classes_", None)}
+    subsets = [(TEST, test)] + ([(TRAIN, train)] if return_train else [])
+    for name, idx in subsets:
+        if idx.size == 0:
+            out[name] = (None, None)
+            continue
+        Xs = _safe_indexing(X, idx)
+        pred = est.predict(Xs)
+        score = getattr(est, method)(Xs) if method else None
+        out[name] = (pred, score)
+    return out
+
+
+# --- the frame ----------------------------------------------------------------------------
+
+def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, target: _Target,
+              method: str | None, return_train: bool) -> pd.DataFrame:
+    per = len(splits) // n_rep
+    subsets = [TEST, TRAIN] if return_train else [TEST]
+    parts: dict[str, list[Any]] = {k: [] for k in (SUBSET, REPEAT, FOLD, SAMPLE)}
+    preds: list[np.ndarray] = []
+    score_parts: list[np.ndarray] = []
+    n_absent = 0
+    for sub in subsets:
+        for i, ((tr, te), res) in enumerate(zip(splits, results)):
+            idx = te if sub == TEST else tr
+            parts[SUBSET].append(np.full(idx.size, sub, dtype=object))
+            parts[REPEAT].append(np.full(idx.size, i // per, dtype=np.int64))
+            parts[FOLD].append(np.full(idx.size, i % per, dtype=np.int64))
+            parts[SAMPLE].append(idx.astype(np.int64))
+            pred, score = res[sub]
+            if idx.size == 0:
+                continue
+            preds.append(np.asarray(pred))
+            if method:
+                s, absent = _align_scores(score, res["classes"], target, method)
+                n_absent += absent
+                score_parts.append(s)
+    if n_absent:
+        warnings.warn(
+            f"{n_absent} (split, class) pairs had the class missing from the training set; "
+            f"{method} gives no score for it, so those score_<label> entries are NaN.",
+            UserWarning, stacklevel=3,
+        )
+    sample = np.concatenate(parts[SAMPLE])
+    cols: dict[str, Any] = {}
+    if return_train:
+        cols[SUBSET] = np.concatenate(parts[SUBSET])
+    cols[REPEAT] = np.concatenate(parts[REPEAT])
+    cols[FOLD] = np.concatenate(parts[FOLD])
+    cols[SAMPLE] = sample
+    labels = target.labels
+    n_rows = sample.size
+    if target.task == "multilabel":
+        y_pred = (np.concatenate(preds) if preds else np.zeros((0, len(labels))))
+        y_pred = np.asarray(y_pred.toarray() if hasattr(y_pred, "toarray") else y_pred)
+        for j, c in enumerate(labels):
+            cols[f"y_true_{c}"] = target.fit_y[sample, j]
+        for j, c in enumerate(labels):
+            cols[f"y_pred_{c}"] = y_pred[:, j].astype(np.int64)
+    else:
+        y_true = target.series.iloc[sample].reset_index(drop=True)
+        y_pred = np.concatenate(preds) if preds else np.empty(0, dtype=target.fit_y.dtype)
+        if isinstance(target.series.dtype, pd.CategoricalDtype):
+            y_pred = pd.Categorical(y_pred, dtype=target.series.dtype)
+        cols["y_true"] = y_true
+        cols["y_pred"] = y_pred
+    if method:
+        S = np.concatenate(score_parts) if score_parts else np.zeros((0, len(labels)))
+        if target.task == "binary":
+            cols["score"] = S[:, labels.index(target.pos_label)]
+        else:
+            for j, c in enumerate(labels):
+                cols[f"score_{c}"] = S[:, j]
+    frame = pd.DataFrame(cols, index=pd.RangeIndex(n_rows))
+    return frame
+
+
+def _align_scores(score: Any, classes: Any, target: _Target,
+                  method: str) -> tuple[np.ndarray, int]:
+    """Scores of one split as an (m, n_labels) array in the order of target.labels."""
+    labels = target.labels
+    fill = 0.0 if method == "predict_proba" else np.nan
+    if target.task == "multilabel":
+        if isinstance(score, list):  # one (m, k_j) array per label (e.g. RandomForest)
+            m = score[0].shape[0]
+            out = np.full((m, len(labels)), fill)
+            for j, s in enumerate(score):
+                cl = list(np.asarray(classes[j]).tolist()) if isinstance(classes, list) else [0, 1]
+                s = np.asarray(s)
+                if 1 in cl:
+                    out[:, j] = s[:, cl.index(1)]
+            return out, 0
+        return np.asarray(score, dtype=float), 0
+    score = np.asarray(score, dtype=float)
+    cl = [_plain(c) for c in np.asarray(classes).tolist()]
+    if score.ndim == 1:  # binary decision_function: the score of classes_[1]
+        if len(cl) != 2:
+            raise ValueError(
+                f"{method} returned one column but the fitted estimator has classes {few(cl)}."
+            )
+        score = np.column_stack([-score, score])
+    pos = {c: i for i, c in enumerate(cl)}
+    out = np.full((score.shape[0], len(labels)), fill)
+    absent = 0
+    for j, c in enumerate(labels):
+        if c in pos:
+            out[:, j] = score[:, pos[c]]
+        elif method != "predict_proba":
+            absent += 1
+    return out, absent
+
+
+# --- the cube -----------------------------------------------------------------------------
+
+def to_counts(frame: pd.DataFrame, labels: Sequence[Hashable] | None = None,
+              pos_label: Hashable | None = None) -> xr.Dataset:
+    """The counts cube of a :func:`cross_validate` frame, also for multilabel and ``subset``.
+
+    Single-label frames go through ``frame.cv.counts()`` (a ``subset`` column from
+    ``return_train=True`` becomes the ``subset`` dim), with ``pos_label`` taken from the
+    frame's attrs. A multilabel frame (``y_true_<label>`` / ``y_pred_<label>`` columns, which
+    ``frame.cv.counts()`` does not read) is built with :func:`cvframe.from_predictions` from
+    the 2-D indicator arrays, one cube per subset concatenated along ``subset``. The frame's
+    attrs ``stratified`` and ``splitter`` are copied into the cube's attrs.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The output of :func:`cross_validate`.
+    labels, pos_label
+        As in :func:`cvframe.from_predictions`. For a binary frame ``pos_label`` defaults to
+        ``frame.attrs["pos_label"]``.
+
+    Returns
+    -------
+    xarray.Dataset
+        The counts cube over (``subset``,) ``repeat``, ``fold``, ``class``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> import cvframe
+    >>> from cvframe.runner import to_counts
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=5, return_train=True)
+    >>> ds = to_counts(frame)
+    >>> [str(s) for s in ds["subset"].values], dict(ds["tp"].sizes)
+    (['test', 'train'], {'subset': 2, 'repeat': 1, 'fold': 5, 'class': 1})
+    >>> ds.attrs["stratified"]
+    'yes'
+    """
+    from . import build
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
+    if pos_label is None and frame.attrs.get("task") == "binary" and labels is None:
+        pos_label = frame.attrs.get("pos_label")
+    if "y_true" in frame.columns or not _multilabel_columns(frame):
+        return build.counts_from_frame(frame, labels=labels, pos_label=pos_label)
+    if SUBSET not in frame.columns:
+        ds = _multilabel_cube(frame, labels)
+    else:
+        subs = list(pd.unique(frame[SUBSET]))
+        other = [s for s in subs if s not in (TEST, TRAIN)]
+        if other:
+            raise ValueError(
+                f"column {SUBSET!r} holds {few(other)}; expected only 'test' and 'train'."
+            )
+        subs = [s for s in (TEST, TRAIN) if s in subs]
+        cubes = [_multilabel_cube(frame[frame[SUBSET] == s], labels) for s in subs]
+        ds = xr.concat(cubes, dim=pd.Index(subs, name=SUBSET), join="exact",
+                       combine_attrs="override")
+    for key in ("stratified", "splitter"):
+        if key in frame.attrs:
+            ds.attrs[key] = str(frame.attrs[key])
+    return ds
+
+
+def _multilabel_columns(frame: pd.DataFrame) -> list[str]:
+    return [c for c in frame.columns if str(c).startswith("y_true_")]
+
+
+def _multilabel_cube(frame: pd.DataFrame, labels: Any) -> xr.Dataset:
+    from . import build
+
+    ml_true = _multilabel_columns(frame)
+    names = [str(c)[len("y_true_"):] for c in ml_true]
+    pred_cols = [f"y_pred_{c}" for c in names]
+    missing = [c for c in pred_cols if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"multilabel frame has no column(s) {few(missing)} matching {few(ml_true)}."
+        )
+    if labels is None:
+        known = list(frame.attrs.get("labels", []))
+        labels = known if [str(c) for c in known] == names else names
+    repeat = frame[REPEAT].to_numpy() if REPEAT in frame.columns else None
+    return build.from_predictions(frame[ml_true].to_numpy(), frame[pred_cols].to_numpy(),
+                                  frame[FOLD].to_numpy(), repeat=repeat, labels=labels)

@@ -1,0 +1,157 @@
+"""Splitters that scikit-learn does not ship: the out-of-bag bootstrap.
+
+:class:`Bootstrap` follows the scikit-learn splitter interface (``split(X, y=None,
+groups=None)`` yielding ``(train, test)`` index arrays and ``get_n_splits``), so it works with
+:func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score`` /
+``cross_validate``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Bootstrap"]
+
+
+class Bootstrap:
+    """Out-of-bag bootstrap splitter with the scikit-learn splitter interface.
+
+    Each split draws ``n`` training indices uniformly **with replacement** from the ``n``
+    samples (duplicates kept, so the training set has size ``n`` and repeats some samples);
+    the test set is the out-of-bag samples, those never drawn. The chance that a sample is
+    out of bag is ``(1 - 1/n)**n``, about ``e**-1 = 0.368``, so a test set holds about 36.8%
+    of the data and the training set about 63.2% distinct samples.
+
+    Parameters
+    ----------
+    n_splits : int, default 200
+        Number of bootstrap draws (splits), ``>= 1``.
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None
+        Seed of the draws. With an int, ``split`` returns the same splits every time it is
+        called on the same data; with a Generator/RandomState each call continues its
+        stream, and with ``None`` every call draws afresh (as scikit-learn's
+        ``ShuffleSplit(random_state=None)``).
+
+    Notes
+    -----
+    A draw whose out-of-bag set is empty (every sample drawn at least once; probability about
+    ``n * e**-n``, i.e. only for tiny ``n``) is redrawn, since a split without test samples
+    cannot be evaluated; the splits are therefore bootstrap samples conditioned on a
+    non-empty out-of-bag set. ``n`` must be at least 2.
+
+    Unlike k-fold, the test sets of different splits overlap, so :func:`cvframe.cross_validate`
+    records each split as its own ``fold`` (``repeat`` 0): pooling over folds then counts a
+    sample once per split in which it was out of bag, never silently merged.
+
+    The training-set error on the bootstrap sample as drawn (duplicates counted) and the
+    out-of-bag test error combine into the .632 estimate
+    (:func:`cvframe.bootstrap.bootstrap_632`).
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. (1997). Improvements on cross-validation: the .632+ bootstrap
+    method. JASA 92(438), 548-560.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cvframe.splits import Bootstrap
+    >>> bs = Bootstrap(n_splits=3, random_state=0)
+    >>> bs.get_n_splits()
+    3
+    >>> X = np.zeros((10, 1))
+    >>> train, test = next(bs.split(X))
+    >>> len(train), bool(np.isin(test, train).any())
+    (10, False)
+    >>> sorted(set(train) | set(test)) == list(range(10))
+    True
+
+    It plugs into scikit-learn directly:
+
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> scores = cross_val_score(DecisionTreeClassifier(random_state=0), X, y,
+    ...                          cv=Bootstrap(5, random_state=0))
+    >>> scores.shape
+    (5,)
+    """
+
+    def __init__(self, n_splits: int = 200, random_state: Any = None) -> None:
+        self.n_splits = n_splits
+        self.random_state = random_state
+
+    def __repr__(self) -> str:
+        return f"Bootstrap(n_splits={self.n_splits!r}, random_state={self.random_state!r})"
+
+    # scikit-learn's clone / get_params support, so Bootstrap can sit inside meta-estimators.
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        return {"n_splits": self.n_splits, "random_state": self.random_state}
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """Return the number of splits, ``n_splits``."""
+        self._check_n_splits()
+        return int(self.n_splits)
+
+    def split(self, X: Any, y: Any = None,
+              groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(train, test)`` index arrays, one pair per bootstrap draw.
+
+        ``train`` has ``n`` indices drawn with replacement (duplicates kept, in draw order);
+        ``test`` holds the out-of-bag indices in increasing order. ``y`` and ``groups`` are
+        accepted for interface compatibility and ignored.
+        """
+        self._check_n_splits()
+        n = _num_samples(X)
+        if n < 2:
+            raise ValueError(
+                f"Bootstrap needs at least 2 samples, X has {n}; with one sample the "
+                "out-of-bag test set is always empty."
+            )
+        draw = _drawer(self.random_state)
+        for _ in range(int(self.n_splits)):
+            while True:
+                train = draw(n)
+                in_bag = np.zeros(n, dtype=bool)
+                in_bag[train] = True
+                if not in_bag.all():
+                    break
+            yield train, np.flatnonzero(~in_bag)
+
+    def _check_n_splits(self) -> None:
+        k = self.n_splits
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(
+                f"n_splits={k!r} is not valid; Bootstrap needs a positive integer number of "
+                "draws, e.g. Bootstrap(n_splits=200)."
+            )
+
+
+def _drawer(random_state: Any) -> Any:
+    """A function n -> n indices drawn with replacement from range(n)."""
+    if isinstance(random_state, np.random.RandomState):
+        return lambda n: random_state.randint(0, n, size=n).astype(np.intp)
+    if random_state is None or isinstance(random_state, (int, np.integer, np.random.Generator,
+                                                         np.random.SeedSequence)):
+        if isinstance(random_state, bool):
+            raise ValueError(f"random_state={random_state!r} is not valid; pass an int seed.")
+        rng = np.random.default_rng(random_state)
+        return lambda n: rng.integers(0, n, size=n).astype(np.intp)
+    raise ValueError(
+        f"random_state={random_state!r} is not valid; pass an int seed, a "
+        "numpy.random.Generator, a numpy.random.RandomState or None."
+    )
+
+
+def _num_samples(X: Any) -> int:
+    if hasattr(X, "shape") and len(getattr(X, "shape", ())) > 0:
+        return int(X.shape[0])
+    try:
+        return len(X)
+    except TypeError:
+        raise TypeError(
+            f"X must be an array-like with a length, got {type(X).__name__}."
+        ) from None
