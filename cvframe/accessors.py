@@ -106,6 +106,15 @@ class CVDatasetAccessor:
     # --- multiclass and repeats (issue 3: cvframe/multiclass.py) -----------------------------
 
     # --- .632 bootstrap (issue 5: cvframe/bootstrap.py) -------------------------------------
+    from . import bootstrap as _bootstrap  # numpy/xarray only, cheap; needed for the docstring
+
+    @_doc_from(_bootstrap.bootstrap_632)
+    def bootstrap_632(self, metric: str = "error", plus: bool = False, *,
+                      dim: Dims = "fold") -> xr.DataArray:
+        from .bootstrap import bootstrap_632
+        return bootstrap_632(self._obj, metric=metric, plus=plus, dim=dim)
+
+    del _bootstrap
 
     # --- diagnostics, report and plots (issue 7) --------------------------------------------
 
