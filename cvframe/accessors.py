@@ -17,6 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from . import build, reduce
+from . import multiclass  # issue 3: core-level (no scipy/sklearn at import)
 from ._types import Dims, ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -104,6 +105,39 @@ class CVDatasetAccessor:
         return reduce.f_methods(self._obj, dim, beta=beta, zero_division=zero_division)
 
     # --- multiclass and repeats (issue 3: cvframe/multiclass.py) -----------------------------
+    @_doc_from(multiclass.macro)
+    def macro(self, metric: str = "f", fold_method: str | None = "tp_fp",
+              definition: str = "mean", beta: float = 1.0, *, dim: Dims = "fold",
+              zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return multiclass.macro(self._obj, metric, fold_method, definition, beta, dim=dim,
+                                zero_division=zero_division)
+
+    @_doc_from(multiclass.micro)
+    def micro(self, metric: str = "f", fold_method: str | None = "tp_fp", beta: float = 1.0,
+              *, dim: Dims = "fold", zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return multiclass.micro(self._obj, metric, fold_method, beta, dim=dim,
+                                zero_division=zero_division)
+
+    @_doc_from(multiclass.weighted)
+    def weighted(self, metric: str = "f", fold_method: str | None = "tp_fp",
+                 beta: float = 1.0, *, dim: Dims = "fold",
+                 zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return multiclass.weighted(self._obj, metric, fold_method, beta, dim=dim,
+                                   zero_division=zero_division)
+
+    @_doc_from(multiclass.kappa)
+    def kappa(self, fold_method: str | None = "tp_fp", *, dim: Dims = "fold",
+              zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return multiclass.kappa(self._obj, fold_method, dim=dim, zero_division=zero_division)
+
+    @_doc_from(multiclass.confusion)
+    def confusion(self, dim: Dims = "fold") -> xr.DataArray:
+        return multiclass.confusion(self._obj, dim)
+
+    @_doc_from(multiclass.summary)
+    def summary(self, result: xr.DataArray | xr.Dataset | None = None, dim: str = "repeat",
+                ci: float = 0.95) -> xr.Dataset:
+        return multiclass.summary(self._obj, result, dim, ci)
 
     # --- .632 bootstrap (issue 5: cvframe/bootstrap.py) -------------------------------------
     from . import bootstrap as _bootstrap  # numpy/xarray only, cheap; needed for the docstring
