@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 import xarray as xr
-from scipy import stats
+from scipy.special import gammaln
 
 from .errors import check_choice, few
 from .schema import CLASS, FOLD, TRIAL
@@ -55,6 +55,8 @@ EXACT_ESTIMATORS = ("f_tp_fp", "f_avg")
 _BLOCK = 1 << 17
 #: Largest lookup table (entries) before the draws fall back to numpy's samplers.
 _TABLE_LIMIT = 1 << 23
+#: Guide-table entries per lookup (4 MB of int16): buckets per row = this / rows, <= 2**16.
+_GUIDE_LIMIT = 1 << 21
 _TWO32 = 1 << 32
 
 _REFERENCE = (
@@ -169,15 +171,16 @@ class _Lookup:
     """
 
     def __init__(self, pmf: np.ndarray) -> None:
-        pmf = np.clip(np.asarray(pmf, dtype=float), 0.0, None)
+        pmf = np.clip(np.nan_to_num(np.asarray(pmf, dtype=float)), 0.0, None)
         rows, width = pmf.shape
+        pmf[pmf.sum(axis=1) <= 0, 0] = 1.0  # impossible rows (never used): a point mass at 0
         cdf = np.cumsum(pmf, axis=1)
         cdf /= cdf[:, -1:]
         thr = np.minimum(np.rint(cdf * _TWO32), _TWO32).astype(np.uint64)
         thr[:, -1] = _TWO32
         self.width = width
         self.thr = thr.ravel()
-        bits = int(np.clip(np.floor(np.log2(max(_TABLE_LIMIT // max(rows, 1), 1))), 6, 16))
+        bits = int(np.clip(np.floor(np.log2(max(_GUIDE_LIMIT // max(rows, 1), 1))), 6, 16))
         self.bits = bits
         self.shift = np.uint32(32 - bits)
         nb = 1 << bits
@@ -214,7 +217,7 @@ class _Lookup:
 def _binom_pmf(trials: np.ndarray, p: float, width: int) -> np.ndarray:
     """pmf of Binomial(trials[r], p) on 0..width-1, one row per entry of ``trials``."""
     x = np.arange(width)
-    return stats.binom.pmf(x[None, :], np.asarray(trials)[:, None], p)
+    return _binom(x[None, :], np.asarray(trials)[:, None], p)
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,8 +254,7 @@ class _Tables:
             rem = m.n - np.concatenate([[0], np.cumsum(m.sizes)[:-1]])
             r = np.arange(m.pos + 1)
             a = np.arange(a_max + 1)
-            pmf = [stats.hypergeom.pmf(a[None, :], rem[i], r[:, None], m.sizes[i])
-                   for i in range(m.k - 1)]
+            pmf = [_hyper(a[None, :], rem[i], r[:, None], m.sizes[i]) for i in range(m.k - 1)]
             self.alloc = _Lookup(np.concatenate(pmf, axis=0))
 
 
@@ -491,3 +493,573 @@ def _lazy_cube(sampler: _Sampler, trials: int, chunks: int, seed_attr: str) -> x
                          dtype=np.int64, meta=np.empty((0, 0, 0), dtype=np.int64))
     return _cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, sampler.model,
                  seed_attr)
+
+
+# --------------------------------------------------------------------------------------------
+# exact expectations
+# --------------------------------------------------------------------------------------------
+def _support(m: int, p: float) -> np.ndarray:
+    """Values of Binomial(m, p) that carry all but a negligible (< 1e-25) share of the mass."""
+    if m <= 2000:
+        return np.arange(m + 1)
+    mean, sd = m * p, math.sqrt(m * p * (1 - p))
+    lo = max(0, int(mean - 12 * sd - 40))
+    hi = min(m, int(mean + 12 * sd + 40))
+    return np.arange(lo, hi + 1)
+
+
+def _lcomb(a: Any, b: Any) -> Any:
+    return gammaln(np.asarray(a) + 1.0) - gammaln(np.asarray(b) + 1.0) - gammaln(
+        np.asarray(a) - np.asarray(b) + 1.0)
+
+
+def _binom(x: np.ndarray, m: Any, p: float) -> np.ndarray:
+    """Binomial pmf by log-gamma (vectorised, 0 outside the support)."""
+    x, m = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(m, dtype=float))
+    ok = (x >= 0) & (x <= m)
+    xs, ms = np.where(ok, x, 0.0), np.where(ok, m, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lp = _lcomb(ms, xs) + xs * np.log(p) + (ms - xs) * np.log1p(-p)
+    if p <= 0.0 or p >= 1.0:
+        edge = xs == (0.0 if p <= 0.0 else ms)
+        return np.where(ok & edge, 1.0, 0.0)
+    return np.where(ok, np.exp(lp), 0.0)
+
+
+def _hyper(a: Any, total: Any, good: Any, draws: Any) -> np.ndarray:
+    """Hypergeometric pmf P(a good among ``draws`` from ``total`` with ``good`` good ones)."""
+    a, total, good, draws = np.broadcast_arrays(*(np.asarray(v, dtype=float)
+                                                  for v in (a, total, good, draws)))
+    ok = (a >= 0) & (a <= good) & (draws - a >= 0) & (draws - a <= total - good) & \
+        (good <= total) & (draws <= total)
+    z = np.where(ok, 0.0, 0.0)
+    a_, t_, g_, d_ = (np.where(ok, v, z) for v in (a, total, good, draws))
+    lp = _lcomb(g_, a_) + _lcomb(t_ - g_, d_ - a_) - _lcomb(t_, d_)
+    return np.where(ok, np.exp(lp), 0.0)
+
+
+def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
+    """E[F] and E[F^2] of one fold (or the pooled folds) with ``a`` positives, ``b`` negatives.
+
+    ``F = 2 TP / (TP + a + FP)`` with TP ~ Bin(a, f), FP ~ Bin(b, q); 0 when TP = 0, which is
+    what ``zero_division=0`` gives whenever precision or recall is undefined.
+    """
+    if a == 0:
+        return 0.0, 0.0
+    t = _support(a, f)
+    x = _support(b, q)
+    pt = _binom(t, a, f)
+    px = _binom(x, b, q)
+    F = 2.0 * t[:, None] / (t[:, None] + a + x[None, :])
+    return float(pt @ F @ px), float(pt @ (F * F) @ px)
+
+
+def _p_invalid(a: np.ndarray, b: np.ndarray, f: float, q: float) -> np.ndarray:
+    """P(V = 0) of a fold: no positives, or no predicted positive (TP = FP = 0)."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    with np.errstate(divide="ignore"):
+        p0 = np.exp(a * np.log1p(-f) if f < 1 else np.where(a > 0, -np.inf, 0.0)) * \
+            np.exp(b * np.log1p(-q))
+    return np.where(a == 0, 1.0, p0)
+
+
+def _exact(model: _Model) -> dict[str, float]:
+    """Exact mean and std of F_tp,fp and F_avg, and P(some fold invalid), under the model."""
+    m = model
+    f, q, k = m.f, m.q, m.k
+    out: dict[str, float] = {}
+    e1, e2 = _f_moments(m.pos, m.neg, f, q)
+    out["f_tp_fp_mean"], out["f_tp_fp_std"] = e1, math.sqrt(max(e2 - e1 * e1, 0.0))
+    if m.stratified:
+        pos = m.strat_pos
+        neg = m.sizes - pos
+        types = {(int(a), int(b)) for a, b in zip(pos, neg)}
+        mom = {t: _f_moments(*t, f, q) for t in types}
+        mean = sum(mom[(int(a), int(b))][0] for a, b in zip(pos, neg)) / k
+        var = sum(mom[(int(a), int(b))][1] - mom[(int(a), int(b))][0] ** 2
+                  for a, b in zip(pos, neg)) / k ** 2
+        p_ok = float(np.prod(1.0 - _p_invalid(pos, neg, f, q)))
+    else:
+        sizes = [int(s) for s in m.sizes]
+        g1: dict[int, np.ndarray] = {}
+        g2: dict[int, np.ndarray] = {}
+        for s in set(sizes):
+            a = np.arange(min(m.pos, s) + 1)
+            mo = np.array([_f_moments(int(ai), s - int(ai), f, q) for ai in a])
+            g1[s], g2[s] = mo[:, 0], mo[:, 1]
+
+        def marg(s: int) -> np.ndarray:
+            return _hyper(np.arange(len(g1[s])), m.n, m.pos, s)
+
+        ef = {s: float(marg(s) @ g1[s]) for s in g1}
+        ef2 = {s: float(marg(s) @ g2[s]) for s in g1}
+        mean = sum(ef[s] for s in sizes) / k
+
+        def cross(s: int, t: int) -> float:
+            """E[F_i F_j] for two distinct folds of sizes s and t."""
+            a = np.arange(len(g1[s]))
+            h = marg(s)
+            b = np.arange(len(g1[t]))
+            cond = _hyper(b[None, :], m.n - s, m.pos - a[:, None], t)
+            return float((h * g1[s]) @ (cond @ g1[t]))
+
+        var = 0.0
+        counts = {s: sizes.count(s) for s in g1}
+        for s in g1:
+            var += counts[s] * (ef2[s] - ef[s] ** 2)
+            for t in g1:
+                pairs = counts[s] * (counts[t] - (s == t))
+                if pairs:
+                    var += pairs * (cross(s, t) - ef[s] * ef[t])
+        var /= k ** 2
+        p_ok = _alloc_expectation(m, lambda a, s: 1.0 - _p_invalid(a, s - a, f, q))
+    out["f_avg_mean"], out["f_avg_std"] = mean, math.sqrt(max(var, 0.0))
+    out["p_undefined"] = float(min(max(1.0 - p_ok, 0.0), 1.0))
+    return out
+
+
+def _alloc_expectation(m: _Model, factor: Any) -> float:
+    """E[prod_i factor(a_i, s_i)] over a uniformly random partition into folds of ``m.sizes``.
+
+    A dynamic programme over folds on the number of positives still to place: fold i takes
+    ``a ~ Hypergeom(remaining cases, remaining positives, size_i)``.
+    """
+    w = np.zeros(m.pos + 1)
+    w[m.pos] = 1.0
+    rem = m.n
+    r = np.arange(m.pos + 1)
+    for i, s in enumerate(int(x) for x in m.sizes):
+        new = np.zeros_like(w)
+        for a in range(min(s, m.pos) + 1):
+            if i < m.k - 1:
+                p = _hyper(a, rem, r[a:], s)
+            else:
+                p = (r[a:] == a) * 1.0
+            new[: m.pos + 1 - a] += w[a:] * p * float(factor(np.array(a), s))
+        w = new
+        rem -= s
+    return float(w.sum())
+
+
+# --------------------------------------------------------------------------------------------
+# folds without positives (Figure 9)
+# --------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)
+def _p_empty_exact(n_pos: int, n: int, k: int) -> float:
+    big, small = n // k + 1, n // k
+    n_big, n_small = n % k, k - n % k
+    total = math.comb(n, n_pos)
+    acc = 0
+    for j1 in range(n_big + 1):
+        for j2 in range(n_small + 1):
+            if j1 == j2 == 0:
+                continue
+            left = n - j1 * big - j2 * small
+            if left < n_pos:
+                continue
+            term = math.comb(n_big, j1) * math.comb(n_small, j2) * math.comb(left, n_pos)
+            acc += term if (j1 + j2) % 2 else -term
+    return float(Fraction(acc, total))
+
+
+def p_fold_without_positives(n_pos: Any, n: int = 1000, k: int = 10, trials: Any = 1) -> Any:
+    r"""Probability that unstratified k-fold CV leaves some fold without positives.
+
+    The ``n`` cases, ``n_pos`` of them positive, are split uniformly at random into ``k``
+    folds of sizes ``n // k`` or ``n // k + 1``. By inclusion–exclusion over the set
+    :math:`J` of folds left empty (sizes :math:`s_j`),
+
+    .. math::
+
+        p = \sum_{\emptyset \ne J \subseteq \{1..k\}} (-1)^{|J|+1}
+            \binom{n - \sum_{j \in J} s_j}{n_{pos}} \Big/ \binom{n}{n_{pos}},
+
+    evaluated in exact integer arithmetic. With ``trials > 1`` the result is the probability
+    that it happens in at least one of ``trials`` independent splits, :math:`1-(1-p)^{trials}`
+    (the paper's Figure 9, right-hand curve).
+
+    Parameters
+    ----------
+    n_pos : int or array-like of int
+        Positives in the data set, ``0 <= n_pos <= n`` (0 gives 1: every fold lacks them).
+    n : int
+        Cases in the data set, ``>= 2``.
+    k : int
+        Folds, ``2 <= k <= n``.
+    trials : int or array-like of int
+        Independent splits (repetitions, classes, data sets), ``>= 1``; broadcast with
+        ``n_pos``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The probability, shaped like ``n_pos`` broadcast with ``trials``.
+
+    Notes
+    -----
+    A fold without positives has undefined recall and undefined AUC; stratified CV avoids it
+    whenever ``n_pos >= k``.
+
+    References
+    ----------
+    .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+       Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figure 9.
+
+    Examples
+    --------
+    >>> from cvframe import p_fold_without_positives
+    >>> round(p_fold_without_positives(20), 4)
+    0.1118
+    >>> p_fold_without_positives([5, 9, 100]).round(4).tolist()
+    [1.0, 1.0, 0.0]
+    >>> round(p_fold_without_positives(50, trials=1000), 3)
+    0.04
+    """
+    n = _int_arg("n", n, 2)
+    k = _int_arg("k", k, 2, n, fix=f"use between 2 and n={n} folds")
+    pos = np.asarray(n_pos)
+    if pos.dtype.kind == "f" and np.all(np.isfinite(pos)) and np.all(pos == np.round(pos)):
+        pos = pos.astype(np.int64)
+    if pos.dtype.kind not in "iu":
+        raise ValueError(f"n_pos={few(np.ravel(pos))} must be integers (positives in the data).")
+    bad = (pos < 0) | (pos > n)
+    if bad.any():
+        raise ValueError(f"n_pos has values {few(pos[bad])} outside [0, n={n}].")
+    tr = np.asarray(trials)
+    if tr.dtype.kind == "f" and np.all(np.isfinite(tr)) and np.all(tr == np.round(tr)):
+        tr = tr.astype(np.int64)
+    if tr.dtype.kind not in "iu" or (tr < 1).any():
+        raise ValueError(f"trials={few(np.ravel(tr))} must be integers >= 1.")
+    uniq, inv = np.unique(pos, return_inverse=True)
+    p = np.array([_p_empty_exact(int(u), n, k) for u in uniq])[inv].reshape(pos.shape)
+    p, tr = np.broadcast_arrays(p, tr)
+    with np.errstate(divide="ignore"):
+        out = np.where(p >= 1.0, 1.0, -np.expm1(tr * np.log1p(-np.minimum(p, 1.0))))
+    return float(out) if out.ndim == 0 else out
+
+
+# --------------------------------------------------------------------------------------------
+# the bias study
+# --------------------------------------------------------------------------------------------
+#: Trials per task of a bias study: large enough that the per-call overhead of the cube methods
+#: is small, small enough to keep a task's memory near 100 MB.
+_STUDY_CHUNK = 1 << 16
+_LOCAL_SCHEDULERS = ("threads", "threading", "sync", "synchronous", "single-threaded",
+                     "processes")
+
+
+def _point_seed(root: np.random.SeedSequence, model: _Model) -> np.random.SeedSequence:
+    """The stream of one grid point: keyed by its parameters, not by its place in the grid."""
+    key = (int(model.stratified), int(round(model.prevalence * 1e12)),
+           int(round(model.f * 1e12)), model.n, model.k)
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, *key))
+
+
+def _mc_chunk(model: _Model, seed: np.random.SeedSequence, t0: int, t1: int) -> np.ndarray:
+    """Monte-Carlo sums of one chunk of trials: per estimator [count, S1..S4] of (F - f), and
+    the number of trials with an invalid fold. Uses the cube methods on the simulated cube."""
+    from . import reduce
+
+    sampler = _Sampler(model, seed)
+    tp, fp, fn, tn = _block_arrays(sampler, t0, t1)
+    invalid = ((tp + fp == 0) | (tp + fn == 0)).any(axis=1)  # V = 0 somewhere in the trial
+    cube = _cube(tp, fp, fn, tn, t0, model, _seed_attr(seed))
+    est = reduce.f_methods(cube, FOLD, zero_division=0.0)
+    out = np.zeros((len(ESTIMATORS) + 1, 5))
+    for i, name in enumerate(ESTIMATORS):
+        x = np.asarray(est[name].values, dtype=float).ravel()
+        d = x[np.isfinite(x)] - model.f
+        d2 = d * d
+        out[i] = (d.size, d.sum(), d2.sum(), (d2 * d).sum(), (d2 * d2).sum())
+    out[-1, :2] = (t1 - t0, float(invalid.sum()))
+    return out
+
+
+def _exact_task(model: _Model) -> dict[str, float]:
+    return _exact(model)
+
+
+def _grid(name: str, values: Any) -> list[Any]:
+    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
+    if not vals:
+        raise ValueError(f"{name} is empty; give at least one value.")
+    return list(dict.fromkeys(v.item() if isinstance(v, np.generic) else v for v in vals))
+
+
+def _run(tasks: list[tuple[Any, ...]], scheduler: Any, progress: Any) -> list[Any]:
+    """Run ``(func, *args)`` tasks on dask (threads, or a distributed cluster)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(tasks), desc="bias_study", unit="task",
+               disable=(None if progress is None else not progress))
+    try:
+        try:
+            import dask
+        except ImportError:  # dask is optional: run in this thread
+            out = []
+            for func, *args in tasks:
+                out.append(func(*args))
+                bar.update()
+            return out
+        if scheduler is None or (isinstance(scheduler, str)
+                                 and scheduler in _LOCAL_SCHEDULERS):
+            from dask.callbacks import Callback
+
+            class _Bar(Callback):  # type: ignore[misc]
+                def _posttask(self, key: Any, result: Any, dsk: Any, state: Any,
+                              id: Any) -> None:
+                    if isinstance(key, tuple) and str(key[0]).startswith("task"):
+                        bar.update()
+
+            delayed = [dask.delayed(func, pure=False)(*args, dask_key_name=("task", i))
+                       for i, (func, *args) in enumerate(tasks)]
+            with _Bar():
+                return list(dask.compute(*delayed, scheduler=scheduler or "threads"))
+        from distributed import Client, as_completed
+
+        own = isinstance(scheduler, str)
+        client = Client(scheduler) if own else scheduler
+        try:
+            futures = [client.submit(func, *args, pure=False) for func, *args in tasks]
+            index = {f.key: i for i, f in enumerate(futures)}
+            out = [None] * len(tasks)
+            for fut in as_completed(futures):
+                out[index[fut.key]] = fut.result()
+                bar.update()
+            return out
+        finally:
+            if own:
+                client.close()
+    finally:
+        bar.close()
+
+
+def bias_study(prevalence: Any = (0.01, 0.02, 0.03, 0.04, 0.05), f: Any = 0.8,
+               stratified: Any = (True, False), n: int = 1000, k: int = 10,
+               trials: int = 100_000, exact: bool = True, seed: Any = None,
+               scheduler: Any = None, *, chunks: int = _STUDY_CHUNK,
+               progress: bool | None = None) -> xr.Dataset:
+    r"""Relative bias and spread of the five F-measure estimators under simulated CV.
+
+    For every combination of ``stratified``, ``prevalence`` and ``f`` it simulates ``trials``
+    repetitions of ``k``-fold CV over ``n`` cases (:func:`simulate`), applies the five fold
+    aggregations — the cube method :func:`cvframe.reduce.f_methods` with
+    ``zero_division=0.0`` — to every trial and summarises
+
+    .. math::
+
+        \text{rel\_bias} = \frac{\bar F - f}{f}, \qquad
+        \text{rel\_std} = \frac{\operatorname{sd}(F)}{f}.
+
+    Exact values replace the Monte-Carlo ones where they are tractable (``exact=True``):
+    :math:`F_{tp,fp}` by summing over the binomial distributions of the pooled TP and FP
+    (stratification does not change them); :math:`F_{avg}` per fold type, with the
+    hypergeometric mixture (and pairwise fold covariances) for unstratified folds; and
+    ``p_undefined`` by a product over folds (stratified) or a dynamic programme over the
+    random partition (unstratified). :math:`F_{pr,re}` and the skipping methods are Monte Carlo.
+
+    Parameters
+    ----------
+    prevalence, f : float or sequence of float
+        Grid of positive shares and ground-truth F values (see :func:`simulate`).
+    stratified : bool or sequence of bool
+        Fold allocation(s) to study.
+    n, k : int
+        Cases and folds.
+    trials : int
+        Monte-Carlo trials per grid point (generated ``chunks`` at a time, so memory stays
+        bounded at any count).
+    exact : bool
+        Use the exact values where tractable (the Monte-Carlo ones are kept beside them).
+    seed : None, int or numpy.random.SeedSequence
+        Root seed; each grid point draws from its own stream keyed by its parameters, so a
+        point's numbers do not change when the grid around it does, nor with ``chunks`` or
+        the scheduler.
+    scheduler : None, str or distributed.Client
+        ``None`` runs on dask's threads on this machine; ``"sync"`` or ``"processes"`` pick
+        another local dask scheduler; any other string is a ``dask.distributed`` scheduler
+        address (``"tcp://host:8786"``) to run on a cluster; a ``Client`` is used as is.
+    chunks : int
+        Trials per task.
+    progress : bool, optional
+        Show a tqdm progress bar (``None``: when writing to a terminal).
+
+    Returns
+    -------
+    xarray.Dataset
+        Over (``stratified``, ``prevalence``, ``f``, ``estimator``):
+
+        - ``rel_bias``, ``rel_std`` — exact where ``exact`` is True, else Monte Carlo;
+        - ``rel_bias_mc``, ``rel_std_mc`` and their Monte-Carlo standard errors
+          ``rel_bias_se``, ``rel_std_se`` (``sd/sqrt(T)`` and the delta-method
+          ``sqrt((m4 - sd^4) / (4 sd^2 T))``, over ``f``);
+        - ``exact`` (bool) — whether ``rel_bias`` and ``rel_std`` are exact;
+
+        and over (``stratified``, ``prevalence``, ``f``): ``p_undefined`` (share of trials
+        with a fold where precision or recall is undefined; exact when ``exact``),
+        ``p_undefined_mc``, ``p_undefined_se``; ``positives`` over ``prevalence``. The
+        ``stratified`` coordinate holds booleans (write with ``stratified`` mapped to
+        "yes"/"no" for netCDF, as ``cvframe simulate`` does). attrs record ``n``, ``k``,
+        ``trials``, ``seed`` and ``zero_division``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument and the grid point when a combination is invalid.
+
+    See Also
+    --------
+    simulate, cvframe.reduce.f_methods
+
+    References
+    ----------
+    .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+       Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Section 4,
+       Figures 4-8.
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> st = cvframe.bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000,
+    ...                         seed=0, progress=False)
+    >>> dict(st.rel_bias.sizes)
+    {'stratified': 1, 'prevalence': 1, 'f': 1, 'estimator': 5}
+    >>> st.exact.sel(stratified=True, prevalence=0.05, f=0.8).values.tolist()
+    [True, True, False, False, False]
+    >>> round(st.rel_bias.sel(stratified=True, prevalence=0.05, f=0.8,
+    ...                       estimator="f_tp_fp").item(), 5)   # exact: tiny
+    -0.00023
+    """
+    prevs = _grid("prevalence", prevalence)
+    fs = _grid("f", f)
+    strats = _grid("stratified", stratified)
+    for sv in strats:
+        if not isinstance(sv, (bool, np.bool_)):
+            raise ValueError(f"stratified has non-boolean values {few(strats)}; use True/False.")
+    trials = _int_arg("trials", trials, 1)
+    chunks = _int_arg("chunks", chunks, 1)
+    if not isinstance(exact, (bool, np.bool_)):
+        raise ValueError(f"exact={exact!r} must be True or False.")
+    root = _as_seed(seed)
+    models = {}
+    for sv in strats:
+        for pv in prevs:
+            for fv in fs:
+                try:
+                    models[(sv, pv, fv)] = _Model.make(n, pv, fv, k, sv)
+                except ValueError as err:
+                    raise ValueError(
+                        f"{err} (grid point stratified={sv}, prevalence={pv}, f={fv})"
+                    ) from None
+    tasks: list[tuple[Any, ...]] = []
+    slots: list[tuple[Any, ...]] = []
+    for key, model in models.items():
+        ss = _point_seed(root, model)
+        for t0 in range(0, trials, chunks):
+            tasks.append((_mc_chunk, model, ss, t0, min(trials, t0 + chunks)))
+            slots.append(("mc", key))
+        if exact:
+            tasks.append((_exact_task, model))
+            slots.append(("exact", key))
+    results = _run(tasks, scheduler, progress)
+
+    shape = (len(strats), len(prevs), len(fs))
+    sums = {key: np.zeros((len(ESTIMATORS) + 1, 5)) for key in models}
+    exacts: dict[Any, dict[str, float]] = {}
+    for (kind, key), res in zip(slots, results):
+        if kind == "mc":
+            sums[key] += res
+        else:
+            exacts[key] = res
+    ne = len(ESTIMATORS)
+    var = {name: np.full(shape + (ne,), np.nan) for name in
+           ("rel_bias", "rel_std", "rel_bias_mc", "rel_std_mc", "rel_bias_se", "rel_std_se")}
+    is_exact = np.zeros(shape + (ne,), dtype=bool)
+    p_und, p_und_mc, p_und_se = (np.full(shape, np.nan) for _ in range(3))
+    for (sv, pv, fv), model in models.items():
+        idx = (strats.index(sv), prevs.index(pv), fs.index(fv))
+        s = sums[(sv, pv, fv)]
+        cnt = s[:ne, 0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m1 = s[:ne, 1] / cnt
+            raw2, raw3, raw4 = s[:ne, 2] / cnt, s[:ne, 3] / cnt, s[:ne, 4] / cnt
+            pvar = np.maximum(raw2 - m1 ** 2, 0.0)
+            m4 = raw4 - 4 * m1 * raw3 + 6 * m1 ** 2 * raw2 - 3 * m1 ** 4
+            sd = np.sqrt(pvar * cnt / np.maximum(cnt - 1, 1))
+            var["rel_bias_mc"][idx] = m1 / fv
+            var["rel_std_mc"][idx] = sd / fv
+            var["rel_bias_se"][idx] = sd / np.sqrt(cnt) / fv
+            var["rel_std_se"][idx] = np.sqrt(np.maximum(m4 - pvar ** 2, 0.0)
+                                             / (4 * pvar * cnt)) / fv
+        var["rel_bias"][idx] = var["rel_bias_mc"][idx]
+        var["rel_std"][idx] = var["rel_std_mc"][idx]
+        t_all, t_bad = s[-1, 0], s[-1, 1]
+        p_und_mc[idx] = t_bad / t_all
+        p_und_se[idx] = math.sqrt(p_und_mc[idx] * (1 - p_und_mc[idx]) / t_all)
+        p_und[idx] = p_und_mc[idx]
+        if exact:
+            ex = exacts[(sv, pv, fv)]
+            for name in EXACT_ESTIMATORS:
+                j = ESTIMATORS.index(name)
+                var["rel_bias"][idx + (j,)] = (ex[f"{name}_mean"] - fv) / fv
+                var["rel_std"][idx + (j,)] = ex[f"{name}_std"] / fv
+                is_exact[idx + (j,)] = True
+            p_und[idx] = ex["p_undefined"]
+    dims4 = ("stratified", "prevalence", "f", "estimator")
+    dims3 = dims4[:3]
+    from . import __version__
+
+    data: dict[str, Any] = {name: (dims4, arr) for name, arr in var.items()}
+    data["exact"] = (dims4, is_exact)
+    data["p_undefined"] = (dims3, p_und)
+    data["p_undefined_mc"] = (dims3, p_und_mc)
+    data["p_undefined_se"] = (dims3, p_und_se)
+    data["positives"] = (("prevalence",), np.array([int(math.floor(n * p + 0.5))
+                                                    for p in prevs], dtype=np.int64))
+    st = xr.Dataset(
+        data,
+        coords={"stratified": np.array(strats, dtype=bool),
+                "prevalence": np.array(prevs, dtype=float), "f": np.array(fs, dtype=float),
+                "estimator": list(ESTIMATORS)},
+        attrs={"n": int(n), "k": int(k), "trials": trials, "seed": _seed_attr(root),
+               "zero_division": "0.0", "method": "bias_study",
+               "description": "Relative bias (mean - f)/f and relative std sd/f of five "
+                              "F-measure fold aggregations under simulated k-fold CV.",
+               "reference": _REFERENCE, "cvframe_version": __version__},
+    )
+    _describe(st)
+    return st
+
+
+def _describe(st: xr.Dataset) -> None:
+    notes = {
+        "rel_bias": "(mean F - f)/f: exact where `exact`, else Monte Carlo",
+        "rel_std": "std(F)/f (ddof=1 for Monte Carlo): exact where `exact`",
+        "rel_bias_mc": "Monte-Carlo (mean F - f)/f",
+        "rel_std_mc": "Monte-Carlo std(F)/f",
+        "rel_bias_se": "Monte-Carlo standard error of rel_bias_mc",
+        "rel_std_se": "Monte-Carlo standard error of rel_std_mc (delta method)",
+        "exact": "rel_bias and rel_std are exact (summed over the model's distributions)",
+        "p_undefined": "P(some fold has undefined precision or recall); exact if exact=True",
+        "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
+        "p_undefined_se": "binomial standard error of p_undefined_mc",
+        "positives": "positives in the data set, round(n * prevalence)",
+    }
+    for name, text in notes.items():
+        st[name].attrs["description"] = text
+
+
+def study_for_netcdf(study: xr.Dataset) -> xr.Dataset:
+    """A copy of a :func:`bias_study` result that netCDF can store: booleans as "yes"/"no".
+
+    >>> import cvframe
+    >>> st = cvframe.bias_study(prevalence=0.05, f=0.8, trials=10, seed=0, progress=False)
+    >>> study_for_netcdf(st).stratified.values.tolist()
+    ['yes', 'no']
+    """
+    out = study.copy()
+    out = out.assign_coords(stratified=np.where(study.stratified.values, "yes", "no"))
+    out["exact"] = xr.where(study["exact"], "yes", "no").astype(str)
+    out["exact"].attrs = dict(study["exact"].attrs)
+    return out
