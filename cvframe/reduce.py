@@ -117,6 +117,7 @@ def _skip(skip_undefined: Any) -> bool:
 
 
 def _dims(ds: xr.Dataset, dim: Dims) -> tuple[str, ...]:
+    check_structure(ds)
     dims = check_dims(ds["tp"], dim)
     if CLASS in dims:
         raise ValueError(

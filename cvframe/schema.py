@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
 from .errors import CountsError, few
@@ -189,28 +190,27 @@ def _check_confusion(ds: xr.Dataset, weighted: bool) -> None:
                 f"{PRED!r})."
             )
     _check_values(conf, CONFUSION, weighted)
-    classes = list(ds.indexes[CLASS]) if CLASS in ds.indexes else None
-    if classes is None:
-        return
-    conf = conf.sel({TRUE: classes, PRED: classes}) if len(classes) < conf.sizes[TRUE] else conf
-    labels = list(ds.indexes[TRUE])
-    missing = [c for c in classes if c not in labels]
-    if missing:
+    labels = pd.Index(ds.indexes[TRUE]) if TRUE in ds.indexes else pd.RangeIndex(conf.sizes[TRUE])
+    classes = list(ds[CLASS].values)
+    pos = labels.get_indexer(classes)
+    if (pos < 0).any():
         raise CountsError(
-            f"class labels {few(missing)} are not in confusion's 'true' labels {few(labels)}."
+            f"class labels {few(np.asarray(classes, dtype=object)[pos < 0])} are not among "
+            f"confusion's 'true' labels {few(labels)}; rebuild the cube with from_confusion."
         )
-    full = ds[CONFUSION]
-    rows = full.sum(PRED).rename({TRUE: CLASS}).sel({CLASS: classes})
-    cols = full.sum(TRUE).rename({PRED: CLASS}).sel({CLASS: classes})
-    diag = xr.concat(
-        [full.sel({TRUE: c, PRED: c}, drop=True) for c in classes], dim=CLASS
-    ).assign_coords({CLASS: classes})
-    implied = {"tp": diag, "fp": cols - diag, "fn": rows - diag}
+    conf = conf.transpose(..., TRUE, PRED)
+    arr = conf.values
+    diag = np.diagonal(arr, axis1=-2, axis2=-1)
+    implied = {"tp": diag, "fp": arr.sum(axis=-2) - diag, "fn": arr.sum(axis=-1) - diag}
+    other = [d for d in conf.dims if d not in (TRUE, PRED)]
     for v, exp in implied.items():
-        diff = ds[v] != exp.transpose(*ds[v].dims)
-        if bool(diff.any()):
+        have = ds[v].transpose(*other, CLASS).values
+        diff = have != exp[..., pos]
+        if diff.any():
+            mask = xr.DataArray(diff, dims=(*other, CLASS),
+                                coords={d: ds[d] for d in (*other, CLASS) if d in ds.coords})
             raise CountsError(
-                f"{v} disagrees with what confusion implies at {_where(diff)}; rebuild the "
+                f"{v} disagrees with what confusion implies at {_where(mask)}; rebuild the "
                 "cube with cvframe.from_confusion or drop the confusion variable."
             )
 
