@@ -131,6 +131,21 @@ class _Frame:
     ys: list[np.ndarray]            # per class: bool "is positive"
     scores: list[np.ndarray]        # per class: float64 scores
     score_cols: list[str]
+    ranges: list[tuple[float, float]]  # per class: (min, max) score
+    present_: np.ndarray | None = None  # per (repeat, fold) group: has rows
+
+    @property
+    def fold_keep(self) -> np.ndarray:
+        """Which fold coordinates occur in some repeat (integer folds are coded lo..hi)."""
+        return self.present.reshape(self.n_reps, self.n_folds).any(axis=0)
+
+    @property
+    def present(self) -> np.ndarray:
+        """Which (repeat, fold) groups have rows (a repeat may have fewer folds)."""
+        if self.present_ is None:
+            g, n_groups = self.groups(True)
+            self.present_ = np.bincount(g, minlength=n_groups) > 0
+        return self.present_
 
     @property
     def n_folds(self) -> int:
@@ -163,6 +178,8 @@ def _col(df: pd.DataFrame, name: Any, arg: str) -> pd.Series:
 
 
 def _check_no_missing(col: pd.Series, arg: str) -> None:
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
+        return                               # numpy ints and bools cannot be missing
     miss = col.isna().to_numpy()
     if miss.any():
         raise ValueError(
@@ -183,8 +200,13 @@ def _check_one_kind(values: Sequence[Any], arg: str) -> None:
         )
 
 
-def _factorize(col: pd.Series, arg: str) -> tuple[np.ndarray, list[Any]]:
-    """Integer codes 0..m-1 and the m unique values in first-seen (or category) order."""
+def _factorize(col: pd.Series, arg: str, dense: bool = True) -> tuple[np.ndarray, list[Any]]:
+    """Integer codes 0..m-1 and the m unique values in first-seen (or category) order.
+
+    Integers in a small range lo..hi are coded as ``value - lo`` in one pass; with
+    ``dense=False`` every value of lo..hi becomes a code (absent ones are dropped later, when
+    the groups are counted anyway), which saves a pass over the data.
+    """
     _check_no_missing(col, arg)
     if isinstance(col.dtype, pd.CategoricalDtype):
         return col.cat.codes.to_numpy().astype(np.int64), list(col.cat.categories)
@@ -194,6 +216,8 @@ def _factorize(col: pd.Series, arg: str) -> tuple[np.ndarray, list[Any]]:
         if hi - lo < 1 << 20:
             off = values.astype(np.int64) - lo if lo != 0 or values.dtype != np.int64 \
                 else values
+            if hi - lo <= 1 or (not dense and hi - lo < 1 << 12):
+                return off, [values.dtype.type(v) for v in range(lo, hi + 1)]
             present = np.flatnonzero(np.bincount(off, minlength=hi - lo + 1))
             uniques = [values.dtype.type(p + lo) for p in present]
             if len(present) == hi - lo + 1:          # every value in lo..hi occurs
@@ -227,17 +251,21 @@ def _coord(values: list[Any]) -> np.ndarray:
     return arr
 
 
-def _score_array(col: pd.Series, arg: str) -> np.ndarray:
+def _score_array(col: pd.Series, arg: str) -> tuple[np.ndarray, float, float]:
     if col.dtype.kind == "b" or col.dtype == "boolean":
         _check_no_missing(col, arg)
-        return col.to_numpy(dtype=np.float64)
+        s = col.to_numpy(dtype=np.float64)
+        return s, float(s.min()), float(s.max())
     if not pd.api.types.is_numeric_dtype(col.dtype):
         raise TypeError(
             f"{arg} column {col.name!r} has dtype {col.dtype}; scores must be numbers "
             "(predict_proba or decision_function values). Convert with "
             f"df[{col.name!r}].astype(float)."
         )
-    s = col.to_numpy(dtype=np.float64, na_value=np.nan)
+    if col.dtype == np.float64:
+        s = col.to_numpy()
+    else:
+        s = col.to_numpy(dtype=np.float64, na_value=np.nan)
     lo, hi = (float(s.min()), float(s.max())) if len(s) else (0.0, 0.0)
     if not (np.isfinite(lo) and np.isfinite(hi)):
         bad = ~np.isfinite(s)
@@ -246,11 +274,11 @@ def _score_array(col: pd.Series, arg: str) -> np.ndarray:
             f"{few(col.index[bad])} (values {few(np.unique(s[bad]))}); every tested sample "
             "needs a finite score. Drop those rows or fix the model's output."
         )
-    return s
+    return s, lo, hi
 
 
-def _warn_hard(s: np.ndarray, name: str) -> None:
-    if len(s) and np.all((s == 0.0) | (s == 1.0)) and s.min() == 0.0 and s.max() == 1.0:
+def _warn_hard(s: np.ndarray, lo: float, hi: float, name: str) -> None:
+    if lo == 0.0 and hi == 1.0 and np.all((s == 0.0) | (s == 1.0)):
         warnings.warn(
             f"score column {name!r} holds only the values 0 and 1: it looks like hard "
             "predictions, not scores. AUC of hard predictions equals balanced accuracy and "
@@ -269,7 +297,7 @@ def _parse(df: pd.DataFrame, labels: Sequence[Hashable] | None, pos_label: Hasha
                          "sample.")
     yt = _col(df, y_true, "y_true")
     fcol = _col(df, fold, "fold")
-    fold_codes, fold_uniq = _factorize(fcol, "fold")
+    fold_codes, fold_uniq = _factorize(fcol, "fold", dense=False)
     fold_codes, fold_uniq = _sorted_universe(fold_codes, fold_uniq, "fold")
     rep_codes = rep_coord = None
     if repeat is not None and repeat in df.columns:
@@ -344,10 +372,10 @@ def _parse(df: pd.DataFrame, labels: Sequence[Hashable] | None, pos_label: Hasha
                 f"{score!r} or {score + '_' + str(pos_label)!r}, or pass score= with its name."
             )
         pos_code = universe.index(pos_label) if pos_label in universe else -1
-        s = _score_array(df[name], "score")
-        _warn_hard(s, name)
+        s, lo, hi = _score_array(df[name], "score")
+        _warn_hard(s, lo, hi, name)
         return _Frame(len(df), fold_codes, _coord(fold_uniq), rep_codes, rep_coord,
-                      [pos_label], True, [codes == pos_code], [s], [name])
+                      [pos_label], True, [codes == pos_code], [s], [name], [(lo, hi)])
 
     missing = [n for n in per_class.values() if n not in df.columns]
     if missing:
@@ -366,16 +394,17 @@ def _parse(df: pd.DataFrame, labels: Sequence[Hashable] | None, pos_label: Hasha
             "must match the labels (columns are matched by name, never by position). Pass "
             "labels= including those classes, or drop the columns."
         )
-    ys, scores, names = [], [], []
+    ys, scores, names, ranges = [], [], [], []
     for i, c in enumerate(universe):
         name = per_class[c]
-        s = _score_array(df[name], "score")
-        _warn_hard(s, name)
+        s, lo, hi = _score_array(df[name], "score")
+        _warn_hard(s, lo, hi, name)
         ys.append(codes == i)
         scores.append(s)
         names.append(name)
+        ranges.append((lo, hi))
     return _Frame(len(df), fold_codes, _coord(fold_uniq), rep_codes, rep_coord,
-                  list(universe), False, ys, scores, names)
+                  list(universe), False, ys, scores, names, ranges)
 
 
 def _default_pos_label(universe: list[Any]) -> Any:
@@ -391,22 +420,26 @@ def _default_pos_label(universe: list[Any]) -> Any:
 # The numpy core: one packed sort per class
 # ==========================================================================================
 
-def _order_bits(s: np.ndarray) -> np.ndarray:
-    """The order-preserving uint64 bit pattern of finite float64 scores (a new array)."""
+def _order_bits(s: np.ndarray, lo: float) -> np.ndarray:
+    """An order-preserving uint64 bit pattern of finite float64 scores (a new array).
+
+    When every score is >= 0 (``lo >= 0``) the raw bits already ascend with the value;
+    otherwise negative scores have all bits flipped and the others get the sign bit set.
+    """
     key = np.add(s, 0.0)                     # new array; turns -0.0 into 0.0
     u = key.view(np.uint64)
     b = key.view(np.int64)
-    if s.min() >= 0.0:
-        np.bitwise_or(u, _SIGN, out=u)
-    else:
+    if lo < 0.0:
         mask = np.right_shift(b, 63)         # 0 for positives, -1 for negatives
         np.bitwise_or(mask, np.int64(-(1 << 63)), out=mask)
         np.bitwise_xor(b, mask, out=b)
     return u
 
 
-def _from_bits(u: np.ndarray) -> np.ndarray:
+def _from_bits(u: np.ndarray, plain: bool) -> np.ndarray:
     u = np.asarray(u, dtype=np.uint64)
+    if plain:
+        return u.view(np.float64)
     neg = u < _SIGN
     out = np.where(neg, ~u, u ^ _SIGN)
     return out.view(np.float64)
@@ -420,13 +453,15 @@ class _Ranked:
     scores the negatives come before the positives.
     """
 
-    def __init__(self, s: np.ndarray, y: np.ndarray, g: np.ndarray | None, n_groups: int):
+    def __init__(self, s: np.ndarray, lo: float, hi: float, y: np.ndarray,
+                 g: np.ndarray | None, n_groups: int):
         n = len(s)
         gbits = int(n_groups - 1).bit_length()
-        key = _order_bits(s)
-        umin = key.min()
+        key = _order_bits(s, lo)
+        umin, umax = _order_bits(np.array([lo, hi]), lo)
+        self.plain = lo >= 0.0
         np.subtract(key, umin, out=key)
-        sbits = int(key.max()).bit_length()
+        sbits = int(umax - umin).bit_length()
         self.uniques: np.ndarray | None = None
         if gbits + sbits + 1 > 64:           # too wide: exact dense ranks instead
             self.uniques, inv = np.unique(s + 0.0, return_inverse=True)
@@ -438,8 +473,7 @@ class _Ranked:
         np.left_shift(key, _ONE, out=key)
         np.bitwise_or(key, y, out=key)
         if gbits:
-            gk = g.astype(np.uint64)
-            np.left_shift(gk, np.uint64(self.shift), out=gk)
+            gk = np.left_shift(g.view(np.uint64), np.uint64(self.shift))
             np.bitwise_or(key, gk, out=key)
             del gk
         key.sort()
@@ -456,6 +490,7 @@ class _Ranked:
         self._pos_idx: np.ndarray | None = None
         self._cp: np.ndarray | None = None
         self._blocks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._ties: bool | None = None
 
     # --- per-element views ------------------------------------------------------------
     @property
@@ -488,14 +523,23 @@ class _Ranked:
             self._cp = cp
         return self._cp
 
-    def has_ties(self) -> bool:
-        if self.n < 2:
-            return False
-        d = np.subtract(self.key[1:], self.key[:-1])
-        cand = np.flatnonzero(d <= _ONE)
-        if not len(cand):
-            return False
-        return bool(np.any((self.key[cand] >> _ONE) == (self.key[cand + 1] >> _ONE)))
+    def cp_at(self, idx: np.ndarray) -> np.ndarray:
+        """Number of positives among the first ``idx`` sorted elements (few lookups)."""
+        return np.searchsorted(self.pos_idx, idx)
+
+    @property
+    def ties(self) -> bool:
+        """Whether two elements of one group share a score (then runs need care)."""
+        if self._ties is None:
+            self._ties = False
+            if self.n >= 2:
+                d = np.subtract(self.key[1:], self.key[:-1])
+                cand = np.flatnonzero(d <= _ONE)
+                del d
+                if len(cand):
+                    self._ties = bool(np.any((self.key[cand] >> _ONE)
+                                             == (self.key[cand + 1] >> _ONE)))
+        return self._ties
 
     def blocks(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Runs of equal (group, score): start, end (exclusive) and group of every run."""
@@ -516,7 +560,7 @@ class _Ranked:
         r = (self.key[bs] >> _ONE) & np.uint64((1 << self.sbits) - 1)
         if self.uniques is not None:
             return self.uniques[r.astype(np.int64)]
-        return _from_bits(r + self.umin)
+        return _from_bits(r + self.umin, self.plain)
 
     # --- metrics per group --------------------------------------------------------------
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -528,7 +572,7 @@ class _Ranked:
         sum_idx = csum[pb[1:]] - csum[pb[:-1]]
         # positives' count of negatives before them in their group (tied negatives included)
         s2 = 2 * (sum_idx - npos * self.bounds[:-1]) - npos * (npos - 1)
-        if self.has_ties():
+        if self.ties:
             bs, be, bg = self.blocks()
             cp = self.cp
             pb_ = cp[be] - cp[bs]
@@ -541,16 +585,24 @@ class _Ranked:
 
     def average_precision(self) -> tuple[np.ndarray, np.ndarray]:
         """(AP, n_pos) per group, scikit-learn's step-wise definition; NaN without positives."""
-        bs, be, bg = self.blocks()
-        cp = self.cp
-        ge = self.bounds[bg + 1]
-        tp_ge = cp[ge] - cp[bs]              # positives scored >= this run's score
-        npos_b = cp[be] - cp[bs]
-        hit = npos_b > 0
-        w = npos_b[hit] * (tp_ge[hit] / (ge[hit] - bs[hit]))
         npos = self.npos
+        if self.ties:
+            bs, be, bg = self.blocks()
+            cp = self.cp
+            ge = self.bounds[bg + 1]
+            tp_ge = cp[ge] - cp[bs]          # positives scored >= this run's score
+            npos_b = cp[be] - cp[bs]
+            hit = npos_b > 0
+            w = npos_b[hit] * (tp_ge[hit] / (ge[hit] - bs[hit]))
+            bg = bg[hit]
+        else:                                # every run is one element: only positives count
+            pi = self.pos_idx
+            pb = np.searchsorted(pi, self.bounds)
+            bg = np.repeat(np.arange(self.n_groups), np.diff(pb))
+            # positives at or above this one / samples at or above this one
+            w = (pb[bg + 1] - np.arange(len(pi))) / (self.bounds[bg + 1] - pi)
         with np.errstate(invalid="ignore", divide="ignore"):
-            value = np.bincount(bg[hit], weights=w, minlength=self.n_groups) / npos
+            value = np.bincount(bg, weights=w, minlength=self.n_groups) / npos
         value[npos == 0] = np.nan
         return value, npos
 
@@ -564,15 +616,16 @@ class _Ranked:
         out = np.full(self.n_groups, np.nan)
         if not ok.any():
             return out
-        bs, be, _ = self.blocks()
-        cp = self.cp
         ge = self.bounds[1:][ok]
         cut = ge - k[ok]
+        if not self.ties:
+            out[ok] = (self.cp_at(ge) - self.cp_at(cut)) / k[ok]
+            return out
+        bs, be, _ = self.blocks()
         b = np.searchsorted(bs, cut, side="right") - 1
         s0, e0 = bs[b], be[b]
-        above = cp[ge] - cp[e0]
-        inrun = cp[e0] - cp[s0]
-        out[ok] = (above + inrun * (e0 - cut) / (e0 - s0)) / k[ok]
+        c_ge, c_e0, c_s0 = self.cp_at(ge), self.cp_at(e0), self.cp_at(s0)
+        out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
         return out
 
     def curve(self) -> dict[str, np.ndarray]:
@@ -593,11 +646,15 @@ class _Ranked:
 # From per-group numbers to labeled results
 # ==========================================================================================
 
-def _per_group(fr: _Frame, per_fold: bool, fn: Any) -> list[tuple[np.ndarray, ...]]:
+def _per_group(fr: _Frame, per_fold: bool, fn: Any) -> list[Any]:
     g, n_groups = fr.groups(per_fold)
     out = []
-    for s, y in zip(fr.scores, fr.ys):
-        out.append(fn(_Ranked(s, y, g, n_groups)))
+    for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys):
+        ranked = _Ranked(s, lo, hi, y, g, n_groups)
+        if per_fold and fr.present_ is None:
+            fr.present_ = ranked.size > 0
+        out.append(fn(ranked))
+        del ranked
     return out
 
 
@@ -613,18 +670,19 @@ def _cube(fr: _Frame, per_fold: bool, per_class: list[np.ndarray]) -> xr.DataArr
         shape.append(fr.n_reps)
     if per_fold:
         dims.append(FOLD)
-        coords[FOLD] = fr.fold_coord
+        coords[FOLD] = fr.fold_coord[fr.fold_keep]
         shape.append(fr.n_folds)
     dims.append(CLASS)
     coords[CLASS] = _coord(fr.classes)
     shape.append(len(fr.classes))
-    return xr.DataArray(arr.reshape(shape), dims=dims, coords=coords)
+    arr = arr.reshape(shape)
+    if per_fold:
+        arr = arr[..., fr.fold_keep, :]
+    return xr.DataArray(arr, dims=dims, coords=coords)
 
 
 def _present(fr: _Frame) -> np.ndarray:
-    g, n_groups = fr.groups(True)
-    g = fr.fold_codes if g is None else g
-    return np.bincount(g, minlength=n_groups) > 0
+    return fr.present
 
 
 def _where(mask: xr.DataArray) -> str:
@@ -671,7 +729,8 @@ def _finish(fr: _Frame, value: xr.DataArray, support: xr.DataArray, *, metric: s
     """Apply the fold reduction, the undefined policy, the class average and the attrs."""
     undefined_cells = value.isnull()
     if per_fold:
-        present = xr.DataArray(_present(fr).reshape(value.shape[:-1]), dims=value.dims[:-1])
+        pres = fr.present.reshape(fr.n_reps, fr.n_folds)[:, fr.fold_keep]
+        present = xr.DataArray(pres.reshape(value.shape[:-1]), dims=value.dims[:-1])
         undefined_cells = undefined_cells & present
     n_undef = int(undefined_cells.sum())
     with warnings.catch_warnings():      # all-NaN slices are counted in our one warning
