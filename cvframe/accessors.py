@@ -175,5 +175,63 @@ class CVDataFrameAccessor:
                                        sample_weight=sample_weight)
 
     # --- scores (issue 4: cvframe/scores.py) ------------------------------------------------
+    from . import scores as _scores  # numpy/pandas/xarray only; a class attribute
+
+    @_doc_from(_scores.auc)
+    def auc(self, method: str = "avg", undefined: str = "skip", *,
+            average: str | None = None, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
+        return self._scores.auc(self._obj, method, undefined, average=average, labels=labels,
+            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+
+    @_doc_from(_scores.auc_methods)
+    def auc_methods(self, undefined: str = "skip", *, average: str | None = None,
+            labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> xr.Dataset:
+        return self._scores.auc_methods(self._obj, undefined, average=average, labels=labels,
+            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+
+    @_doc_from(_scores.average_precision)
+    def average_precision(self, method: str = "avg", undefined: str = "skip", *,
+            average: str | None = None, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
+        return self._scores.average_precision(self._obj, method, undefined, average=average,
+            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
+            score=score)
+
+    @_doc_from(_scores.precision_at_k)
+    def precision_at_k(self, k: int, method: str = "avg", undefined: str = "skip", *,
+            average: str | None = None, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
+        return self._scores.precision_at_k(self._obj, k, method, undefined, average=average,
+            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
+            score=score)
+
+    @_doc_from(_scores.r_precision)
+    def r_precision(self, method: str = "avg", undefined: str = "skip", *,
+            average: str | None = None, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
+        return self._scores.r_precision(self._obj, method, undefined, average=average,
+            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
+            score=score)
+
+    @_doc_from(_scores.roc)
+    def roc(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
+        return self._scores.roc(self._obj, undefined, labels=labels,
+            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+
+    @_doc_from(_scores.score_rates)
+    def score_rates(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
+            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
+            repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
+        return self._scores.score_rates(self._obj, undefined, labels=labels,
+            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
     # --- plots (issue 7) --------------------------------------------------------------------
