@@ -709,12 +709,12 @@ def p_fold_without_positives(n_pos: Any, n: int = 1000, k: int = 10, trials: Any
     Examples
     --------
     >>> from cvframe import p_fold_without_positives
-    >>> round(p_fold_without_positives(20), 4)
-    0.1118
-    >>> p_fold_without_positives([5, 9, 100]).round(4).tolist()
-    [1.0, 1.0, 0.0]
-    >>> round(p_fold_without_positives(50, trials=1000), 3)
-    0.04
+    >>> round(p_fold_without_positives(20), 4)     # 10 folds of 100 cases, 20 positives
+    0.7772
+    >>> p_fold_without_positives([5, 9, 50, 100]).round(4).tolist()
+    [1.0, 1.0, 0.0443, 0.0001]
+    >>> round(p_fold_without_positives(50, trials=10), 3)   # in at least one of 10 splits
+    0.364
     """
     n = _int_arg("n", n, 2)
     k = _int_arg("k", k, 2, n, fix=f"use between 2 and n={n} folds")
@@ -1059,7 +1059,6 @@ def study_for_netcdf(study: xr.Dataset) -> xr.Dataset:
     ['yes', 'no']
     """
     out = study.copy()
-    out = out.assign_coords(stratified=np.where(study.stratified.values, "yes", "no"))
-    out["exact"] = xr.where(study["exact"], "yes", "no").astype(str)
-    out["exact"].attrs = dict(study["exact"].attrs)
-    return out
+    if "exact" in out:
+        out["exact"] = out["exact"].copy(data=np.where(out["exact"].values, "yes", "no"))
+    return out.assign_coords(stratified=np.where(study.stratified.values, "yes", "no"))
