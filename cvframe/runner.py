@@ -377,7 +377,7 @@ def _make_splitter(cv: Any, repeats: Any, stratified: bool, random_state: Any,
         _reject_extras(cv, repeats, random_state)
         splitter = _PairsSplitter(cv)
         strat = "unknown"
-    elif callable(getattr(cv, "split", None)):
+    elif not isinstance(cv, str) and callable(getattr(cv, "split", None)):
         _reject_extras(cv, repeats, random_state)
         splitter = cv
         strat = _stratified_of(cv)
@@ -436,6 +436,7 @@ def _check_stratifiable(splitter: Any, target: _Target) -> None:
     else:
         return
     counts = target.series.value_counts()
+    counts = counts[counts > 0]  # unused categories are no samples to stratify
     small = counts[counts < k]
     if len(small):
         raise ValueError(
@@ -491,11 +492,11 @@ def _splits(splitter: Any, X: Any, target: _Target,
     except ValueError as err:
         msg = str(err)
         hint = ""
-        if "groups" in msg:
-            hint = " Pass groups= (one group label per sample)."
-        elif "class" in msg or "members" in msg:
+        if "class" in msg or "member" in msg:
             hint = (" A class is too small for this stratified splitter: use fewer splits or "
                     "an unstratified splitter (stratified=False, KFold, ShuffleSplit).")
+        elif "groups" in msg:
+            hint = " Pass groups= (one group label per sample)."
         elif "multilabel" in msg or "target types" in msg:
             hint = " Use an unstratified splitter (e.g. KFold) for multilabel y."
         raise ValueError(f"cv={name} could not split the data: {msg}{hint}") from err
@@ -775,7 +776,8 @@ def to_counts(frame: pd.DataFrame, labels: Sequence[Hashable] | None = None,
             )
         subs = [s for s in (TEST, TRAIN) if s in subs]
         cubes = [_multilabel_cube(frame[frame[SUBSET] == s], labels) for s in subs]
-        ds = xr.concat(cubes, dim=pd.Index(subs, name=SUBSET), join="exact",
+        ds = xr.concat(cubes, dim=pd.Index(np.asarray(subs, dtype=object), name=SUBSET),
+                       join="exact",
                        combine_attrs="override")
     for key in ("stratified", "splitter"):
         if key in frame.attrs:
