@@ -60,6 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", metavar="DIR", default=None,
                       help="directory for the cube (netCDF), plots (PNG) and HTML report")
     demo.set_defaults(func=_cmd_demo)
+    from . import _simulate_cli  # issue 6: `cvframe simulate` (parser and handler live there)
+
+    _simulate_cli.add_parser(sub)
     return parser
 
 

@@ -7,6 +7,7 @@ tiny partitions, and the paper's qualitative findings (Forman & Scholz 2010, Sec
 from __future__ import annotations
 
 import itertools
+import re
 import math
 import warnings
 from fractions import Fraction
@@ -392,3 +393,33 @@ def test_study_netcdf_round_trip(study, tmp_path):
         assert back[v].dtype == study[v].dtype
     assert back.positives.dtype == np.int64
     assert back.attrs["trials"] == study.attrs["trials"]
+
+
+# --- command line ---------------------------------------------------------------------------
+def test_cli_simulate_writes_netcdf_and_prints_table(tmp_path, capsys):
+    from cvframe.cli import main
+
+    rc = main(["simulate", "--prevalence", "0.02,0.05", "--f", "0.8", "--trials", "2000",
+               "--both", "--seed", "4", "--quiet", "--out", str(tmp_path)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "f_tp_fp" in out and "f_pr_re_skip" in out and "Relative bias" in out
+    with xr.open_dataset(tmp_path / "bias_study.nc") as back:
+        assert back.stratified.values.tolist() == ["yes", "no"]
+        assert back.rel_bias.dims == ("stratified", "prevalence", "f", "estimator")
+        expected = bias_study(prevalence=(0.02, 0.05), f=0.8, trials=2000, seed=4,
+                              progress=False)
+        np.testing.assert_array_equal(back.rel_bias.values, expected.rel_bias.values)
+
+
+@pytest.mark.parametrize("argv,match", [
+    (["--prevalence", "1.5"], "prevalence=1.5"), (["--trials", "0"], "trials=0"),
+    (["--k", "1"], "k=1"), (["--f", "0"], "f=0.0"),
+])
+def test_cli_simulate_user_errors_exit_2(argv, match, capsys):
+    from cvframe.cli import main
+
+    assert main(["simulate", "--quiet", "--trials", "10", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("cvframe simulate: error:") and "\n" not in err
+    assert re.search(match, err)
