@@ -235,9 +235,8 @@ def _subsets(ds: xr.Dataset) -> tuple[xr.Dataset, xr.Dataset]:
             f"{SUBSET!r} holds {few(have)} but needs {missing} too; record training-set "
             "outcomes with cross_validate(..., return_train=True)."
         )
-    sub = ds[SUBSET].astype(str)
-    test = ds.isel({SUBSET: int(np.flatnonzero(sub.values == "test")[0])}, drop=True)
-    train = ds.isel({SUBSET: int(np.flatnonzero(sub.values == "train")[0])}, drop=True)
+    test = ds.isel({SUBSET: have.index("test")}, drop=True)
+    train = ds.isel({SUBSET: have.index("train")}, drop=True)
     if CONFUSION in test.data_vars and SUBSET in test[CONFUSION].dims:  # pragma: no cover
         raise CountsError("confusion kept a subset dim; expected it to be dropped.")
     check_structure(test)

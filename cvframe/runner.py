@@ -776,9 +776,8 @@ def to_counts(frame: pd.DataFrame, labels: Sequence[Hashable] | None = None,
             )
         subs = [s for s in (TEST, TRAIN) if s in subs]
         cubes = [_multilabel_cube(frame[frame[SUBSET] == s], labels) for s in subs]
-        ds = xr.concat(cubes, dim=pd.Index(np.asarray(subs, dtype=object), name=SUBSET),
-                       join="exact",
-                       combine_attrs="override")
+        ds = xr.concat(cubes, dim=SUBSET, join="exact", combine_attrs="override")
+        ds = ds.assign_coords({SUBSET: np.asarray(subs, dtype=object)})
     for key in ("stratified", "splitter"):
         if key in frame.attrs:
             ds.attrs[key] = str(frame.attrs[key])
