@@ -307,20 +307,34 @@ def _build(y_true: Any, y_pred: Any, groups: list[tuple[str, Any]], labels: Any,
         raise CountsError("the predictions are empty (0 samples); nothing to count.")
     multilabel = getattr(yt, "ndim", 1) == 2 or getattr(yp, "ndim", 1) == 2
     w = _check_weights(sample_weight, n)
-    gcodes, gdims, gcoords = [], [], {}
     for name, values in garr:
         if getattr(values, "ndim", 1) != 1:
             raise CountsError(f"{name} must be 1-D (one entry per sample), got shape "
                               f"{values.shape}.")
-        codes, uni = _group_codes(values, name)
-        gcodes.append((codes, len(uni)))
-        gdims.append(name)
-        gcoords[name] = uni
-    gshape = [s for _, s in gcodes]
-    if multilabel:
-        return _build_multilabel(yt, yp, gcodes, gdims, gcoords, gshape, labels, w, attrs)
-
-    universe, from_data = _label_universe(yt, yp, labels)
+    fast = None if multilabel else _fast_confusion(yt, yp, garr, w, n)
+    if fast is not None:
+        raw, gcoords, present_t, present_p, raw_lo = fast
+        gdims = [name for name, _ in garr]
+        if labels is None:
+            universe = [_py(v) for v in np.union1d(present_t, present_p)]
+            if yt.dtype.kind == "b":
+                universe = [bool(v) for v in universe]
+            from_data = True
+        else:
+            universe, from_data = _label_universe(yt, yp, labels)
+            _check_known(present_t, universe, "y_true")
+            _check_known(present_p, universe, "y_pred")
+    else:
+        gcodes, gdims, gcoords = [], [], {}
+        for name, values in garr:
+            codes, uni = _group_codes(values, name)
+            gcodes.append((codes, len(uni)))
+            gdims.append(name)
+            gcoords[name] = uni
+        gshape = [s for _, s in gcodes]
+        if multilabel:
+            return _build_multilabel(yt, yp, gcodes, gdims, gcoords, gshape, labels, w, attrs)
+        universe, from_data = _label_universe(yt, yp, labels)
     pos = _binary_pos(universe, from_data, pos_label, multilabel=False)
     if pos is not None and len(universe) == 1:
         universe = [0, 1] if pos == 1 else [False, True]
@@ -330,10 +344,13 @@ def _build(y_true: Any, y_pred: Any, groups: list[tuple[str, Any]], labels: Any,
             "at least 2 (pass labels=[...] naming every class, or pos_label= for binary)."
         )
     c = len(universe)
-    t_codes, p_codes = _codes(yt, universe, "y_true"), _codes(yp, universe, "y_pred")
-    idx = _combined_index(gcodes, [(t_codes, c), (p_codes, c)])
-    conf = _bincount(idx, w, int(np.prod(gshape, dtype=np.int64)) * c * c)
-    conf = conf.reshape(tuple(gshape) + (c, c))
+    if fast is not None:
+        conf = _take_labels(raw, universe, raw_lo)
+    else:
+        t_codes, p_codes = _codes(yt, universe, "y_true"), _codes(yp, universe, "y_pred")
+        idx = _combined_index(gcodes, [(t_codes, c), (p_codes, c)])
+        conf = _bincount(idx, w, int(np.prod(gshape, dtype=np.int64)) * c * c)
+        conf = conf.reshape(tuple(gshape) + (c, c))
     ova = _ova_from_confusion(conf)
     task = "binary" if pos is not None else "multiclass"
     if pos is not None:
@@ -391,6 +408,75 @@ def _build_multilabel(yt: Any, yp: Any, gcodes: list[tuple[Any, int]], gdims: li
     if w is not None:
         attrs["weighted"] = "yes"
     return _cube(ova, gdims, {**gcoords, CLASS: classes}, attrs)
+
+
+# --- the fast path: integer labels and groups, one bincount over their raw value ranges ---------
+
+def _raw_int(a: Any) -> np.ndarray | None:
+    """``a`` as a 1-D integer numpy array usable in index arithmetic, else None."""
+    if not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype.kind not in "iub":
+        return None
+    if a.dtype.kind == "u" and a.dtype.itemsize == 8:
+        return None
+    return a.view(np.uint8) if a.dtype.kind == "b" else a
+
+
+def _fast_confusion(yt: Any, yp: Any, garr: list[tuple[str, Any]], w: Any, n: int
+                    ) -> tuple[np.ndarray, dict[str, list[Hashable]], np.ndarray,
+                               np.ndarray, int] | None:
+    r"""Count integer-coded data in one pass without factorizing anything first.
+
+    The combined index runs over the raw value range of each array,
+    :math:`\sum_j (v_j - lo_j)\, s_j` in Horner form, so the only passes over the data are
+    the min/max reductions, the index arithmetic and one ``bincount``; labels and groups
+    that occur are read off the (small) result. Returns None when an input is not a plain
+    integer array or the value ranges are too wide, and the general path runs instead.
+    """
+    arrays = [_raw_int(v) for _, v in garr] + [_raw_int(yt), _raw_int(yp)]
+    if any(a is None for a in arrays):
+        return None
+    bounds = [(int(a.min()), int(a.max())) for a in arrays]
+    lo_l, hi_l = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
+    bounds[-2] = bounds[-1] = (lo_l, hi_l)
+    sizes = [hi - lo + 1 for lo, hi in bounds]
+    total = int(np.prod(sizes, dtype=np.float64))
+    if total > max(4 * n, 1 << 22):
+        return None
+    idx = arrays[0].astype(np.int64)
+    offset = bounds[0][0]
+    for a, (lo, _), size in zip(arrays[1:], bounds[1:], sizes[1:]):
+        idx *= size
+        idx += a
+        offset = offset * size + lo
+    if offset:
+        idx -= offset
+    raw = _bincount(idx, w, total).reshape(sizes)
+    del idx
+    gcoords: dict[str, list[Hashable]] = {}
+    for axis, ((name, values), (lo, _)) in enumerate(zip(garr, bounds)):
+        others = tuple(i for i in range(raw.ndim) if i != axis)
+        present = np.flatnonzero(raw.any(axis=others))
+        raw = np.take(raw, present, axis=axis)
+        coords = present + lo
+        gcoords[name] = [bool(v) for v in coords] if values.dtype.kind == "b" else [
+            _py(v) for v in coords]
+    lead = tuple(range(raw.ndim - 2))
+    present_t = np.flatnonzero(raw.sum(axis=lead + (raw.ndim - 1,))) + lo_l
+    present_p = np.flatnonzero(raw.sum(axis=lead + (raw.ndim - 2,))) + lo_l
+    return raw, gcoords, present_t, present_p, lo_l
+
+
+def _take_labels(raw: np.ndarray, universe: list[Hashable], lo: int) -> np.ndarray:
+    """The (…, true, pred) confusion over ``universe`` from the raw-range counts.
+
+    Labels outside the observed range (declared but absent) get zero rows and columns.
+    """
+    size = raw.shape[-1]
+    pos = np.array([int(u) - lo if isinstance(u, (int, np.integer, bool, np.bool_))
+                    and 0 <= int(u) - lo < size else size for u in universe], dtype=np.intp)
+    pad = [(0, 0)] * (raw.ndim - 2) + [(0, 1), (0, 1)]
+    padded = np.pad(raw, pad)
+    return padded[..., pos, :][..., pos]
 
 
 # --- public constructors -------------------------------------------------------------------------
