@@ -19,7 +19,7 @@ import xarray as xr
 from . import reduce
 from ._types import Dims
 from .errors import CountsError, check_choice, check_dims, few
-from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, check_structure
+from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, _where, check_structure
 
 __all__ = ["bootstrap_632", "no_information_rate"]
 
@@ -138,7 +138,7 @@ def bootstrap_632(ds: xr.Dataset, metric: str = "error", plus: bool = False, *,
     if not isinstance(plus, (bool, np.bool_)):
         raise TypeError(f"plus={plus!r} is not valid; pass True (.632+) or False (.632).")
     test, train = _subsets(ds)
-    dims = check_dims(test["tp"], dim)
+    dims = check_dims(test["tp"], dim)  # type: ignore[arg-type]
     if CLASS in dims:
         raise ValueError(
             f"dim={dim!r} includes 'class'; the bootstrap reduces the splits, not the classes."
@@ -198,7 +198,7 @@ def no_information_rate(ds: xr.Dataset, dim: Dims = FOLD) -> xr.DataArray:
     0.59
     """
     check_structure(ds)
-    dims = check_dims(ds["tp"], dim)
+    dims = check_dims(ds["tp"], dim)  # type: ignore[arg-type]
     task = _task(ds)
     c = {v: ds[v].astype(np.float64).sum(dims) for v in COUNTS}
     n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
@@ -265,13 +265,12 @@ def _error(ds: xr.Dataset, task: str, subset: str) -> xr.DataArray:
     if task == "multiclass":
         n = n.isel({CLASS: 0}, drop=True)
     empty = n == 0
+    if CLASS in empty.dims:
+        empty = empty.any(CLASS)  # n is the same for every class of a split
     if bool(empty.any()):
-        where = np.argwhere(np.asarray(empty))
-        folds = empty[FOLD].values[where[:, list(empty.dims).index(FOLD)]] if FOLD in \
-            empty.dims else []
         raise CountsError(
-            f"{int(empty.sum())} split(s) have an empty {subset} set (fold={few(list(dict.fromkeys(folds)))}); "
-            "the bootstrap error rate is undefined there. Drop those folds with "
+            f"{int(empty.sum())} split(s) have an empty {subset} set ({_where(empty)}); the "
+            "bootstrap error rate is undefined there. Drop those folds with "
             "ds.drop_sel(fold=[...]) or redraw the splits."
         )
     return reduce.error_rate(ds, zero_division=np.nan).astype(np.float64)

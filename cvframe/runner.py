@@ -396,7 +396,7 @@ def _make_splitter(cv: Any, repeats: Any, stratified: bool, random_state: Any,
     return splitter, strat
 
 
-def _reject_extras(cv: Any, repeats: int, random_state: Any) -> None:
+def _reject_extras(cv: Any, repeats: Any, random_state: Any) -> None:
     if repeats != 1:
         raise ValueError(
             f"repeats={repeats} applies to an int cv only; with cv={_splitter_repr(cv)} use a "
@@ -557,7 +557,7 @@ def _score_method(estimator: Any, scores: Any) -> str | None:
             if hasattr(estimator, m):
                 return m
         return None
-    if not hasattr(estimator, scores):
+    if not hasattr(estimator, str(scores)):
         raise ValueError(
             f"scores={scores!r} but estimator={type(estimator).__name__} has no {scores} "
             "method; pass scores='auto' or scores=False."
@@ -637,7 +637,7 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
             pred, score = res[sub]
             if idx.size == 0:
                 continue
-            preds.append(np.asarray(pred))
+            preds.append(np.asarray(pred.toarray() if hasattr(pred, "toarray") else pred))
             if method:
                 s, absent = _align_scores(score, res["classes"], target, method)
                 n_absent += absent
@@ -658,8 +658,7 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
     labels = target.labels
     n_rows = sample.size
     if target.task == "multilabel":
-        y_pred = (np.concatenate(preds) if preds else np.zeros((0, len(labels))))
-        y_pred = np.asarray(y_pred.toarray() if hasattr(y_pred, "toarray") else y_pred)
+        y_pred = np.concatenate(preds) if preds else np.zeros((0, len(labels)))
         for j, c in enumerate(labels):
             cols[f"y_true_{c}"] = target.fit_y[sample, j]
         for j, c in enumerate(labels):

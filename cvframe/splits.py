@@ -133,7 +133,7 @@ class Bootstrap:
 def _drawer(random_state: Any) -> Any:
     """A function n -> n indices drawn with replacement from range(n)."""
     if isinstance(random_state, np.random.RandomState):
-        return lambda n: random_state.randint(0, n, size=n).astype(np.intp)
+        return lambda n: np.asarray(random_state.randint(0, n, size=n), dtype=np.intp)
     if random_state is None or isinstance(random_state, (int, np.integer, np.random.Generator,
                                                          np.random.SeedSequence)):
         if isinstance(random_state, bool):

@@ -273,7 +273,8 @@ def test_bootstrap_632_bad_inputs(boot_frame):
     empty = ds.copy(deep=True)
     for v in ("tp", "fp", "fn", "tn"):
         empty[v].loc[{"subset": "test", "fold": 2}] = 0
-    with pytest.raises(CountsError, match=r"1 split\(s\) have an empty test set \(fold=\[2\]\)"):
+    with pytest.raises(CountsError,
+                       match=r"1 split\(s\) have an empty test set \(repeat=\[0\], fold=\[2\]\)"):
         bootstrap_632(empty)
     multi = cross_validate(GaussianNB(), *load_iris(return_X_y=True),
                            cv=Bootstrap(2, random_state=0), return_train=True,
