@@ -1147,16 +1147,20 @@ def roc(df: pd.DataFrame, undefined: Undefined = "skip", *,
     return out
 
 
+def _plain(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
 def _place(fr: _Frame, per_fold: bool, g: int, cls: Any) -> str:
     parts = []
     if fr.rep_coord is not None:
         r = g // fr.n_folds if per_fold else g
-        parts.append(f"repeat={fr.rep_coord[r]!r}")
+        parts.append(f"repeat={_plain(fr.rep_coord[r])!r}")
     if per_fold:
-        parts.append(f"fold={fr.fold_coord[g % fr.n_folds]!r}")
+        parts.append(f"fold={_plain(fr.fold_coord[g % fr.n_folds])!r}")
     else:
         parts.append("merged")
-    parts.append(f"class={cls!r}")
+    parts.append(f"class={_plain(cls)!r}")
     return " ".join(parts)
 
 
