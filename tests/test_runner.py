@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import model_selection as ms
 from sklearn.datasets import load_breast_cancer, load_iris
 from sklearn.linear_model import LogisticRegression, RidgeClassifier
@@ -454,3 +456,39 @@ def test_fit_error_names_the_split(iris):
 def test_top_level_name():
     assert cvframe.cross_validate is cross_validate
     assert cvframe.splits.Bootstrap is Bootstrap
+
+
+def test_binary_string_labels_to_counts(cancer):
+    X, y = cancer
+    labels = np.where(y == 1, "benign", "malignant")
+    frame = cross_validate(GaussianNB(), X.tolist(), list(labels), cv=3, pos_label="malignant")
+    with pytest.raises(ValueError, match="pos_label"):
+        frame.cv.counts()  # string labels: the cube builder asks which class is positive
+    ds = to_counts(frame)
+    assert list(ds["class"].values) == ["malignant"]
+    expected = cross_validate(GaussianNB(), X, (y == 0).astype(int), cv=3).cv.counts()
+    np.testing.assert_array_equal(ds.tp.values, expected.tp.values)
+    np.testing.assert_array_equal(ds.fp.values, expected.fp.values)
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(12, 40), k=st.integers(2, 4), repeats=st.integers(1, 3),
+       n_classes=st.integers(2, 3), seed=st.integers(0, 2**31 - 1))
+def test_repeated_kfold_invariants(n, k, repeats, n_classes, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.r_[np.arange(n_classes), rng.integers(0, n_classes, n - n_classes)]
+    frame = cross_validate(GaussianNB(), X, y, cv=k, repeats=repeats, stratified=False,
+                           random_state=seed, scores=False)
+    assert frame.attrs["test_sets"] == "partition"
+    for _, part in frame.groupby("repeat"):
+        assert sorted(part["sample"]) == list(range(n))  # every sample once per repeat
+        assert part["fold"].nunique() == k
+    ds = frame.cv.counts()
+    support = (ds.tp + ds.fn).sum("fold")
+    counts = np.bincount(y, minlength=n_classes)
+    if n_classes == 2:
+        counts = counts[1:]  # binary cube: positive class only
+    np.testing.assert_array_equal(support.values, np.tile(counts, (repeats, 1)))
+    n_tested = (ds.tp + ds.fp + ds.fn + ds.tn).sum("fold")
+    assert (n_tested == n).all()
