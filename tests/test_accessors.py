@@ -1,0 +1,50 @@
+"""The accessors are facades: every method has a documented function twin and no state."""
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+import pytest
+import xarray as xr
+
+import cvframe
+from cvframe.accessors import CVDataFrameAccessor, CVDatasetAccessor
+
+PUBLIC_DS = [n for n, v in vars(CVDatasetAccessor).items()
+             if not n.startswith("_") and callable(v)]
+PUBLIC_DF = [n for n, v in vars(CVDataFrameAccessor).items()
+             if not n.startswith("_") and callable(v)]
+
+
+@pytest.mark.parametrize("name", PUBLIC_DS + PUBLIC_DF)
+def test_every_accessor_method_has_the_functions_docstring(name):
+    cls = CVDatasetAccessor if name in PUBLIC_DS else CVDataFrameAccessor
+    method = getattr(cls, name)
+    doc = inspect.getdoc(method)
+    assert doc and len(doc.splitlines()) > 3, f"{name} has no real docstring"
+    sig = inspect.signature(method)
+    kinds = {p.kind for p in sig.parameters.values()}
+    assert inspect.Parameter.VAR_POSITIONAL not in kinds, f"{name} takes *args"
+    assert inspect.Parameter.VAR_KEYWORD not in kinds, f"{name} takes **kwargs"
+
+
+def test_accessors_hold_no_state_and_do_not_validate_on_init():
+    assert CVDatasetAccessor.__slots__ == ("_obj",)
+    assert CVDataFrameAccessor.__slots__ == ("_obj",)
+    bad = xr.Dataset({"x": ("fold", [1, 2])})
+    acc = bad.cv  # no error on access ...
+    with pytest.raises(cvframe.CountsError, match="missing count variable"):
+        acc.f_tp_fp()  # ... only from the method
+    assert isinstance(pd.DataFrame({"a": [1]}).cv, CVDataFrameAccessor)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("f_tp_fp", {}), ("f_avg", {"zero_division": 0.0}), ("f_pr_re", {"zero_division": 0.0}),
+    ("f_methods", {"zero_division": 0.0}), ("precision", {"zero_division": 0.0}),
+    ("recall", {}), ("f", {}), ("specificity", {}), ("valid", {}), ("pooled", {}),
+])
+def test_accessor_equals_function(name, kwargs):
+    ds = cvframe.datasets.table2()
+    via_acc = getattr(ds.cv, name)(**kwargs)
+    via_fn = getattr(cvframe.reduce, name)(ds, **kwargs)
+    xr.testing.assert_identical(via_acc, via_fn)
