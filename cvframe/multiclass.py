@@ -46,6 +46,8 @@ __all__ = ["DEFINITIONS", "FOLD_METHODS", "METRICS", "confusion", "kappa", "macr
 METRICS = ("precision", "recall", "f", "accuracy")
 #: Fold aggregations that compose with class averaging (``None`` keeps the fold dim).
 FOLD_METHODS = ("tp_fp", "avg", "pr_re", None)
+#: The dim along which summary() stacks the variables of a Dataset result.
+STACKED = "variable"
 #: The two definitions of macro-F in use.
 DEFINITIONS = ("mean", "f_of_means")
 
@@ -576,8 +578,10 @@ def summary(ds: xr.Dataset, result: xr.DataArray | xr.Dataset | None = None,
     result : xarray.DataArray or xarray.Dataset, optional
         A result computed from ``ds`` that still has ``dim`` (e.g. ``ds.cv.macro()``).
         Default ``f_tp_fp(ds)`` (pooled F per repeat and class). A Dataset (e.g.
-        ``ds.cv.f_methods()``) is stacked along a new ``method`` dim, one entry per
-        variable, so every statistic compares the methods side by side.
+        ``ds.cv.f_methods()``) is stacked along a new ``variable`` dim (xarray's
+        ``to_array`` default), one entry per data variable, so every statistic compares the
+        methods side by side: ``s["mean"].sel(variable="f_avg")``. (Not a dim named
+        ``method``: ``.sel(method=...)`` is xarray's interpolation keyword.)
     dim : str, default "repeat"
         The dim to summarise over; it must exist and have at least 2 entries.
     ci : float, default 0.95
@@ -624,11 +628,12 @@ def summary(ds: xr.Dataset, result: xr.DataArray | xr.Dataset | None = None,
     if result is None:
         result = _f_tp_fp(ds)
     if isinstance(result, xr.Dataset):
-        if "method" in result.dims:
-            raise ValueError("result is a Dataset that already has a 'method' dim; pass one of "
-                             f"its variables {list(result.data_vars)} instead.")
+        if STACKED in result.dims:
+            raise ValueError(f"result is a Dataset that already has a {STACKED!r} dim; pass "
+                             f"one of its variables {list(result.data_vars)} instead.")
         attrs = dict(result.attrs)
-        result = result.to_array(dim="method")
+        names = np.asarray(list(result.data_vars), dtype=object)  # str coords as object
+        result = result.to_array(dim=STACKED).assign_coords({STACKED: names})
         result.attrs = attrs
     elif not isinstance(result, xr.DataArray):
         raise TypeError(f"result must be an xarray DataArray or Dataset computed from ds "
