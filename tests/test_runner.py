@@ -492,3 +492,17 @@ def test_repeated_kfold_invariants(n, k, repeats, n_classes, seed):
     np.testing.assert_array_equal(support.values, np.tile(counts, (repeats, 1)))
     n_tested = (ds.tp + ds.fp + ds.fn + ds.tn).sum("fold")
     assert (n_tested == n).all()
+
+
+def test_class_missing_from_a_training_set(iris):
+    X, y = iris
+    # split 0 trains on classes 0 and 1 only; split 1 sees all three
+    pairs = [(np.arange(0, 100), np.arange(100, 150)),
+             (np.r_[0:40, 50:90, 100:140], np.r_[40:50, 90:100, 140:150])]
+    frame = cross_validate(GaussianNB(), X, y, cv=pairs)
+    assert (frame.loc[frame["fold"] == 0, "score_2"] == 0).all()  # probability 0
+    est = RidgeClassifier()
+    with pytest.warns(UserWarning, match="1 \\(split, class\\) pairs had the class missing"):
+        frame = cross_validate(est, X, y, cv=pairs)
+    assert frame.loc[frame["fold"] == 0, "score_2"].isna().all()
+    assert frame.loc[frame["fold"] == 1, "score_2"].notna().all()
