@@ -45,7 +45,8 @@ from scipy.special import gammaln
 from .errors import check_choice, few
 from .schema import CLASS, FOLD, TRIAL
 
-__all__ = ["ESTIMATORS", "bias_study", "p_fold_without_positives", "simulate"]
+__all__ = ["ESTIMATORS", "bias_study", "p_fold_without_positives", "simulate",
+           "study_for_netcdf"]
 
 #: The five fold aggregations of Forman & Scholz (2010), in the order of SPEC section 3.
 ESTIMATORS = ("f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip")
