@@ -151,6 +151,34 @@ class CVDatasetAccessor:
     del _bootstrap
 
     # --- diagnostics, report and plots (issue 7) --------------------------------------------
+    from . import diagnostics as _diagnostics  # numpy/pandas/xarray only; for the docstrings
+    from . import report as _report
+
+    @_doc_from(_diagnostics.anomalies)
+    def anomalies(self, *, tolerance: float = 0.05, alpha: float = 0.01,
+                  beta: float = 1.0) -> pd.DataFrame:
+        from .diagnostics import anomalies
+        return anomalies(self._obj, tolerance=tolerance, alpha=alpha, beta=beta)
+
+    @_doc_from(_report.report)
+    def report(self, *, scores: pd.DataFrame | None = None, format: str = "text",
+               zero_division: ZeroDivision = 0.0, beta: float = 1.0, tolerance: float = 0.05,
+               alpha: float = 0.01, plots: bool = True, max_fold_rows: int = 40,
+               y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",
+               score: str = "score") -> str:
+        from .report import report
+        return report(self._obj, scores=scores, format=format, zero_division=zero_division,
+                      beta=beta, tolerance=tolerance, alpha=alpha, plots=plots,
+                      max_fold_rows=max_fold_rows, y_true=y_true, fold=fold, repeat=repeat,
+                      score=score)
+
+    @property
+    def plot(self) -> Any:
+        """Plots of the cube: ``.folds()``, ``.methods()``, ``.confusion()`` (cvframe.plot)."""
+        from .plot import DatasetPlotter
+        return DatasetPlotter(self._obj)
+
+    del _diagnostics, _report
 
 
 @pd.api.extensions.register_dataframe_accessor("cv")
@@ -235,3 +263,8 @@ class CVDataFrameAccessor:
             pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
     # --- plots (issue 7) --------------------------------------------------------------------
+    @property
+    def plot(self) -> Any:
+        """Plots of the predictions frame: ``.roc()``, ``.score_rates()`` (cvframe.plot)."""
+        from .plot import DataFramePlotter
+        return DataFramePlotter(self._obj)
