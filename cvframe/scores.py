@@ -420,29 +420,65 @@ def _default_pos_label(universe: list[Any]) -> Any:
 # The numpy core: one packed sort per class
 # ==========================================================================================
 
-def _order_bits(s: np.ndarray, lo: float) -> np.ndarray:
-    """An order-preserving uint64 bit pattern of finite float64 scores (a new array).
+_MASK = np.uint64((1 << 63) - 1)
+_WRAP = 1 << 64
 
-    When every score is >= 0 (``lo >= 0``) the raw bits already ascend with the value;
-    otherwise negative scores have all bits flipped and the others get the sign bit set.
+
+def _bits(x: float) -> int:
+    """The IEEE bits of |x| as a Python int (monotone in |x|)."""
+    return int(np.array(abs(x), dtype=np.float64).view(np.uint64)) & ((1 << 63) - 1)
+
+
+@dataclass
+class _Packing:
+    """How finite float64 scores became small order-preserving integers (and back).
+
+    With M the smallest non-zero magnitude and A the bits of |x|: negative scores map to
+    ``L - 1 - (A - M)`` (L slots, ``L = bits(|min|) - M + 1``), zero to ``L`` and positive
+    scores to ``L + 1 + (A - M)``. The span is the largest key; scores that share a key are
+    exactly equal.
     """
-    key = np.add(s, 0.0)                     # new array; turns -0.0 into 0.0
-    u = key.view(np.uint64)
-    b = key.view(np.int64)
-    if lo < 0.0:
-        mask = np.right_shift(b, 63)         # 0 for positives, -1 for negatives
-        np.bitwise_or(mask, np.int64(-(1 << 63)), out=mask)
-        np.bitwise_xor(b, mask, out=b)
-    return u
+
+    M: int
+    L: int
+    span: int
+
+    def decode(self, r: np.ndarray) -> np.ndarray:
+        r = np.asarray(r, dtype=np.uint64)
+        neg_a = np.uint64((self.M + self.L - 1) % _WRAP) - r
+        pos_a = r + np.uint64((self.M - self.L - 1) % _WRAP)
+        a = np.where(r < self.L, neg_a, pos_a).view(np.float64)
+        return np.where(r < self.L, -a, np.where(r == self.L, 0.0, a))
 
 
-def _from_bits(u: np.ndarray, plain: bool) -> np.ndarray:
-    u = np.asarray(u, dtype=np.uint64)
-    if plain:
-        return u.view(np.float64)
-    neg = u < _SIGN
-    out = np.where(neg, ~u, u ^ _SIGN)
-    return out.view(np.float64)
+def _pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, _Packing]:
+    """Scores as order-preserving uint64 keys 0..span (a new array), in a few in-place passes.
+
+    Only the binary orders of magnitude the data use take key space, so scores crossing
+    zero (decision functions) or containing exact zeros (probabilities) stay compact.
+    """
+    key = np.add(s, 0.0).view(np.uint64)            # new array; -0.0 becomes 0.0
+    has_neg, has_pos = lo < 0.0, hi > 0.0
+    if has_neg:
+        np.bitwise_and(key, _MASK, out=key)          # A = bits of |x|
+    nz = None
+    if lo > 0.0:
+        m = _bits(lo)
+    elif hi < 0.0:
+        m = _bits(hi)
+    else:
+        m = int(key.min()) if (has_neg and has_pos) else 0
+        if m == 0:                                   # exact zeros: find the smallest non-zero
+            nz = key != 0
+            m = int(np.min(key, where=nz, initial=np.uint64(_WRAP - 1))) if nz.any() else 0
+    big_l = _bits(lo) - m + 1 if has_neg else 0
+    np.add(key, np.uint64((big_l + 1 - m) % _WRAP), out=key)
+    if has_neg:
+        np.subtract(np.uint64((2 * big_l) % _WRAP), key, out=key, where=s < 0.0)
+    if nz is not None:
+        np.copyto(key, np.uint64(big_l), where=~nz)
+    span = big_l + 1 + (_bits(hi) - m) if has_pos else big_l - (nz is None)
+    return key, _Packing(m, big_l, span)
 
 
 class _Ranked:
@@ -457,17 +493,14 @@ class _Ranked:
                  g: np.ndarray | None, n_groups: int):
         n = len(s)
         gbits = int(n_groups - 1).bit_length()
-        key = _order_bits(s, lo)
-        umin, umax = _order_bits(np.array([lo, hi]), lo)
-        self.plain = lo >= 0.0
-        np.subtract(key, umin, out=key)
-        sbits = int(umax - umin).bit_length()
+        key, self.packing = _pack(s, lo, hi)
+        sbits = int(self.packing.span).bit_length()
         self.uniques: np.ndarray | None = None
         if gbits + sbits + 1 > 64:           # too wide: exact dense ranks instead
+            del key
             self.uniques, inv = np.unique(s + 0.0, return_inverse=True)
             key = inv.astype(np.uint64).reshape(-1)
             sbits = int(len(self.uniques) - 1).bit_length()
-        self.umin = umin
         self.sbits = sbits
         self.shift = sbits + 1
         np.left_shift(key, _ONE, out=key)
@@ -560,7 +593,7 @@ class _Ranked:
         r = (self.key[bs] >> _ONE) & np.uint64((1 << self.sbits) - 1)
         if self.uniques is not None:
             return self.uniques[r.astype(np.int64)]
-        return _from_bits(r + self.umin, self.plain)
+        return self.packing.decode(r)
 
     # --- metrics per group --------------------------------------------------------------
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -637,3 +637,28 @@ def test_hard_predictions_warn_and_equal_balanced_accuracy():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         scores.auc(df.assign(score=0.5))          # constant scores are not hard predictions
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1,
+                max_size=40))
+def test_packed_keys_preserve_order_ties_and_values(values):
+    s = np.asarray(values, dtype=np.float64)
+    key, packing = scores._pack(s, float(s.min()), float(s.max()))
+    order = np.argsort(s, kind="stable")
+    ks, ss = key[order], s[order]
+    assert np.all(ks[1:] >= ks[:-1])
+    np.testing.assert_array_equal(ks[1:] == ks[:-1], ss[1:] == ss[:-1])
+    assert int(key.max()) == packing.span
+    np.testing.assert_array_equal(packing.decode(key), s + 0.0)
+
+
+def test_dense_rank_fallback_is_used_and_exact():
+    rng = np.random.default_rng(0)
+    s = np.sign(rng.normal(size=400)) * 10.0 ** rng.uniform(-300, 300, 400)
+    y = rng.integers(0, 2, 400)
+    ranked = scores._Ranked(s, float(s.min()), float(s.max()), y == 1,
+                            rng.integers(0, 4, 400), 4)
+    assert ranked.uniques is not None
+    df = pd.DataFrame({"fold": 0, "y_true": y, "score": s})
+    assert scores.auc(df).item() == pytest.approx(roc_auc_score(y, s), abs=1e-12)
