@@ -335,6 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_simulate(sub: Any) -> None:
     """The ``simulate`` subcommand is added here by the simulation layer (issue 6)."""
+    from . import _simulate_cli  # parser and handler live beside the simulation layer
+
+    _simulate_cli.add_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
