@@ -423,3 +423,69 @@ def test_cli_simulate_user_errors_exit_2(argv, match, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("cvframe simulate: error:") and "\n" not in err
     assert re.search(match, err)
+
+
+# --- an independent oracle of the five estimators on simulated cubes ------------------------
+def _five_estimators_numpy(ds: xr.Dataset) -> dict[str, np.ndarray]:
+    """SPEC section 3 written directly in numpy (zero_division=0; skip drops V = 0 folds)."""
+    tp, fp, fn = (ds[v].isel({"class": 0}).values.astype(float) for v in ("tp", "fp", "fn"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pr = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
+        re = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+        f = np.where(tp > 0, 2 * tp / (2 * tp + fp + fn), 0.0)
+        v = (tp + fp > 0) & (tp + fn > 0)
+        nv = v.sum(1)
+
+        def hm(p, r):
+            return np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
+
+        T = tp.sum(1), fp.sum(1), fn.sum(1)
+        return {
+            "f_tp_fp": np.where(T[0] > 0, 2 * T[0] / (2 * T[0] + T[1] + T[2]), 0.0),
+            "f_avg": f.mean(1),
+            "f_pr_re": hm(pr.mean(1), re.mean(1)),
+            "f_avg_skip": np.where(nv > 0, (f * v).sum(1) / nv, 0.0),
+            "f_pr_re_skip": hm(np.where(nv > 0, (pr * v).sum(1) / nv, 0.0),
+                               np.where(nv > 0, (re * v).sum(1) / nv, 0.0)),
+        }
+
+
+@pytest.mark.parametrize("prevalence,stratified", [(0.01, False), (0.01, True), (0.2, False)])
+def test_cube_methods_equal_numpy_oracle_on_simulated_cubes(prevalence, stratified):
+    ds = simulate(prevalence=prevalence, f=0.7, trials=4000, stratified=stratified, seed=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = ds.cv.f_methods(zero_division=0.0)
+    for name, expected in _five_estimators_numpy(ds).items():
+        np.testing.assert_allclose(got[name].isel({"class": 0}).values, expected,
+                                   rtol=1e-12, atol=0, err_msg=name)
+
+
+def test_study_p_undefined_matches_cube_valid():
+    st_ = bias_study(prevalence=0.02, f=0.8, stratified=False, trials=3000, exact=False,
+                     seed=21, progress=False)
+    model = simulation._Model.make(1000, 0.02, 0.8, 10, False)
+    ds = simulate(prevalence=0.02, f=0.8, stratified=False, trials=3000,
+                  seed=simulation._point_seed(np.random.SeedSequence(21), model))
+    share = float((~ds.cv.valid()).any("fold").mean())
+    assert st_.p_undefined_mc.item() == pytest.approx(share, abs=1e-15)
+    assert st_.p_undefined.item() == st_.p_undefined_mc.item()   # exact=False: MC value
+
+
+@settings(max_examples=15, deadline=None)
+@given(chunks=st.integers(1, 400), trials=st.integers(1, 400), strat=st.booleans())
+def test_chunking_never_changes_the_cube(chunks, trials, strat):
+    eager = simulate(prevalence=0.03, f=0.75, trials=trials, stratified=strat, seed=99)
+    lazy = simulate(prevalence=0.03, f=0.75, trials=trials, stratified=strat, seed=99,
+                    chunks=chunks)
+    np.testing.assert_array_equal(lazy.fp.values, eager.fp.values)
+    np.testing.assert_array_equal(lazy.fn.values, eager.fn.values)
+
+
+def test_progress_bar_on_request(capsys):
+    bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1,
+               progress=True)
+    assert "bias_study" in capsys.readouterr().err
+    bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1,
+               progress=False)
+    assert capsys.readouterr().err == ""
