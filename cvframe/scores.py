@@ -451,14 +451,43 @@ class _Packing:
         return np.where(r < self.L, -a, np.where(r == self.L, 0.0, a))
 
 
+def _as_int64(v: int) -> np.int64:
+    v %= _WRAP
+    return np.int64(v - _WRAP if v >= 1 << 63 else v)
+
+
+def _pack_signed(s: np.ndarray, lo: float, hi: float, m: int
+                 ) -> tuple[np.ndarray, _Packing]:
+    """:func:`_pack` for scores of both signs and no zeros, without masked (branchy) passes.
+
+    After ``b ^= b >> 63`` negatives hold ``2^63 - 1 - A`` and positives ``A``; adding
+    ``(b >> 63) & d`` and a constant moves both to the layout of :class:`_Packing`.
+    """
+    key = np.add(s, 0.0)
+    b = key.view(np.int64)
+    sign = np.right_shift(b, 63)                    # -1 for negatives, 0 for positives
+    np.bitwise_xor(b, sign, out=b)
+    big_l = _bits(lo) - m + 1
+    np.bitwise_and(sign, _as_int64(-(1 << 63) + 2 * m - 1), out=sign)
+    np.add(b, sign, out=b)
+    del sign
+    u = key.view(np.uint64)
+    np.add(u, np.uint64((big_l + 1 - m) % _WRAP), out=u)
+    return u, _Packing(m, big_l, big_l + 1 + (_bits(hi) - m))
+
+
 def _pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, _Packing]:
     """Scores as order-preserving uint64 keys 0..span (a new array), in a few in-place passes.
 
     Only the binary orders of magnitude the data use take key space, so scores crossing
     zero (decision functions) or containing exact zeros (probabilities) stay compact.
     """
-    key = np.add(s, 0.0).view(np.uint64)            # new array; -0.0 becomes 0.0
     has_neg, has_pos = lo < 0.0, hi > 0.0
+    if has_neg and has_pos:
+        m = _bits(float(np.abs(s).min()))
+        if m > 0:                                    # no zeros: branchless sign handling
+            return _pack_signed(s, lo, hi, m)
+    key = np.add(s, 0.0).view(np.uint64)            # new array; -0.0 becomes 0.0
     if has_neg:
         np.bitwise_and(key, _MASK, out=key)          # A = bits of |x|
     nz = None
