@@ -131,9 +131,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         written.append(_save(plot.confusion(ds, normalize="true"),
                              os.path.join(out, f"{name}_confusion.png")))
     bc = score_frames["breast_cancer"]
-    one = bc[(bc["model"] == "naive_bayes") & (bc["repeat"] == 0)].drop(columns=["model"])
+    one = bc[(bc["model"] == "logistic") & (bc["repeat"] == 0)].drop(columns=["model"])
     written.append(_save(plot.roc(one), os.path.join(out, "breast_cancer_roc.png")))
-    written.append(_save(plot.score_rates(one, logx=True),
+    written.append(_save(plot.score_rates(one),
                          os.path.join(out, "breast_cancer_score_rates.png")))
     written.append(_save(plot.fold_risk(), os.path.join(out, "fold_risk.png")))
     text = report(cubes, scores=score_frames, format="text")

@@ -181,20 +181,28 @@ def folds(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 0.
 
     g.map_dataframe(points)
     half = 0.38
+    # the y axis starts a little below the lowest value (0 when a fold scores 0)
+    lowest = np.nanmin(np.concatenate([long["value"].to_numpy(float),
+                                       agg["value"].to_numpy(float)]))
+    low = max(-0.02, float(np.floor((lowest - 0.05) * 10) / 10)) if np.isfinite(lowest) \
+        else -0.02
     for key, ax in g.axes_dict.items():
         metric = key if row is None else key[1]
         sub = agg[agg["metric"] == metric]
         if row is not None:
             sub = sub[sub[_GROUP] == key[0]]
-        for name, part in sub.groupby("line", sort=False):
+        n_lines = sub["line"].nunique()
+        for i, (name, part) in enumerate(sub.groupby("line", sort=False)):
             x = part[CLASS].map(xpos).to_numpy(dtype=float)
             c = colors[name]
             ax.hlines(part["value"], x - half, x + half, colors=[c], linewidth=1.8, zorder=2)
-            ax.plot(x + half, part["value"], marker=markers[name], color=c, markersize=6,
-                    linestyle="none", zorder=3)
+            # markers staggered along the segment: coinciding methods stay visible
+            ax.plot(x - half + (i + 0.5) * 2 * half / n_lines, part["value"],
+                    marker=markers[name], color=c, markersize=6, markeredgecolor="white",
+                    markeredgewidth=0.5, linestyle="none", zorder=6)
         ax.set_xticks(range(len(classes)), classes)
         ax.set_xlim(-0.6, len(classes) - 0.4)
-        ax.set_ylim(-0.03, 1.03)
+        ax.set_ylim(low, 1.02)
         ax.set_xlabel("class")
         if len(classes) > 8:
             ax.tick_params(axis="x", labelsize=8)
@@ -253,18 +261,23 @@ def methods(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 
     has_rep = REPEAT in long.columns and long[REPEAT].nunique() > 1
     classes = _classes(ds)
     n_col = long[col].nunique() if col else 1
+    # many classes: one row per user-dim cell (wide panels); few: side by side
+    by_row = col is not None and len(classes) > 4
     g = sns.catplot(data=long, kind="point", x=CLASS, y="F", hue="method",
-                    hue_order=list(METHOD_LABELS.values()), order=classes, col=col,
-                    col_wrap=3 if n_col > 3 else None, dodge=0.55, linestyle="none",
+                    hue_order=list(METHOD_LABELS.values()), order=classes,
+                    col=None if by_row else col, row=col if by_row else None,
+                    col_wrap=3 if n_col > 3 and not by_row else None, dodge=0.55,
+                    linestyle="none",
                     markers=["D", "o", "s", "v", "^"], errorbar=errorbar if has_rep else None,
                     palette=_method_palette(), height=height,
-                    aspect=aspect * max(1.0, len(classes) / 5), capsize=0.1 if has_rep else 0,
+                    aspect=aspect * max(1.0, len(classes) / 4 if by_row else len(classes) / 5),
+                    capsize=0.1 if has_rep else 0,
                     err_kws={"linewidth": 1.2})
     g.set_axis_labels("class", "F")
     for axis in g.axes.flat:
         axis.grid(axis="y", alpha=0.3)
     if col:
-        g.set_titles("{col_name}")
+        g.set_titles("{row_name}" if by_row else "{col_name}")
     if g.legend is not None:
         g.legend.set_title("method" + (f"\n(bars: {errorbar} over\n{long[REPEAT].nunique()} "
                                        "repeats)" if has_rep else ""))
