@@ -557,7 +557,10 @@ def counts_from_frame(df: pd.DataFrame, labels: Sequence[Hashable] | None = None
     ----------
     df : pandas.DataFrame
         Columns ``fold``, ``y_true``, ``y_pred``, optional ``repeat`` (names configurable
-        below) and optional dimension columns.
+        below) and optional dimension columns. A multilabel frame holds
+        ``y_true_<label>`` / ``y_pred_<label>`` indicator columns instead (as
+        :func:`cvframe.cross_validate` writes them); a binary frame's ``attrs["pos_label"]``
+        is used when ``pos_label`` is not given.
     labels, pos_label : see :func:`from_predictions`.
     y_true, y_pred, fold : str
         Column names.
@@ -586,7 +589,12 @@ def counts_from_frame(df: pd.DataFrame, labels: Sequence[Hashable] | None = None
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
     extra = [d for d in FRAME_DIMS if d in df.columns] if dims is None else list(dims)
+    if pos_label is None and labels is None and df.attrs.get("task") == "binary":
+        pos_label = df.attrs.get("pos_label")
+    multi = _multilabel_columns(df, y_true, y_pred) if y_true not in df.columns else None
     wanted = {"y_true": y_true, "y_pred": y_pred, "fold": fold, **{d: d for d in extra}}
+    if multi is not None:
+        del wanted["y_true"], wanted["y_pred"]
     if sample_weight is not None:
         wanted["sample_weight"] = sample_weight
     missing = {arg: col for arg, col in wanted.items() if col not in df.columns}
@@ -601,9 +609,33 @@ def counts_from_frame(df: pd.DataFrame, labels: Sequence[Hashable] | None = None
         groups.append((REPEAT, df[repeat]))
     groups.append((FOLD, df[fold]))
     attrs = {k: str(df.attrs[k]) for k in ("stratified", "splitter") if k in df.attrs}
-    cube = _build(df[y_true], df[y_pred], groups, labels, pos_label,
+    if multi is not None:
+        true_cols, pred_cols, names = multi
+        attr_labels = df.attrs.get("labels")
+        if labels is None:
+            known = list(attr_labels) if attr_labels is not None else []
+            labels = known if [str(k) for k in known] == names else names
+        yt, yp = df[true_cols].to_numpy(), df[pred_cols].to_numpy()
+    else:
+        yt, yp = df[y_true], df[y_pred]
+    cube = _build(yt, yp, groups, labels, pos_label,
                   None if sample_weight is None else df[sample_weight], attrs)
     return validate(cube)
+
+
+def _multilabel_columns(df: pd.DataFrame, y_true: str, y_pred: str
+                        ) -> tuple[list[str], list[str], list[str]] | None:
+    """Multilabel frames hold one ``y_true_<label>`` and ``y_pred_<label>`` column per label."""
+    true_cols = [c for c in df.columns if isinstance(c, str) and c.startswith(y_true + "_")]
+    if not true_cols:
+        return None
+    names = [c[len(y_true) + 1:] for c in true_cols]
+    pred_cols = [f"{y_pred}_{n}" for n in names]
+    missing = [c for c in pred_cols if c not in df.columns]
+    if missing:
+        raise KeyError(f"multilabel frame has {few(true_cols)} but lacks {few(missing)}; "
+                       "every y_true_<label> column needs its y_pred_<label> column.")
+    return true_cols, pred_cols, names
 
 
 def from_confusion(matrices: Any, labels: Sequence[Hashable] | None = None, *,

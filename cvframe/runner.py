@@ -760,47 +760,4 @@ def to_counts(frame: pd.DataFrame, labels: Sequence[Hashable] | None = None,
 
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
-    if pos_label is None and frame.attrs.get("task") == "binary" and labels is None:
-        pos_label = frame.attrs.get("pos_label")
-    if "y_true" in frame.columns or not _multilabel_columns(frame):
-        return build.counts_from_frame(frame, labels=labels, pos_label=pos_label)
-    if SUBSET not in frame.columns:
-        ds = _multilabel_cube(frame, labels)
-    else:
-        subs = list(pd.unique(frame[SUBSET]))
-        other = [s for s in subs if s not in (TEST, TRAIN)]
-        if other:
-            raise ValueError(
-                f"column {SUBSET!r} holds {few(other)}; expected only 'test' and 'train'."
-            )
-        subs = [s for s in (TEST, TRAIN) if s in subs]
-        cubes = [_multilabel_cube(frame[frame[SUBSET] == s], labels) for s in subs]
-        ds = xr.concat(cubes, dim=SUBSET, join="exact", combine_attrs="override")
-        ds = ds.assign_coords({SUBSET: np.asarray(subs, dtype=object)})
-    for key in ("stratified", "splitter"):
-        if key in frame.attrs:
-            ds.attrs[key] = str(frame.attrs[key])
-    return ds
-
-
-def _multilabel_columns(frame: pd.DataFrame) -> list[str]:
-    return [c for c in frame.columns if str(c).startswith("y_true_")]
-
-
-def _multilabel_cube(frame: pd.DataFrame, labels: Any) -> xr.Dataset:
-    from . import build
-
-    ml_true = _multilabel_columns(frame)
-    names = [str(c)[len("y_true_"):] for c in ml_true]
-    pred_cols = [f"y_pred_{c}" for c in names]
-    missing = [c for c in pred_cols if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"multilabel frame has no column(s) {few(missing)} matching {few(ml_true)}."
-        )
-    if labels is None:
-        known = list(frame.attrs.get("labels", []))
-        labels = known if [str(c) for c in known] == names else names
-    repeat = frame[REPEAT].to_numpy() if REPEAT in frame.columns else None
-    return build.from_predictions(frame[ml_true].to_numpy(), frame[pred_cols].to_numpy(),
-                                  frame[FOLD].to_numpy(), repeat=repeat, labels=labels)
+    return build.counts_from_frame(frame, labels=labels, pos_label=pos_label)
