@@ -441,7 +441,8 @@ def report(ds: xr.Dataset | Mapping[str, xr.Dataset], *,
             max_fold_rows < 0:
         raise ValueError(f"max_fold_rows={max_fold_rows!r} must be an int >= 0.")
     score_kwargs: dict[str, Any] = {"y_true": y_true, "fold": fold, "score": score}
-    if isinstance(ds, Mapping):
+    several = isinstance(ds, Mapping) and not isinstance(ds, xr.Dataset)
+    if several:
         cubes = dict(ds)
         if scores is not None and not isinstance(scores, Mapping):
             raise TypeError("with several cubes, scores must be a mapping of the same names "
@@ -468,7 +469,7 @@ def report(ds: xr.Dataset | Mapping[str, xr.Dataset], *,
     if format == "text":
         return "\n\n".join(_text(c, max_fold_rows) for _, c, _ in sections)
     if format == "json":
-        if not isinstance(ds, Mapping):
+        if not several:
             return _json(sections[0][1])
         return "{\n" + ",\n".join(f"{json.dumps(n)}: {_json(c)}" for n, c, _ in sections) \
             + "\n}"
