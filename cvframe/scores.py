@@ -137,13 +137,14 @@ class _Frame:
     @property
     def fold_keep(self) -> np.ndarray:
         """Which fold coordinates occur in some repeat (integer folds are coded lo..hi)."""
-        return self.present.reshape(self.n_reps, self.n_folds).any(axis=0)
+        return np.asarray(self.present.reshape(self.n_reps, self.n_folds).any(axis=0))
 
     @property
     def present(self) -> np.ndarray:
         """Which (repeat, fold) groups have rows (a repeat may have fewer folds)."""
         if self.present_ is None:
             g, n_groups = self.groups(True)
+            assert g is not None             # per-fold groups always exist
             self.present_ = np.bincount(g, minlength=n_groups) > 0
         return self.present_
 
@@ -535,6 +536,7 @@ class _Ranked:
         np.left_shift(key, _ONE, out=key)
         np.bitwise_or(key, y, out=key)
         if gbits:
+            assert g is not None             # several groups need group ids
             gk = np.left_shift(g.view(np.uint64), np.uint64(self.shift))
             np.bitwise_or(key, gk, out=key)
             del gk
@@ -762,6 +764,7 @@ def _reduce(fr: _Frame, value: xr.DataArray, support: xr.DataArray,
             average: str | None, per_fold: bool) -> tuple[xr.DataArray, list[str]]:
     reduced: list[str] = []
     if method == "avg":
+        assert present is not None           # "avg" works per fold
         valid = present.broadcast_like(value)
         if undefined == "skip":
             result = value.where(valid).mean(FOLD, skipna=True)
@@ -771,7 +774,7 @@ def _reduce(fr: _Frame, value: xr.DataArray, support: xr.DataArray,
         reduced.append(FOLD)
     else:
         result = value
-        if per_fold:
+        if per_fold and present is not None:
             result = value.where(present.broadcast_like(value))
     if average is not None:
         skip = undefined == "skip"
@@ -1213,7 +1216,7 @@ def _plain(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _place(fr: _Frame, per_fold: bool, g: int, cls: Any) -> str:
+def _place(fr: _Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
     parts = []
     if fr.rep_coord is not None:
         r = g // fr.n_folds if per_fold else g
