@@ -17,7 +17,6 @@ Reports (wall-clock seconds on this machine):
 from __future__ import annotations
 
 import argparse
-import math
 import time
 import warnings
 
@@ -143,7 +142,6 @@ def main() -> None:
         pts = [g for g in grid if g[0] == strat]
         # one study per (prevalence, f) list: a rectangle covering the points
         prevs = sorted({p for _, p, _ in pts})
-        fs = sorted({f for _, _, f in pts})
         for p in prevs:
             fl = [f for s, pp, f in pts if pp == p]
             simulation.bias_study(prevalence=p, f=fl, stratified=strat,

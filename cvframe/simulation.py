@@ -20,7 +20,7 @@ positions ``t*D .. t*D + D - 1`` (``D = 2k`` stratified, ``3k - 1`` unstratified
 ``PCG64.advance``. Hence a cube is bit-for-bit the same whatever ``chunks=`` is, and a chunk
 of trials can be generated anywhere (a thread, a cluster worker) without the others. Outcome
 probabilities are resolved to ``2**-32`` (outcomes rarer than about ``2.3e-10`` are never
-drawn); the lookup uses a guide table (Devroye 1986, Section III.2.4) so a draw costs a
+drawn); the lookup uses a guide table (Chen & Asau 1974) so a draw costs a
 table read, not a search. When the lookup tables would be too large (folds of many
 thousands of cases), the draws fall back to ``numpy.random.Generator.binomial`` and
 ``multivariate_hypergeometric`` with one stream per block of trials; results are then
@@ -32,7 +32,6 @@ import functools
 import math
 import numbers
 import operator
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -42,7 +41,7 @@ import numpy as np
 import xarray as xr
 from scipy.special import gammaln
 
-from .errors import check_choice, few
+from .errors import few
 from .schema import CLASS, FOLD, TRIAL
 
 __all__ = ["ESTIMATORS", "bias_study", "p_fold_without_positives", "simulate",
@@ -72,7 +71,7 @@ _REFERENCE = (
 def _int_arg(name: str, value: Any, low: int, high: int | None = None, fix: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
+            value = int(float(value))
         else:
             raise ValueError(f"{name}={value!r} must be an integer{fix and '; ' + fix}.")
     value = operator.index(value)
@@ -312,7 +311,8 @@ class _Sampler:
         fp = tb.fp.draw(fp_row << np.uint32(tb.fp.bits), fp_row, u[:, k:2 * k])
         return tp, fp, pos, neg
 
-    def _counts_numpy(self, t0: int, t1: int) -> tuple[np.ndarray, ...]:
+    def _counts_numpy(self, t0: int, t1: int
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         m = self.model
         child = np.random.SeedSequence(self.seed.entropy,
                                        spawn_key=(*self.seed.spawn_key, 2**31, t0, t1))
@@ -331,7 +331,7 @@ def _as_seed(seed: Any) -> np.random.SeedSequence:
         return seed
     if seed is None:
         return np.random.SeedSequence()
-    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0:
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and int(seed) >= 0:
         return np.random.SeedSequence(int(seed))
     raise ValueError(
         f"seed={seed!r} must be None, a non-negative integer or a numpy.random.SeedSequence."
@@ -471,7 +471,7 @@ def simulate(n: int = 1000, prevalence: float = 0.05, f: float = 0.8, k: int = 1
         t1 = min(trials, t0 + step)
         for o, a in zip(out, _block_arrays(sampler, t0, t1)):
             o[t0:t1] = a
-    return _cube(*out, 0, model, seed_attr)
+    return _cube(out[0], out[1], out[2], out[3], 0, model, seed_attr)
 
 
 def _lazy_cube(sampler: _Sampler, trials: int, chunks: int, seed_attr: str) -> xr.Dataset:
