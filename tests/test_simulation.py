@@ -489,3 +489,33 @@ def test_progress_bar_on_request(capsys):
     bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1,
                progress=False)
     assert capsys.readouterr().err == ""
+
+
+# --- persistence and laziness ---------------------------------------------------------------
+def test_simulated_cube_netcdf_round_trip(tmp_path):
+    ds = simulate(trials=300, seed=31, stratified=False)
+    path = tmp_path / "sim.nc"
+    ds.to_netcdf(path)
+    back = cvframe.open_dataset(path).load()
+    xr.testing.assert_identical(back, ds)
+    for name in ("tp", "fp", "fn", "tn"):
+        assert back[name].dtype == np.int64
+    for name in ("trial", "fold", "class"):
+        assert back[name].dtype == ds[name].dtype
+    assert back.attrs == ds.attrs
+    m0 = ds.cv.f_methods(zero_division=0.0)
+    xr.testing.assert_identical(back.cv.f_methods(zero_division=0.0), m0)
+
+
+def test_lazy_cube_stays_lazy_until_computed():
+    from cvframe.schema import is_lazy
+
+    lazy = simulate(trials=500, seed=5, chunks=100)
+    assert is_lazy(lazy)
+    m = reduce.f_methods(lazy, zero_division=0.0)
+    assert is_lazy(m)
+    eager = reduce.f_methods(simulate(trials=500, seed=5), zero_division=0.0)
+    computed = m.compute()
+    for name in simulation.ESTIMATORS:
+        assert computed[name].dtype == eager[name].dtype
+    xr.testing.assert_allclose(computed, eager, rtol=1e-14)
