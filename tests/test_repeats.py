@@ -180,8 +180,7 @@ def test_summary_bad_result_and_dim_types():
 
 # --- the OVA report example ----------------------------------------------------------------------
 
-@pytest.mark.slow
-def test_ova_report_example_runs():
+def test_ova_report_example_runs():  # about 7 s: not marked slow
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, str(ROOT / "examples" / "ova_report.py")],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
