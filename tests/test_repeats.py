@@ -191,3 +191,22 @@ def test_ova_report_example_runs():  # about 7 s: not marked slow
                    "kappa", "ci_low", "ci_high", "LogisticRegression", "GaussianNB"):
         assert needle in out, needle
     assert elapsed < 120
+
+
+# --- the docs' runnable examples -----------------------------------------------------------------
+
+@pytest.mark.parametrize("page", ["multiclass.md", "repeated_cv.md"])
+def test_doc_page_examples_run(page):
+    import doctest
+    import re
+
+    text = (ROOT / "docs" / page).read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
+    assert blocks, f"{page} has no runnable example"
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, page, page, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    failures: list[str] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the page itself records the warnings it shows
+        runner.run(test, out=failures.append)
+    assert runner.failures == 0, "".join(failures)
