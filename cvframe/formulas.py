@@ -38,7 +38,7 @@ def _where(cond: Any, a: Any, b: Any) -> Any:
 def _float(x: Any) -> Any:
     """Counts as float64 (unsigned and int32 counts are up-cast before any arithmetic)."""
     if isinstance(x, xr.DataArray):
-        return x.astype("float64")
+        return x.astype("float64", copy=False)
     return np.asarray(x, dtype="float64") if np.ndim(x) else float(x)
 
 

@@ -566,16 +566,47 @@ def _warn_invalid(c: dict[str, xr.DataArray], skip: bool, zero_division: Any) ->
     return v
 
 
-def _f_avg(c: dict[str, xr.DataArray], dims: tuple[str, ...], b: float, v: xr.DataArray | None,
-           fill: float) -> xr.DataArray:
-    return _masked_mean(formulas.f_beta(c["tp"], c["fp"], c["fn"], b, fill), v, dims, fill)
+class _Folds:
+    """Per-fold precision, recall, F and V of a cube, each computed once.
 
+    The five fold aggregations share these, so :func:`f_methods` makes one set of passes over
+    the counts instead of five (it matters for simulated cubes with 10^6 trials).
+    """
 
-def _f_pr_re(c: dict[str, xr.DataArray], dims: tuple[str, ...], b: float,
-             v: xr.DataArray | None, fill: float) -> xr.DataArray:
-    pr = _masked_mean(formulas.precision(c["tp"], c["fp"], fill), v, dims, fill)
-    re = _masked_mean(formulas.recall(c["tp"], c["fn"], fill), v, dims, fill)
-    return formulas.f_from_pr(pr, re, b)
+    __slots__ = ("tp", "fp", "fn", "v", "b", "fill", "_prec", "_rec", "_f")
+
+    def __init__(self, c: dict[str, xr.DataArray], b: float, fill: float) -> None:
+        self.tp, self.fp, self.fn = (formulas._float(c[k]) for k in ("tp", "fp", "fn"))
+        self.v = formulas.valid(self.tp, self.fp, self.fn)
+        self.b, self.fill = b, fill
+        self._prec = self._rec = self._f = None
+
+    @property
+    def prec(self) -> xr.DataArray:
+        if self._prec is None:
+            self._prec = formulas.precision(self.tp, self.fp, self.fill)
+        return self._prec
+
+    @property
+    def rec(self) -> xr.DataArray:
+        if self._rec is None:
+            self._rec = formulas.recall(self.tp, self.fn, self.fill)
+        return self._rec
+
+    @property
+    def f(self) -> xr.DataArray:
+        if self._f is None:
+            self._f = formulas.f_beta(self.tp, self.fp, self.fn, self.b, self.fill)
+        return self._f
+
+    def f_avg(self, dims: tuple[str, ...], skip: bool) -> xr.DataArray:
+        return _masked_mean(self.f, self.v if skip else None, dims, self.fill)
+
+    def f_pr_re(self, dims: tuple[str, ...], skip: bool) -> xr.DataArray:
+        mask = self.v if skip else None
+        pr = _masked_mean(self.prec, mask, dims, self.fill)
+        re = _masked_mean(self.rec, mask, dims, self.fill)
+        return formulas.f_from_pr(pr, re, self.b)
 
 
 @_doc
@@ -629,9 +660,9 @@ def f_avg(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     dims = _dims(ds, dim)
     fill = _fill(zero_division)
     c = _counts(ds)
-    v = _warn_invalid(c, skip, zero_division)
+    _warn_invalid(c, skip, zero_division)
     name = "f_avg_skip" if skip else "f_avg"
-    return _provenance(_f_avg(c, dims, b, v if skip else None, fill), name, dims,
+    return _provenance(_Folds(c, b, fill).f_avg(dims, skip), name, dims,
                        zero_division=zero_division, skip_undefined=skip, beta=b)
 
 
@@ -685,9 +716,9 @@ def f_pr_re(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     dims = _dims(ds, dim)
     fill = _fill(zero_division)
     c = _counts(ds)
-    v = _warn_invalid(c, skip, zero_division)
+    _warn_invalid(c, skip, zero_division)
     name = "f_pr_re_skip" if skip else "f_pr_re"
-    return _provenance(_f_pr_re(c, dims, b, v if skip else None, fill), name, dims,
+    return _provenance(_Folds(c, b, fill).f_pr_re(dims, skip), name, dims,
                        zero_division=zero_division, skip_undefined=skip, beta=b)
 
 
@@ -726,16 +757,16 @@ def f_methods(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     dims = _dims(ds, dim)
     fill = _fill(zero_division)
     c = _counts(ds)
-    v = formulas.valid(c["tp"], c["fp"], c["fn"])
-    _count_and_warn(~v, "precision or recall", zero_division,
+    folds = _Folds(c, b, fill)
+    _count_and_warn(~folds.v, "precision or recall", zero_division,
                     "f_avg and f_pr_re count them as 0; the _skip methods skip those folds")
     tot = {k: c[k].sum(dims) for k in ("tp", "fp", "fn")}
     out = {
         "f_tp_fp": formulas.f_beta(tot["tp"], tot["fp"], tot["fn"], b, fill),
-        "f_avg": _f_avg(c, dims, b, None, fill),
-        "f_pr_re": _f_pr_re(c, dims, b, None, fill),
-        "f_avg_skip": _f_avg(c, dims, b, v, fill),
-        "f_pr_re_skip": _f_pr_re(c, dims, b, v, fill),
+        "f_avg": folds.f_avg(dims, skip=False),
+        "f_pr_re": folds.f_pr_re(dims, skip=False),
+        "f_avg_skip": folds.f_avg(dims, skip=True),
+        "f_pr_re_skip": folds.f_pr_re(dims, skip=True),
     }
     for name, da in out.items():
         _provenance(da, name, dims, zero_division=zero_division,
