@@ -427,7 +427,7 @@ def _confusion_var(ds: xr.Dataset) -> xr.DataArray:
 
 
 def _confusion_dims(conf: xr.DataArray, dim: Dims) -> tuple[str, ...]:
-    dims = check_dims(conf, dim)
+    dims = check_dims(conf, dim)  # type: ignore[arg-type]  # Hashable dims, as in xarray
     bad = [d for d in dims if d in (TRUE, PRED)]
     if bad:
         raise ValueError(f"dim={dim!r} includes {bad}; the confusion matrix keeps its "
@@ -631,10 +631,10 @@ def summary(ds: xr.Dataset, result: xr.DataArray | xr.Dataset | None = None,
         if STACKED in result.dims:
             raise ValueError(f"result is a Dataset that already has a {STACKED!r} dim; pass "
                              f"one of its variables {list(result.data_vars)} instead.")
-        attrs = dict(result.attrs)
+        kept = dict(result.attrs)
         names = np.asarray(list(result.data_vars), dtype=object)  # str coords as object
         result = result.to_array(dim=STACKED).assign_coords({STACKED: names})
-        result.attrs = attrs
+        result.attrs = kept
     elif not isinstance(result, xr.DataArray):
         raise TypeError(f"result must be an xarray DataArray or Dataset computed from ds "
                         f"(e.g. ds.cv.macro()), got {type(result).__name__}.")

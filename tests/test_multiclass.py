@@ -640,3 +640,25 @@ def test_kappa_and_confusion_without_confusion_variable():
 def test_missing_count_variable_is_an_error():
     with pytest.raises(cvframe.CountsError, match=r"missing count variable\(s\) \['tn'\]"):
         multiclass.weighted(slides_confusion().drop_vars("tn"))
+
+
+def test_large_counts_do_not_overflow():
+    big = np.array([[3, 1, 1], [1, 2, 1], [2, 1, 4]], dtype=np.int64) * (2**32 + 7)
+    ds = cvframe.from_confusion(big, ["a", "b", "c"])
+    n = int(big.sum())
+    rows, cols = big.sum(1), big.sum(0)
+    chance = sum(int(r) * int(c) for r, c in zip(rows, cols))
+    want = Fraction(n * int(np.trace(big)) - chance, n * n - chance)
+    assert ds.cv.kappa().item() == pytest.approx(float(want), rel=1e-12)
+    assert ds.cv.weighted("recall").item() == pytest.approx(
+        float(Fraction(int(np.trace(big)), n)), rel=1e-12)
+
+
+def test_the_oracle_catches_a_wrong_metric():
+    # test the tests: precision computed from swapped fp/fn must disagree with scikit-learn
+    ds, yt, yp, fold, rep, labels = random_cv(37, n_classes=4, n_folds=3, n_repeats=1)
+    wrong = ds.rename({"fp": "fn", "fn": "fp"})
+    want = precision_recall_fscore_support(yt, yp, average="macro", labels=labels,
+                                           zero_division=0)[0]
+    assert multiclass.macro(ds, "precision", zero_division=0).item() == pytest.approx(want)
+    assert multiclass.macro(wrong, "precision", zero_division=0).item() != pytest.approx(want)
