@@ -432,8 +432,9 @@ def _fast_confusion(yt: Any, yp: Any, garr: list[tuple[str, Any]], w: Any, n: in
     that occur are read off the (small) result. Returns None when an input is not a plain
     integer array or the value ranges are too wide, and the general path runs instead.
     """
-    arrays = [_raw_int(v) for _, v in garr] + [_raw_int(yt), _raw_int(yp)]
-    if any(a is None for a in arrays):
+    maybe = [_raw_int(v) for _, v in garr] + [_raw_int(yt), _raw_int(yp)]
+    arrays = [a for a in maybe if a is not None]
+    if len(arrays) != len(maybe):
         return None
     bounds = [(int(a.min()), int(a.max())) for a in arrays]
     lo_l, hi_l = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
@@ -674,7 +675,7 @@ def from_confusion(matrices: Any, labels: Sequence[Hashable] | None = None, *,
         if FOLD not in da_.dims:
             da_ = da_.expand_dims({FOLD: [0]}, axis=-3)
         arr, dims = da_.values, [str(d) for d in da_.dims[:-2]]
-        coords = {d: list(da_[d].values) if d in da_.coords else list(range(da_.sizes[d]))
+        coords: dict[str, list[Hashable]] = {d: list(da_[d].values) if d in da_.coords else list(range(da_.sizes[d]))
                   for d in dims}
         if labels is None and TRUE in da_.coords:
             labels = list(da_[TRUE].values)
@@ -710,8 +711,9 @@ def from_confusion(matrices: Any, labels: Sequence[Hashable] | None = None, *,
         attrs["pos_label"] = _attr_label(pos)
     elif c < 2:
         raise CountsError("matrices are 1 x 1; a multiclass cube needs at least 2 classes.")
-    coords = {**coords, CLASS: classes, TRUE: universe, PRED: universe}
-    return validate(_cube({**ova, CONFUSION: arr}, dims, coords, attrs))
+    coords_all: dict[str, list[Hashable]] = {**coords, CLASS: classes, TRUE: universe,
+                                             PRED: universe}
+    return validate(_cube({**ova, CONFUSION: arr}, dims, coords_all, attrs))
 
 
 def _as_counts(arr: Any, name: str) -> np.ndarray:

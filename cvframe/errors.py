@@ -5,7 +5,7 @@ Every message names the argument, shows a few offending values and says the fix.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -81,7 +81,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def check_dims(obj: Any, dims: str | Iterable[str] | None) -> tuple[str, ...]:
+def check_dims(obj: Any, dims: str | Iterable[Hashable] | None) -> tuple[str, ...]:
     """Return ``dims`` as a tuple, raising xarray's wording if one is missing from ``obj``.
 
     ``None`` means no dimension.
@@ -90,7 +90,7 @@ def check_dims(obj: Any, dims: str | Iterable[str] | None) -> tuple[str, ...]:
         return ()
     if isinstance(dims, str):
         dims = (dims,)
-    dims = tuple(dims)
+    dims = tuple(str(d) for d in dims)
     missing = [d for d in dims if d not in obj.dims]
     if missing:
         raise ValueError(

@@ -579,7 +579,9 @@ class _Folds:
         self.tp, self.fp, self.fn = (formulas._float(c[k]) for k in ("tp", "fp", "fn"))
         self.v = formulas.valid(self.tp, self.fp, self.fn)
         self.b, self.fill = b, fill
-        self._prec = self._rec = self._f = None
+        self._prec: xr.DataArray | None = None
+        self._rec: xr.DataArray | None = None
+        self._f: xr.DataArray | None = None
 
     @property
     def prec(self) -> xr.DataArray:
