@@ -317,7 +317,8 @@ def _figures(ds: xr.Dataset, scores: pd.DataFrame | None, zero_division: Any,
         first = scores if rep is None else scores[scores[rep] == scores[rep].iloc[0]]
         note = "" if rep is None else f" ({rep} {scores[rep].iloc[0]} of {scores[rep].nunique()})"
         figs.append((f"Per-fold ROC curves and the merged one{note}",
-                     _png(plot.roc(first, **score_kwargs))))
+                     _png(plot.roc(first, pos_label=ds.attrs.get("pos_label"),
+                                   **score_kwargs))))
     return figs
 
 
