@@ -215,8 +215,9 @@ def _text(c: dict[str, Any], max_fold_rows: int) -> str:
         flagged = _flagged_rows(pf, findings)
         lines.append(f"Per fold: {len(pf)} rows (fold x class"
                      + "".join(f" x {d}" for d in c["count_dims"] if d not in (FOLD, CLASS))
-                     + f"); showing the {len(flagged)} rows with a finding "
-                     "(--format html or json lists all):")
+                     + (f"); showing the {len(flagged)} rows with a finding"
+                        if len(flagged) else "); none has a finding")
+                     + " (--format html or json lists all)" + (":" if len(flagged) else "."))
         if len(flagged):
             lines.append(_fmt_frame(flagged.head(max_fold_rows), 3).to_string(index=False))
             if len(flagged) > max_fold_rows:
