@@ -128,7 +128,7 @@ class _Frame:
     rep_coord: np.ndarray | None
     classes: list[Any]              # the class coordinate
     binary: bool
-    ys: list[np.ndarray]            # per class: bool "is positive"
+    ys: list[np.ndarray]            # per class: "is positive", bool or int64 0/1
     scores: list[np.ndarray]        # per class: float64 scores
     score_cols: list[str]
     ranges: list[tuple[float, float]]  # per class: (min, max) score
@@ -373,10 +373,14 @@ def _parse(df: pd.DataFrame, labels: Sequence[Hashable] | None, pos_label: Hasha
                 f"{score!r} or {score + '_' + str(pos_label)!r}, or pass score= with its name."
             )
         pos_code = universe.index(pos_label) if pos_label in universe else -1
+        if pos_code == 1 and len(universe) == 2 and codes.dtype == np.int64:
+            y_pos = codes                    # codes are already the 0/1 indicator
+        else:
+            y_pos = codes == pos_code
         s, lo, hi = _score_array(df[name], "score")
         _warn_hard(s, lo, hi, name)
         return _Frame(len(df), fold_codes, _coord(fold_uniq), rep_codes, rep_coord,
-                      [pos_label], True, [codes == pos_code], [s], [name], [(lo, hi)])
+                      [pos_label], True, [y_pos], [s], [name], [(lo, hi)])
 
     missing = [n for n in per_class.values() if n not in df.columns]
     if missing:
@@ -457,27 +461,32 @@ def _as_int64(v: int) -> np.int64:
     return np.int64(v - _WRAP if v >= 1 << 63 else v)
 
 
-def _pack_signed(s: np.ndarray, lo: float, hi: float, m: int
-                 ) -> tuple[np.ndarray, _Packing]:
-    """:func:`_pack` for scores of both signs and no zeros, without masked (branchy) passes.
+def _pack_signed(s: np.ndarray, lo: float, hi: float
+                 ) -> tuple[np.ndarray, _Packing, np.ndarray] | None:
+    """:func:`_pack` for scores of both signs, without masked (branchy) passes.
 
-    After ``b ^= b >> 63`` negatives hold ``2^63 - 1 - A`` and positives ``A``; adding
-    ``(b >> 63) & d`` and a constant moves both to the layout of :class:`_Packing`.
+    ``|s|`` gives A (and the new array); with ``sign = bits(s) >> 63`` (-1 for negatives),
+    ``A ^ sign`` is ``-1 - A`` for negatives, and adding ``sign & (2M - 1)`` and a constant
+    moves both signs to the layout of :class:`_Packing`. Returns None when a score is 0
+    (the general path handles zeros), else the keys, the packing and a scratch buffer.
     """
-    key = np.add(s, 0.0)
+    key = np.abs(s)                                 # new array; -0.0 becomes 0.0
+    m = _bits(float(key.min()))
+    if m == 0:
+        return None
     b = key.view(np.int64)
-    sign = np.right_shift(b, 63)                    # -1 for negatives, 0 for positives
+    sign = np.right_shift(s.view(np.int64), 63)     # -1 for negatives, 0 for positives
     np.bitwise_xor(b, sign, out=b)
     big_l = _bits(lo) - m + 1
-    np.bitwise_and(sign, _as_int64(-(1 << 63) + 2 * m - 1), out=sign)
+    np.bitwise_and(sign, _as_int64(2 * m - 1), out=sign)
     np.add(b, sign, out=b)
-    del sign
     u = key.view(np.uint64)
     np.add(u, np.uint64((big_l + 1 - m) % _WRAP), out=u)
-    return u, _Packing(m, big_l, big_l + 1 + (_bits(hi) - m))
+    return u, _Packing(m, big_l, big_l + 1 + (_bits(hi) - m)), sign
 
 
-def _pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, _Packing]:
+def _pack(s: np.ndarray, lo: float, hi: float
+          ) -> tuple[np.ndarray, _Packing, np.ndarray | None]:
     """Scores as order-preserving uint64 keys 0..span (a new array), in a few in-place passes.
 
     Only the binary orders of magnitude the data use take key space, so scores crossing
@@ -485,9 +494,9 @@ def _pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, _Packing]:
     """
     has_neg, has_pos = lo < 0.0, hi > 0.0
     if has_neg and has_pos:
-        m = _bits(float(np.abs(s).min()))
-        if m > 0:                                    # no zeros: branchless sign handling
-            return _pack_signed(s, lo, hi, m)
+        packed = _pack_signed(s, lo, hi)
+        if packed is not None:
+            return packed
     key = np.add(s, 0.0).view(np.uint64)            # new array; -0.0 becomes 0.0
     if has_neg:
         np.bitwise_and(key, _MASK, out=key)          # A = bits of |x|
@@ -508,7 +517,7 @@ def _pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, _Packing]:
     if nz is not None:
         np.copyto(key, np.uint64(big_l), where=~nz)
     span = big_l + 1 + (_bits(hi) - m) if has_pos else big_l - (nz is None)
-    return key, _Packing(m, big_l, span)
+    return key, _Packing(m, big_l, span), None
 
 
 class _Ranked:
@@ -523,23 +532,28 @@ class _Ranked:
                  g: np.ndarray | None, n_groups: int):
         n = len(s)
         gbits = int(n_groups - 1).bit_length()
-        key, self.packing = _pack(s, lo, hi)
+        key, self.packing, scratch = _pack(s, lo, hi)
         sbits = int(self.packing.span).bit_length()
         self.uniques: np.ndarray | None = None
         if gbits + sbits + 1 > 64:           # too wide: exact dense ranks instead
-            del key
+            del key, scratch
+            scratch = None
             self.uniques, inv = np.unique(s + 0.0, return_inverse=True)
             key = inv.astype(np.uint64).reshape(-1)
             sbits = int(len(self.uniques) - 1).bit_length()
         self.sbits = sbits
         self.shift = sbits + 1
         np.left_shift(key, _ONE, out=key)
-        np.bitwise_or(key, y, out=key)
+        # labels 0/1 as int64 (y_true itself, often) or bool; same-dtype ops are fastest
+        np.bitwise_or(key, y.view(np.uint64) if y.dtype == np.int64 else y, out=key)
         if gbits:
             assert g is not None             # several groups need group ids
-            gk = np.left_shift(g.view(np.uint64), np.uint64(self.shift))
+            if scratch is None:
+                scratch = np.empty(n, dtype=np.uint64)
+            gk = scratch.view(np.uint64)
+            np.left_shift(g.view(np.uint64), np.uint64(self.shift), out=gk)
             np.bitwise_or(key, gk, out=key)
-            del gk
+        self._scratch = scratch              # reused by the tie check
         key.sort()
         self.key = key
         self.n = n
@@ -597,10 +611,13 @@ class _Ranked:
         if self._ties is None:
             self._ties = False
             if self.n >= 2:
-                d = np.subtract(self.key[1:], self.key[:-1])
-                cand = np.flatnonzero(d <= _ONE)
-                del d
-                if len(cand):
+                out = None if self._scratch is None else self._scratch.view(np.uint64)[1:]
+                d = np.subtract(self.key[1:], self.key[:-1], out=out)
+                close = d <= _ONE
+                self._scratch = None
+                del d, out
+                if close.any():
+                    cand = np.flatnonzero(close)
                     self._ties = bool(np.any((self.key[cand] >> _ONE)
                                              == (self.key[cand + 1] >> _ONE)))
         return self._ties

@@ -644,7 +644,7 @@ def test_hard_predictions_warn_and_equal_balanced_accuracy():
                 max_size=40))
 def test_packed_keys_preserve_order_ties_and_values(values):
     s = np.asarray(values, dtype=np.float64)
-    key, packing = scores._pack(s, float(s.min()), float(s.max()))
+    key, packing, _ = scores._pack(s, float(s.min()), float(s.max()))
     order = np.argsort(s, kind="stable")
     ks, ss = key[order], s[order]
     assert np.all(ks[1:] >= ks[:-1])
