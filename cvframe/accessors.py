@@ -4,8 +4,8 @@ Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate 
 ``__init__``; each method has the explicit signature and the docstring of the function it
 delegates to (the function API is the typed API; the accessor is sugar).
 
-Outer layers (scores, multiclass, bootstrap, diagnostics, plots) are imported inside the
-method so that ``import cvframe`` stays cheap.
+The modules delegated to import only numpy, pandas, xarray (and scipy lazily); plotting
+(matplotlib/seaborn) is imported on first use of the ``plot`` namespaces.
 """
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from typing import Any, TypeVar
 import pandas as pd
 import xarray as xr
 
-from . import build, reduce
-from . import multiclass  # issue 3: core-level (no scipy/sklearn at import)
+from . import bootstrap, build, diagnostics, multiclass, reduce, report, scores
 from ._types import Dims, ZeroDivision
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -140,34 +139,24 @@ class CVDatasetAccessor:
         return multiclass.summary(self._obj, result, dim, ci)
 
     # --- .632 bootstrap (issue 5: cvframe/bootstrap.py) -------------------------------------
-    from . import bootstrap as _bootstrap  # numpy/xarray only, cheap; needed for the docstring
-
-    @_doc_from(_bootstrap.bootstrap_632)
+    @_doc_from(bootstrap.bootstrap_632)
     def bootstrap_632(self, metric: str = "error", plus: bool = False, *,
                       dim: Dims = "fold") -> xr.DataArray:
-        from .bootstrap import bootstrap_632
-        return bootstrap_632(self._obj, metric=metric, plus=plus, dim=dim)
-
-    del _bootstrap
+        return bootstrap.bootstrap_632(self._obj, metric=metric, plus=plus, dim=dim)
 
     # --- diagnostics, report and plots (issue 7) --------------------------------------------
-    from . import diagnostics as _diagnostics  # numpy/pandas/xarray only; for the docstrings
-    from . import report as _report
-
-    @_doc_from(_diagnostics.anomalies)
+    @_doc_from(diagnostics.anomalies)
     def anomalies(self, *, tolerance: float = 0.05, alpha: float = 0.01,
                   beta: float = 1.0) -> pd.DataFrame:
-        from .diagnostics import anomalies
-        return anomalies(self._obj, tolerance=tolerance, alpha=alpha, beta=beta)
+        return diagnostics.anomalies(self._obj, tolerance=tolerance, alpha=alpha, beta=beta)
 
-    @_doc_from(_report.report)
+    @_doc_from(report.report)
     def report(self, *, scores: pd.DataFrame | None = None, format: str = "text",
                zero_division: ZeroDivision = 0.0, beta: float = 1.0, tolerance: float = 0.05,
                alpha: float = 0.01, plots: bool = True, max_fold_rows: int = 40,
                y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",
                score: str = "score") -> str:
-        from .report import report
-        return report(self._obj, scores=scores, format=format, zero_division=zero_division,
+        return report.report(self._obj, scores=scores, format=format, zero_division=zero_division,
                       beta=beta, tolerance=tolerance, alpha=alpha, plots=plots,
                       max_fold_rows=max_fold_rows, y_true=y_true, fold=fold, repeat=repeat,
                       score=score)
@@ -177,8 +166,6 @@ class CVDatasetAccessor:
         """Plots of the cube: ``.folds()``, ``.methods()``, ``.confusion()`` (cvframe.plot)."""
         from .plot import DatasetPlotter
         return DatasetPlotter(self._obj)
-
-    del _diagnostics, _report
 
 
 @pd.api.extensions.register_dataframe_accessor("cv")
@@ -203,63 +190,61 @@ class CVDataFrameAccessor:
                                        sample_weight=sample_weight)
 
     # --- scores (issue 4: cvframe/scores.py) ------------------------------------------------
-    from . import scores as _scores  # numpy/pandas/xarray only; a class attribute
-
-    @_doc_from(_scores.auc)
+    @_doc_from(scores.auc)
     def auc(self, method: str = "avg", undefined: str = "skip", *,
             average: str | None = None, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return self._scores.auc(self._obj, method, undefined, average=average, labels=labels,
+        return scores.auc(self._obj, method, undefined, average=average, labels=labels,
             pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
-    @_doc_from(_scores.auc_methods)
+    @_doc_from(scores.auc_methods)
     def auc_methods(self, undefined: str = "skip", *, average: str | None = None,
             labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> xr.Dataset:
-        return self._scores.auc_methods(self._obj, undefined, average=average, labels=labels,
+        return scores.auc_methods(self._obj, undefined, average=average, labels=labels,
             pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
-    @_doc_from(_scores.average_precision)
+    @_doc_from(scores.average_precision)
     def average_precision(self, method: str = "avg", undefined: str = "skip", *,
             average: str | None = None, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return self._scores.average_precision(self._obj, method, undefined, average=average,
+        return scores.average_precision(self._obj, method, undefined, average=average,
             labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
             score=score)
 
-    @_doc_from(_scores.precision_at_k)
+    @_doc_from(scores.precision_at_k)
     def precision_at_k(self, k: int, method: str = "avg", undefined: str = "skip", *,
             average: str | None = None, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return self._scores.precision_at_k(self._obj, k, method, undefined, average=average,
+        return scores.precision_at_k(self._obj, k, method, undefined, average=average,
             labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
             score=score)
 
-    @_doc_from(_scores.r_precision)
+    @_doc_from(scores.r_precision)
     def r_precision(self, method: str = "avg", undefined: str = "skip", *,
             average: str | None = None, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return self._scores.r_precision(self._obj, method, undefined, average=average,
+        return scores.r_precision(self._obj, method, undefined, average=average,
             labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
             score=score)
 
-    @_doc_from(_scores.roc)
+    @_doc_from(scores.roc)
     def roc(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
-        return self._scores.roc(self._obj, undefined, labels=labels,
+        return scores.roc(self._obj, undefined, labels=labels,
             pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
-    @_doc_from(_scores.score_rates)
+    @_doc_from(scores.score_rates)
     def score_rates(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
             pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
             repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
-        return self._scores.score_rates(self._obj, undefined, labels=labels,
+        return scores.score_rates(self._obj, undefined, labels=labels,
             pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
 
     # --- plots (issue 7) --------------------------------------------------------------------
