@@ -1225,6 +1225,8 @@ def roc(df: pd.DataFrame, undefined: Undefined = "skip", *,
     if n_undef and undefined == "skip":
         _warn_curves("ROC curve", n_undef, total, where)
     out = pd.concat(frames, ignore_index=True)
+    keys = ["kind"] + [c for c in (REPEAT, FOLD) if c in out.columns]
+    out = out.sort_values(keys, kind="stable", ignore_index=True)
     out.attrs = {"undefined": undefined}
     return out
 

@@ -662,3 +662,13 @@ def test_dense_rank_fallback_is_used_and_exact():
     assert ranked.uniques is not None
     df = pd.DataFrame({"fold": 0, "y_true": y, "score": s})
     assert scores.auc(df).item() == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+
+
+def test_roc_rows_ordered_by_kind_repeat_fold_class_then_threshold():
+    df = frame(4, n=300, k=3, classes=3, repeats=2)
+    pts = scores.roc(df)
+    key = pts[["repeat", "fold", "class"]].astype("float").fillna(99)
+    order = pd.concat([(pts.kind == "merged").astype(int), key], axis=1)
+    assert order.apply(tuple, axis=1).is_monotonic_increasing
+    for _, part in pts.groupby(["kind", "repeat", "fold", "class"], dropna=False):
+        assert part.threshold.is_monotonic_decreasing
