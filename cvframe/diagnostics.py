@@ -140,19 +140,19 @@ class _Findings:
 
     def __init__(self, extra: list[Hashable]) -> None:
         self.extra = extra
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[dict[Any, Any]] = []
         self.keys: list[tuple[Any, ...]] = []
 
     def add(self, mask: xr.DataArray, kind: str,
             detail: Callable[[tuple[int, ...]], str]) -> None:
         dims = mask.dims
-        coords = {d: mask[d].values if d in mask.coords else np.arange(mask.sizes[d])
-                  for d in dims}
+        coords: dict[Any, Any] = {
+            d: mask[d].values if d in mask.coords else np.arange(mask.sizes[d]) for d in dims}
         kind_pos = KINDS.index(kind)
-        for pos in np.argwhere(np.asarray(mask.values)):
-            pos = tuple(int(i) for i in pos)
-            at = dict(zip(dims, pos))
-            row: dict[str, Any] = {d: _py(coords[d][at[d]]) for d in self.extra}
+        for raw in np.argwhere(np.asarray(mask.values)):
+            pos = tuple(int(i) for i in raw)
+            at: dict[Any, int] = dict(zip(dims, pos))
+            row: dict[Any, Any] = {d: _py(coords[d][at[d]]) for d in self.extra}
             row[FOLD] = _py(coords[FOLD][at[FOLD]]) if FOLD in at else None
             row[CLASS] = _py(coords[CLASS][at[CLASS]]) if CLASS in at else None
             row["kind"] = kind

@@ -470,7 +470,7 @@ def roc(df: pd.DataFrame, *, labels: Sequence[Hashable] | None = None,
             axis.plot(curve["fpr"], curve["tpr"], color=palette[f], linewidth=1, alpha=0.75,
                       drawstyle="default")
         merged = data[data["kind"] == "merged"]
-        for _, curve in (merged.groupby(rep, sort=False) if rep else [(0, merged)]):
+        for _key, curve in (merged.groupby(rep, sort=False) if rep else [(0, merged)]):
             axis.plot(curve["fpr"], curve["tpr"], color="black", linewidth=2.2)
         axis.set_xlim(-0.02, 1.02)
         axis.set_ylim(-0.02, 1.02)
@@ -544,7 +544,7 @@ def score_rates(df: pd.DataFrame, *, labels: Sequence[Hashable] | None = None,
     if sr[CLASS].nunique() > 1:
         sr["_row"] = ("class " + sr[CLASS]) if not rows else \
             sr[rows[0]].astype(str) + ", class " + sr[CLASS]
-        row = "_row"
+        row: str | None = "_row"
     else:
         row = rows[0] if rows else None
     n_folds = int(sr[FOLD].nunique())

@@ -445,11 +445,11 @@ def report(ds: xr.Dataset | Mapping[str, xr.Dataset], *,
     score_kwargs: dict[str, Any] = {"y_true": y_true, "fold": fold, "score": score}
     several = isinstance(ds, Mapping) and not isinstance(ds, xr.Dataset)
     if several:
-        cubes = dict(ds)
+        cubes: dict[str, Any] = dict(ds)  # type: ignore[arg-type]
         if scores is not None and not isinstance(scores, Mapping):
             raise TypeError("with several cubes, scores must be a mapping of the same names "
                             "to predictions frames.")
-        frames = dict(scores or {})
+        frames: dict[str, Any] = dict(scores or {})
         unknown = [k for k in frames if k not in cubes]
         if unknown:
             raise ValueError(f"scores has names {unknown!r} that are not among the cubes "
