@@ -614,7 +614,6 @@ class _Ranked:
                 out = None if self._scratch is None else self._scratch.view(np.uint64)[1:]
                 d = np.subtract(self.key[1:], self.key[:-1], out=out)
                 close = d <= _ONE
-                self._scratch = None
                 del d, out
                 if close.any():
                     cand = np.flatnonzero(close)
@@ -644,16 +643,37 @@ class _Ranked:
         return self.packing.decode(r)
 
     # --- metrics per group --------------------------------------------------------------
+    def _rank_sums(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per group: the number of positives and the sum of their sorted positions.
+
+        Two in-place cumulative sums instead of listing the positives: with C(k) the
+        positives among the first k elements, a group [a, b) holds C(b) - C(a) positives at
+        positions summing to (b-1)·C(b) - a·C(a) - (C(a+1) + ... + C(b-1)).
+        """
+        n, b = self.n, self.bounds
+        buf = np.empty(n, dtype=np.uint64) if self._scratch is None else self._scratch
+        self._scratch = None
+        np.bitwise_and(self.key, _ONE, out=buf)
+        np.cumsum(buf, out=buf)              # buf[i] = C(i + 1)
+
+        def at(k: np.ndarray) -> np.ndarray:
+            return np.where(k > 0, buf[np.maximum(k - 1, 0)].astype(np.int64), 0)
+
+        c = at(b)
+        np.cumsum(buf, out=buf)              # buf[i] = C(1) + ... + C(i + 1)
+        cc_hi, cc_lo = at(b[1:] - 1), at(b[:-1])
+        a, e = b[:-1], b[1:]
+        sum_idx = (e - 1) * c[1:] - a * c[:-1] - (cc_hi - cc_lo)
+        return np.diff(c), sum_idx
+
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(AUC, n_pos, n_neg) per group; AUC is NaN where n_pos or n_neg is 0."""
-        npos = self.npos
+        ties = self.ties
+        npos, sum_idx = self._rank_sums()
         nneg = self.size - npos
-        csum = np.concatenate([[0], np.cumsum(self.pos_idx, dtype=np.int64)])
-        pb = np.searchsorted(self.pos_idx, self.bounds)
-        sum_idx = csum[pb[1:]] - csum[pb[:-1]]
         # positives' count of negatives before them in their group (tied negatives included)
         s2 = 2 * (sum_idx - npos * self.bounds[:-1]) - npos * (npos - 1)
-        if self.ties:
+        if ties:
             bs, be, bg = self.blocks()
             cp = self.cp
             pb_ = cp[be] - cp[bs]
