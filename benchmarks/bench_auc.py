@@ -28,15 +28,23 @@ import pandas as pd
 from cvframe import scores
 
 
-def make_frame(rows: int, folds: int, classes: int, seed: int = 0) -> pd.DataFrame:
+def make_frame(rows: int, folds: int, classes: int, seed: int = 0,
+               kind: str = "signed") -> pd.DataFrame:
+    """Scores: "signed" = decision-function-like (label + normal noise), "proba" = their
+    logistic transform (probability-like, all positive)."""
     rng = np.random.default_rng(seed)
     fold = rng.integers(0, folds, rows)
+
+    def score(signal: np.ndarray) -> np.ndarray:
+        s = signal + rng.standard_normal(rows)
+        return 1.0 / (1.0 + np.exp(-s)) if kind == "proba" else s
+
     if classes == 2:
         y = (rng.random(rows) < 0.3).astype(np.int64)
-        cols = {"score": y + rng.standard_normal(rows)}
+        cols = {"score": score(y)}
     else:
         y = rng.integers(0, classes, rows)
-        cols = {f"score_{c}": (y == c) + rng.standard_normal(rows) for c in range(classes)}
+        cols = {f"score_{c}": score(y == c) for c in range(classes)}
     return pd.DataFrame({"fold": fold, "y_true": y, **cols})
 
 
@@ -67,8 +75,9 @@ def sklearn_loop(df: pd.DataFrame, classes: int) -> np.ndarray:
     return out
 
 
-def run(rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool) -> None:
-    df = make_frame(rows, folds, classes)
+def run(rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool,
+        kind: str = "signed") -> None:
+    df = make_frame(rows, folds, classes, kind=kind)
     cols = ["score"] if classes == 2 else [f"score_{c}" for c in range(classes)]
     arrays = [df[c].to_numpy() for c in cols]
     # interleaved, best of `repeat`: a busy machine slows floor and candidate alike
@@ -79,7 +88,7 @@ def run(rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool) ->
         t, res = best_of(lambda: scores.auc(df, method="fold"), 1)
         t_ours = min(t_ours, t)
         t_avg = min(t_avg, best_of(lambda: scores.auc(df), 1)[0])
-    print(f"rows={rows:,} folds={folds} classes={classes}")
+    print(f"rows={rows:,} folds={folds} classes={classes} scores={kind}")
     print(f"  np.sort of {len(cols)} score column(s) (floor) {t_sort:8.3f} s")
     print(f"  cvframe auc(method='fold')              {t_ours:8.3f} s   "
           f"{t_ours / t_sort:5.2f}x the floor")
@@ -104,10 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--classes", default="2,10", help="comma-separated, e.g. 2,10")
     p.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     p.add_argument("--no-sklearn", action="store_true", help="skip the scikit-learn loop")
+    p.add_argument("--scores", choices=["signed", "proba"], default="signed",
+                   help="decision-function-like scores (default) or probabilities")
     a = p.parse_args(argv)
     for c in (int(x) for x in a.classes.split(",")):
         rows = a.rows if c == 2 or a.rows_multiclass is None else a.rows_multiclass
-        run(rows, a.folds, c, a.repeat, not a.no_sklearn)
+        run(rows, a.folds, c, a.repeat, not a.no_sklearn, a.scores)
     return 0
 
 

@@ -573,12 +573,12 @@ class _Ranked:
     # --- per-element views ------------------------------------------------------------
     @property
     def y(self) -> np.ndarray:
-        """Sorted labels as uint8 0/1."""
+        """Sorted labels as bool (``flatnonzero`` is several times faster on bool)."""
         if self._y is None:
-            if _LITTLE:
-                self._y = self.key.view(np.uint8)[::8] & np.uint8(1)
+            if _LITTLE:                      # the lowest byte of every key, as bool
+                self._y = (self.key.view(np.uint8)[::8] & np.uint8(1)).view(np.bool_)
             else:
-                self._y = (self.key & _ONE).astype(np.uint8)
+                self._y = (self.key & _ONE).astype(np.bool_)
         return self._y
 
     @property
@@ -644,27 +644,11 @@ class _Ranked:
 
     # --- metrics per group --------------------------------------------------------------
     def _rank_sums(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per group: the number of positives and the sum of their sorted positions.
-
-        Two in-place cumulative sums instead of listing the positives: with C(k) the
-        positives among the first k elements, a group [a, b) holds C(b) - C(a) positives at
-        positions summing to (b-1)·C(b) - a·C(a) - (C(a+1) + ... + C(b-1)).
-        """
-        n, b = self.n, self.bounds
-        buf = np.empty(n, dtype=np.uint64) if self._scratch is None else self._scratch
-        self._scratch = None
-        np.bitwise_and(self.key, _ONE, out=buf)
-        np.cumsum(buf, out=buf)              # buf[i] = C(i + 1)
-
-        def at(k: np.ndarray) -> np.ndarray:
-            return np.where(k > 0, buf[np.maximum(k - 1, 0)].astype(np.int64), 0)
-
-        c = at(b)
-        np.cumsum(buf, out=buf)              # buf[i] = C(1) + ... + C(i + 1)
-        cc_hi, cc_lo = at(b[1:] - 1), at(b[:-1])
-        a, e = b[:-1], b[1:]
-        sum_idx = (e - 1) * c[1:] - a * c[:-1] - (cc_hi - cc_lo)
-        return np.diff(c), sum_idx
+        """Per group: the number of positives and the sum of their sorted positions."""
+        pos = self.pos_idx
+        csum = np.concatenate([[0], np.cumsum(pos, dtype=np.int64)])
+        pb = np.searchsorted(pos, self.bounds)
+        return np.diff(pb), csum[pb[1:]] - csum[pb[:-1]]
 
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(AUC, n_pos, n_neg) per group; AUC is NaN where n_pos or n_neg is 0."""
