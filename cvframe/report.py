@@ -95,27 +95,24 @@ def _class_averages(ds: xr.Dataset, extra: list[Hashable], zd: Any, beta: float
     return frame
 
 
-def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, extra: list[Hashable],
-               score_kwargs: dict[str, Any]) -> pd.DataFrame:
-    """AUC_avg and AUC_merge per class (and per model/... groups of the frame)."""
+def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]
+               ) -> pd.DataFrame:
+    """AUC_avg and AUC_merge per class (and per model/dataset column of the frame).
+
+    The scores functions keep the frame's ``model``/``dataset`` columns as dims; training-set
+    rows (``subset="train"``) are left out: the report is about the test folds.
+    """
     from . import scores as sc
 
-    group_cols = [d for d in extra if d not in (REPEAT, "subset") and d in scores.columns]
-    pieces = []
-    groups = scores.groupby(group_cols, sort=False) if group_cols else [((), scores)]
+    if "subset" in scores.columns:
+        scores = scores[scores["subset"] == "test"].drop(columns="subset")
     labels = list(ds.indexes[CLASS]) if ds.attrs.get("task") != "binary" else None
-    for key, part in groups:
-        key = key if isinstance(key, tuple) else (key,)
-        m = sc.auc_methods(part, labels=labels, pos_label=ds.attrs.get("pos_label"),
-                           undefined="nan", **score_kwargs)
-        dims = [d for d in (REPEAT, CLASS) if d in m.dims]
-        frame = m.transpose(*dims).to_dataframe().reset_index()[dims + ["auc_avg", "auc_merge"]]
-        for col, val in zip(group_cols, key):
-            frame.insert(0, col, val)
-        pieces.append(frame)
-    frame = pd.concat(pieces, ignore_index=True)
-    by = [*group_cols, CLASS]
-    if REPEAT in frame.columns:
+    m = sc.auc_methods(scores, labels=labels, pos_label=ds.attrs.get("pos_label"),
+                       undefined="nan", **score_kwargs)
+    dims = [str(d) for d in m.dims]
+    frame = m.to_dataframe().reset_index()[dims + ["auc_avg", "auc_merge"]]
+    if REPEAT in dims:
+        by = [d for d in dims if d != REPEAT]
         frame = frame.groupby(by, sort=False)[["auc_avg", "auc_merge"]].mean().reset_index()
     return frame
 
@@ -154,7 +151,7 @@ def _content(ds: xr.Dataset, scores: pd.DataFrame | None, zero_division: Any, be
         "methods": _over_repeats(methods, by, list(F_METHODS), has_repeat),
         "methods_per_repeat": methods if has_repeat else None,
         "class_averages": _class_averages(ds, extra, zero_division, beta),
-        "auc": (_auc_table(scores, ds, extra, score_kwargs) if scores is not None else None),
+        "auc": (_auc_table(scores, ds, score_kwargs) if scores is not None else None),
         "per_fold": diagnostics.fold_table(ds, beta=beta, zero_division=zero_division),
         "findings": diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta),
         "tolerance": tolerance,

@@ -26,6 +26,8 @@ are first replaced by their dense ranks (``np.unique``), which is exact but slow
 """
 from __future__ import annotations
 
+import functools
+
 import sys
 import warnings
 from collections.abc import Hashable, Sequence
@@ -860,7 +862,62 @@ def _support(fr: _Frame, per_fold: bool, npos: list[np.ndarray]) -> xr.DataArray
 # Public functions
 # ==========================================================================================
 
+def _by_frame_dims(func: Any) -> Any:
+    """Compute per value of the frame's dimension columns (``model``, ``dataset``, ``subset``).
+
+    A predictions frame may stack several models, data sets or the train and test subsets
+    (``cross_validate(return_train=True)``); their scores must never be ranked together. The
+    frame is split on those columns (a handful of groups, not folds or classes), the metric is
+    computed per group, and the results are joined along the same dims (DataArrays and
+    Datasets) or columns (tidy tables). Warnings of the groups are merged into one per kind.
+    """
+    from .build import FRAME_DIMS
+
+    @functools.wraps(func)
+    def wrapper(df: Any, *args: Any, **kwargs: Any) -> Any:
+        dims = [d for d in FRAME_DIMS if isinstance(df, pd.DataFrame) and d in df.columns]
+        if not dims:
+            return func(df, *args, **kwargs)
+        for d in dims:
+            _check_no_missing(df[d], d)
+        keys, pieces = [], []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for key, part in df.groupby(dims, sort=True, observed=True):
+                keys.append(key if isinstance(key, tuple) else (key,))
+                pieces.append(func(part.drop(columns=dims), *args, **kwargs))
+        _rewarn(caught, len(keys), dims)
+        if isinstance(pieces[0], pd.DataFrame):
+            parts = [p.assign(**dict(zip(dims, k))) for p, k in zip(pieces, keys)]
+            out = pd.concat(parts, ignore_index=True)
+            return out[dims + [c for c in out.columns if c not in dims]]
+        if len(dims) == 1:
+            values = _coord([_plain(k[0]) for k in keys])  # strings stay object (netCDF-safe)
+            dim = pd.Index(values, name=dims[0], dtype=values.dtype)
+            out = xr.concat(pieces, dim=dim, join="outer", combine_attrs="override")
+        else:
+            stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
+            index = pd.MultiIndex.from_tuples(keys, names=dims)
+            stacked = stacked.assign_coords(
+                xr.Coordinates.from_pandas_multiindex(index, "_group"))
+            out = stacked.unstack("_group")
+        return out.transpose(*dims, ...)
+
+    return wrapper
+
+
+def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str]) -> None:
+    """Re-emit the groups' warnings, one per category, saying in how many groups they arose."""
+    by_cat: dict[type, list[str]] = {}
+    for w in caught:
+        by_cat.setdefault(w.category, []).append(str(w.message))
+    for cat, msgs in by_cat.items():
+        note = f" [in {len(msgs)} of {n_groups} {'/'.join(dims)} groups]" if n_groups > 1 else ""
+        warnings.warn(msgs[0] + note, cat, stacklevel=4)
+
+
 @_docs
+@_by_frame_dims
 def auc(df: pd.DataFrame, method: Method = "avg", undefined: Undefined = "skip", *,
         average: Average = None, labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
@@ -946,6 +1003,7 @@ def auc(df: pd.DataFrame, method: Method = "avg", undefined: Undefined = "skip",
 
 
 @_docs
+@_by_frame_dims
 def auc_methods(df: pd.DataFrame, undefined: Undefined = "skip", *, average: Average = None,
                 labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
                 y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",
@@ -990,6 +1048,7 @@ def auc_methods(df: pd.DataFrame, undefined: Undefined = "skip", *, average: Ave
 
 
 @_docs
+@_by_frame_dims
 def average_precision(df: pd.DataFrame, method: Method = "avg", undefined: Undefined = "skip",
                       *, average: Average = None, labels: Sequence[Hashable] | None = None,
                       pos_label: Hashable | None = None, y_true: str = "y_true",
@@ -1040,6 +1099,7 @@ def average_precision(df: pd.DataFrame, method: Method = "avg", undefined: Undef
 
 
 @_docs
+@_by_frame_dims
 def precision_at_k(df: pd.DataFrame, k: int, method: Method = "avg",
                    undefined: Undefined = "skip", *, average: Average = None,
                    labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
@@ -1091,6 +1151,7 @@ def precision_at_k(df: pd.DataFrame, k: int, method: Method = "avg",
 
 
 @_docs
+@_by_frame_dims
 def r_precision(df: pd.DataFrame, method: Method = "avg", undefined: Undefined = "skip", *,
                 average: Average = None, labels: Sequence[Hashable] | None = None,
                 pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
@@ -1153,6 +1214,7 @@ def _label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
 
 
 @_docs
+@_by_frame_dims
 def roc(df: pd.DataFrame, undefined: Undefined = "skip", *,
         labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
         y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",
@@ -1278,6 +1340,7 @@ def _tidy(fr: _Frame, per_fold: bool, kind: str | None, grp: np.ndarray, ci: int
 
 
 @_docs
+@_by_frame_dims
 def score_rates(df: pd.DataFrame, undefined: Undefined = "skip", *,
                 labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
                 y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",

@@ -672,3 +672,33 @@ def test_roc_rows_ordered_by_kind_repeat_fold_class_then_threshold():
     assert order.apply(tuple, axis=1).is_monotonic_increasing
     for _, part in pts.groupby(["kind", "repeat", "fold", "class"], dropna=False):
         assert part.threshold.is_monotonic_decreasing
+
+
+# --- frames that stack models, data sets or train/test subsets ------------------------------
+
+def _two_models_with_subsets():
+    rng = np.random.default_rng(11)
+    n = 200
+    base = pd.DataFrame({"fold": np.arange(n) % 4, "y_true": rng.integers(0, 2, n)})
+    good = base.assign(model="good", score=base.y_true + rng.normal(0, 0.7, n))
+    bad = base.assign(model="bad", score=rng.normal(0, 1, n))
+    test = pd.concat([good, bad], ignore_index=True).assign(subset="test")
+    train = test.assign(subset="train", score=test.y_true.astype(float))  # resubstitution
+    return pd.concat([test, train], ignore_index=True)
+
+
+def test_frame_dims_are_kept_and_never_ranked_together():
+    df = _two_models_with_subsets()
+    out = df.cv.auc(method="merge")
+    assert out.dims == ("model", "subset", "class")
+    for (model, subset), part in df.groupby(["model", "subset"]):
+        expected = roc_auc_score(part.y_true, part.score)
+        got = out.sel(model=model, subset=subset).item()
+        assert got == pytest.approx(expected, abs=1e-12)
+    pooled_wrongly = roc_auc_score(df.y_true, df.score)
+    assert not np.isclose(out.sel(model="good", subset="test").item(), pooled_wrongly)
+    both = df.cv.auc_methods()
+    assert set(both.dims) == {"model", "subset", "class"}
+    curves = df.cv.roc()
+    assert list(curves.columns[:2]) == ["model", "subset"]
+    assert set(curves.model) == {"good", "bad"}
