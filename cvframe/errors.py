@@ -4,6 +4,8 @@ Every message names the argument, shows a few offending values and says the fix.
 """
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
@@ -100,8 +102,26 @@ def check_dims(obj: Any, dims: str | Iterable[Hashable] | None) -> tuple[str, ..
     return dims
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning point at the first frame outside cvframe.
+
+    Calls reach the warning through different depths (function or accessor, one metric or
+    ``f_methods``); counting frames keeps the reported line the user's own.
+    """
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
 def warn_undefined(what: str, n_cells: int, n_total: int, where: str = "",
-                   policy: str = "zero_division", stacklevel: int = 3,
+                   policy: str = "zero_division", stacklevel: int | None = None,
                    action: str = "set to 0.0") -> None:
     """Emit the one :class:`UndefinedMetricWarning` of a call.
 
@@ -115,9 +135,11 @@ def warn_undefined(what: str, n_cells: int, n_total: int, where: str = "",
         A few of the affected (fold, class) places.
     policy : str
         The argument that controls the behaviour.
+    stacklevel : int, optional
+        Ignored (kept for callers): the warning points at the first frame outside cvframe.
     """
     msg = f"{what} is undefined in {n_cells} of {n_total} cells"
     if where:
         msg += f" ({where})"
     msg += f"; {action}. Pass {policy}= explicitly to choose the value and silence this warning."
-    warnings.warn(msg, UndefinedMetricWarning, stacklevel=stacklevel)
+    warnings.warn(msg, UndefinedMetricWarning, stacklevel=user_stacklevel())

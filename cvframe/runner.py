@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .errors import few
+from .errors import few, user_stacklevel
 from .schema import FOLD, REPEAT, SUBSET
 
 __all__ = ["cross_validate", "to_counts"]
@@ -646,7 +646,7 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
         warnings.warn(
             f"{n_absent} (split, class) pairs had the class missing from the training set; "
             f"{method} gives no score for it, so those score_<label> entries are NaN.",
-            UserWarning, stacklevel=3,
+            UserWarning, stacklevel=user_stacklevel(),
         )
     sample = np.concatenate(parts[SAMPLE])
     cols: dict[str, Any] = {}

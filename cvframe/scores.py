@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .errors import UndefinedMetricWarning, check_choice, few
+from .errors import UndefinedMetricWarning, check_choice, few, user_stacklevel
 from .schema import CLASS, FOLD, REPEAT
 
 __all__ = [
@@ -287,7 +287,7 @@ def _warn_hard(s: np.ndarray, lo: float, hi: float, name: str) -> None:
             "predictions, not scores. AUC of hard predictions equals balanced accuracy and "
             "ranking metrics see one big tie; pass predict_proba or decision_function values "
             "for a real ROC.",
-            UserWarning, stacklevel=4,
+            UserWarning, stacklevel=user_stacklevel(),
         )
 
 
@@ -833,7 +833,7 @@ def _finish(fr: _Frame, value: xr.DataArray, support: xr.DataArray, *, metric: s
             f"{metric} ({why}) is undefined in {n_undef} of {total} cells "
             f"({_where(undefined_cells)}); {action}. Pass undefined='nan' to get NaN "
             "instead and silence this warning.",
-            UndefinedMetricWarning, stacklevel=3,
+            UndefinedMetricWarning, stacklevel=user_stacklevel(),
         )
     attrs = {
         "metric": metric, "method": method, "undefined": undefined,
@@ -913,7 +913,7 @@ def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str
         by_cat.setdefault(w.category, []).append(str(w.message))
     for cat, msgs in by_cat.items():
         note = f" [in {len(msgs)} of {n_groups} {'/'.join(dims)} groups]" if n_groups > 1 else ""
-        warnings.warn(msgs[0] + note, cat, stacklevel=4)
+        warnings.warn(msgs[0] + note, cat, stacklevel=user_stacklevel())
 
 
 @_docs
@@ -1319,7 +1319,7 @@ def _warn_curves(what: str, n: int, total: int, where: list[str]) -> None:
         f"{what} (no positives or no negatives for a class) is undefined in {n} of {total} "
         f"curves ({few(where)}); left out. Pass undefined='nan' to keep them with NaN rates "
         "and silence this warning.",
-        UndefinedMetricWarning, stacklevel=3,
+        UndefinedMetricWarning, stacklevel=user_stacklevel(),
     )
 
 

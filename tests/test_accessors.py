@@ -41,7 +41,8 @@ def test_accessors_hold_no_state_and_do_not_validate_on_init():
 @pytest.mark.parametrize("name, kwargs", [
     ("f_tp_fp", {}), ("f_avg", {"zero_division": 0.0}), ("f_pr_re", {"zero_division": 0.0}),
     ("f_methods", {"zero_division": 0.0}), ("precision", {"zero_division": 0.0}),
-    ("recall", {}), ("f", {}), ("specificity", {}), ("valid", {}), ("pooled", {}),
+    ("recall", {}), ("f", {"zero_division": 0.0}), ("specificity", {}), ("valid", {}),
+    ("pooled", {}),
 ])
 def test_accessor_equals_function(name, kwargs):
     ds = cvframe.datasets.table2()

@@ -263,3 +263,12 @@ def test_accessor_has_no_state():
     ds["fp"] = ds["fp"] * 0
     assert ds.cv.f_tp_fp().item() != before
     assert ds.cv.f_tp_fp().item() == pytest.approx(2 * 14 / (2 * 14 + 1))
+
+
+def test_warnings_point_at_the_callers_line():
+    ds = datasets.table2()
+    for call in (lambda: ds.cv.precision(), lambda: cvframe.reduce.precision(ds),
+                 lambda: ds.cv.f_methods(), lambda: ds.cv.f_avg(skip_undefined=True)):
+        with pytest.warns(UndefinedMetricWarning) as rec:
+            call()
+        assert rec[0].filename == __file__

@@ -683,7 +683,8 @@ def _two_models_with_subsets():
     good = base.assign(model="good", score=base.y_true + rng.normal(0, 0.7, n))
     bad = base.assign(model="bad", score=rng.normal(0, 1, n))
     test = pd.concat([good, bad], ignore_index=True).assign(subset="test")
-    train = test.assign(subset="train", score=test.y_true.astype(float))  # resubstitution
+    train = test.assign(subset="train",  # resubstitution: near-perfect ranking
+                        score=test.y_true + rng.normal(0, 0.05, len(test)))
     return pd.concat([test, train], ignore_index=True)
 
 
