@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 import warnings
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
@@ -111,7 +112,7 @@ def user_stacklevel() -> int:
     Calls reach the warning through different depths (function or accessor, one metric or
     ``f_methods``); counting frames keeps the reported line the user's own.
     """
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and os.path.dirname(
             os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
