@@ -427,32 +427,27 @@ def _fast_confusion(yt: Any, yp: Any, garr: list[tuple[str, Any]], w: Any, n: in
     r"""Count integer-coded data in one pass without factorizing anything first.
 
     The combined index runs over the raw value range of each array,
-    :math:`\sum_j (v_j - lo_j)\, s_j` in Horner form, so the only passes over the data are
-    the min/max reductions, the index arithmetic and one ``bincount``; labels and groups
-    that occur are read off the (small) result. Returns None when an input is not a plain
+    :math:`\sum_j (v_j - lo_j)\, s_j` in Horner form. The data are read twice, block by
+    block: once for the min/max of every array, once for the index arithmetic and the
+    ``bincount`` (both on cache-resident blocks); labels and groups that occur are read off
+    the (small) result. Returns None when an input is not a plain
     integer array or the value ranges are too wide, and the general path runs instead.
     """
     maybe = [_raw_int(v) for _, v in garr] + [_raw_int(yt), _raw_int(yp)]
     arrays = [a for a in maybe if a is not None]
     if len(arrays) != len(maybe):
         return None
-    bounds = [(int(a.min()), int(a.max())) for a in arrays]
+    bounds = _blocked_bounds(arrays, n)
     lo_l, hi_l = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
     bounds[-2] = bounds[-1] = (lo_l, hi_l)
     sizes = [hi - lo + 1 for lo, hi in bounds]
     total = int(np.prod(sizes, dtype=np.float64))
     if total > max(4 * n, 1 << 22):
         return None
-    idx = arrays[0].astype(np.int64)
     offset = bounds[0][0]
-    for a, (lo, _), size in zip(arrays[1:], bounds[1:], sizes[1:]):
-        idx *= size
-        idx += a
+    for (lo, _), size in zip(bounds[1:], sizes[1:]):
         offset = offset * size + lo
-    if offset:
-        idx -= offset
-    raw = _bincount(idx, w, total).reshape(sizes)
-    del idx
+    raw = _blocked_count(arrays, sizes, offset, w, total, n).reshape(sizes)
     gcoords: dict[str, list[Hashable]] = {}
     for axis, ((name, values), (lo, _)) in enumerate(zip(garr, bounds)):
         others = tuple(i for i in range(raw.ndim) if i != axis)
@@ -465,6 +460,52 @@ def _fast_confusion(yt: Any, yp: Any, garr: list[tuple[str, Any]], w: Any, n: in
     present_t = np.flatnonzero(raw.sum(axis=lead + (raw.ndim - 1,))) + lo_l
     present_p = np.flatnonzero(raw.sum(axis=lead + (raw.ndim - 2,))) + lo_l
     return raw, gcoords, present_t, present_p, lo_l
+
+
+#: Rows per block of the fast path: the index arithmetic of one block stays in cache.
+_BLOCK = 1 << 16
+
+
+def _blocked_bounds(arrays: list[np.ndarray], n: int) -> list[tuple[int, int]]:
+    """(min, max) of every array, block by block (each block's min and max hit the cache)."""
+    lows = [np.iinfo(np.int64).max] * len(arrays)
+    highs = [np.iinfo(np.int64).min] * len(arrays)
+    for start in range(0, n, _BLOCK):
+        for j, a in enumerate(arrays):
+            block = a[start:start + _BLOCK]
+            lows[j] = min(lows[j], int(block.min()))
+            highs[j] = max(highs[j], int(block.max()))
+    return list(zip(lows, highs))
+
+
+def _blocked_count(arrays: list[np.ndarray], sizes: list[int], offset: int, w: Any,
+                   total: int, n: int) -> np.ndarray:
+    """Counts of the combined index, computed one cache-sized block at a time.
+
+    Few bins: each block is counted and added (the index never goes to memory). Many bins:
+    the blocks' indices fill one array and a single ``bincount`` counts it.
+    """
+    accumulate = total <= _BLOCK // 4
+    out = np.zeros(total if accumulate else 0, dtype=np.float64 if w is not None else np.int64)
+    idx = None if accumulate else np.empty(n, dtype=np.int64)
+    buf = np.empty(min(_BLOCK, n), dtype=np.int64)
+    for start in range(0, n, _BLOCK):
+        stop = min(start + _BLOCK, n)
+        block = buf[:stop - start]
+        block[...] = arrays[0][start:stop]
+        for a, size in zip(arrays[1:], sizes[1:]):
+            block *= size
+            block += a[start:stop]
+        if offset:
+            block -= offset
+        if idx is not None:
+            idx[start:stop] = block
+        else:
+            out += np.bincount(block, weights=None if w is None else w[start:stop],
+                               minlength=total)
+    if idx is not None:
+        out = _bincount(idx, w, total)
+    return out
 
 
 def _take_labels(raw: np.ndarray, universe: list[Hashable], lo: int) -> np.ndarray:

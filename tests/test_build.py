@@ -284,3 +284,23 @@ def test_large_int32_counts_do_not_overflow():
     huge = np.array([2**32, 3 * 2**32], dtype=np.int64)
     ds = cvframe.from_counts({"tp": huge, "fp": huge, "fn": huge, "tn": huge})
     assert ds.cv.accuracy(how="pooled").item() == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("n_folds, weighted", [(5, False), (5, True), (3000, False)])
+def test_fast_blocked_path_equals_general_path_across_blocks(n_folds, weighted):
+    """Integer inputs take the blocked fast path; object inputs the factorize path."""
+    from cvframe.build import _BLOCK
+
+    rng = np.random.default_rng(42)
+    n = 3 * _BLOCK + 17  # several blocks and a ragged last one
+    y = rng.integers(-2, 2, n)  # negative labels: a non-zero offset
+    yp = np.where(rng.random(n) < 0.6, y, rng.integers(-2, 2, n))
+    fold = rng.integers(0, n_folds, n) + 7  # many folds: the index goes to memory
+    w = rng.random(n) if weighted else None
+    fast = cvframe.from_predictions(y, yp, fold, sample_weight=w)
+    slow = cvframe.from_predictions(y.astype(object), yp.astype(object), fold.astype(object),
+                                    sample_weight=w)
+    for v in ("tp", "fp", "fn", "tn", "confusion"):
+        np.testing.assert_allclose(fast[v].values, slow[v].values)
+        assert fast[v].dtype == slow[v].dtype
+    assert fast["class"].values.tolist() == [-2, -1, 0, 1]
