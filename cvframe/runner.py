@@ -280,14 +280,9 @@ class _Target:
         else:
             values = y.to_numpy()
             if values.dtype.kind == "O":
-                kinds = {isinstance(v, str) for v in values}
-                if len(kinds) > 1:
-                    strs = [v for v in values if isinstance(v, str)][:2]
-                    others = [v for v in values if not isinstance(v, str)][:2]
-                    raise ValueError(
-                        f"y mixes str labels {few(strs)} with non-str labels {few(others)}; "
-                        "use one type for all labels (e.g. y.astype(str))."
-                    )
+                from .build import _check_labels
+
+                _check_labels(pd.unique(values), "y")  # one label type, no missing labels
             if values.dtype.kind == "f" and not np.all(values == np.round(values)):
                 bad = values[values != np.round(values)]
                 raise ValueError(

@@ -430,7 +430,7 @@ def test_bad_labels(iris):
                                          r"positions \[3, 7\]"):
         cross_validate(GaussianNB(), X, obj)
     mixed = np.array(["a"] * 75 + [1] * 75, dtype=object)
-    with pytest.raises(ValueError, match="y mixes str labels"):
+    with pytest.raises(ValueError, match="y mixes string labels"):
         cross_validate(GaussianNB(), X, mixed)
     with pytest.raises(ValueError, match="y looks continuous"):
         cross_validate(GaussianNB(), X, X[:, 0])
