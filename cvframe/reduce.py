@@ -421,10 +421,10 @@ def accuracy(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
                            zero_division=zero_division)
     dims = _dims(ds, dim)
     if how == "pooled":
-        total = n.sum(dims)
+        total = n.sum(dims, skipna=False)
         _count_and_warn(total == 0, "accuracy (no tested samples)", zero_division,
                         f"set to {fill}")
-        return _provenance(formulas.accuracy(correct.sum(dims), total, fill),
+        return _provenance(formulas.accuracy(correct.sum(dims, skipna=False), total, fill),
                            "accuracy_pooled", dims, zero_division=zero_division)
     _count_and_warn(n == 0, "accuracy (empty fold)", zero_division, f"counted as {fill}")
     per_fold = formulas.accuracy(correct, n, fill)
@@ -492,7 +492,7 @@ def pooled(ds: xr.Dataset, dim: Dims = "fold") -> xr.Dataset:
     check_structure(ds)
     dims = _dims(ds, dim)
     names = list(COUNTS) + ([CONFUSION] if CONFUSION in ds.data_vars else [])
-    out = ds[names].sum(dims, keep_attrs=True)
+    out = ds[names].sum(dims, keep_attrs=True, skipna=False)
     out.attrs = dict(ds.attrs, reduced_dims=",".join(map(str, dims)))
     return out
 
@@ -554,7 +554,7 @@ def _masked_mean(x: xr.DataArray, mask: xr.DataArray | None, dims: tuple[str, ..
     """Mean along ``dims``; with a mask, over the True cells only (``fill`` where none)."""
     if mask is None:
         return x.mean(dims, skipna=False)
-    total = x.where(mask, 0.0).sum(dims)
+    total = x.where(mask, 0.0).sum(dims, skipna=False)
     count = mask.sum(dims)
     return formulas.safe_divide(total, count, fill)
 
@@ -762,7 +762,7 @@ def f_methods(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     folds = _Folds(c, b, fill)
     _count_and_warn(~folds.v, "precision or recall", zero_division,
                     "f_avg and f_pr_re count them as 0; the _skip methods skip those folds")
-    tot = {k: c[k].sum(dims) for k in ("tp", "fp", "fn")}
+    tot = {k: c[k].sum(dims, skipna=False) for k in ("tp", "fp", "fn")}
     out = {
         "f_tp_fp": formulas.f_beta(tot["tp"], tot["fp"], tot["fn"], b, fill),
         "f_avg": folds.f_avg(dims, skip=False),
