@@ -62,7 +62,9 @@ _PARAMS = {
     "<<zero_division>>": """zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
         Value of a metric where it is undefined (0/0), with scikit-learn's meaning:
         ``"warn"`` uses 0 and emits one :class:`~cvframe.UndefinedMetricWarning` per call
-        with the number of affected cells; a number uses that value silently.""",
+        with the number of affected cells; a number uses that value silently. On a
+        dask-backed cube the cells are not counted (that would compute the cube), so no
+        warning is emitted: choose the value explicitly there.""",
     "<<skip_undefined>>": """skip_undefined : bool, default False
         Average only over the folds where precision and recall are both defined
         (:math:`V^{(i)} = 1`): the paper's tilde methods, which are biased upwards. Under
