@@ -194,7 +194,7 @@ def _combined_index(groups: list[tuple[Any, int]], inner: list[tuple[Any, int]])
     """Row-major index over group codes then inner codes: ((g0*n1 + g1)*n2 + ...)."""
     parts = groups + inner
     first = parts[0][0]
-    idx = first.astype(np.int64) if not _is_dask(first) else first.astype(np.int64)
+    idx = first.astype(np.int64)
     for codes, size in parts[1:]:
         if _is_dask(idx):
             idx = idx * size + codes

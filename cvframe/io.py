@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import numpy as np
 import xarray as xr
 
 __all__ = ["open_dataset", "prepare_for_write"]
@@ -48,18 +47,13 @@ def open_dataset(path: str | os.PathLike[str], **kwargs: Any) -> xr.Dataset:
     engine = kwargs.pop("engine", "zarr" if is_zarr else None)
     with xr.open_dataset(path, engine=engine, **kwargs) as src:
         ds = src.load()
-    for name in list(ds.variables):
-        ds[name].encoding = {}
-        if ds[name].dtype.kind in "US" or (ds[name].dtype.kind == "T"):
+    ds = prepare_for_write(ds)
+    strings = [name for name in ds.variables if ds[name].dtype.kind in "UST"]
+    ds = ds.assign_coords({c: ds[c].astype(object) for c in strings if c in ds.coords})
+    for name in strings:
+        if name not in ds.coords:
             ds[name] = ds[name].astype(object)
-    ds = ds.assign_coords({c: _restore_coord(ds[c]) for c in ds.coords})
     return ds
-
-
-def _restore_coord(coord: xr.DataArray) -> xr.DataArray:
-    if coord.dtype.kind in "UST":
-        return coord.copy(data=np.asarray(coord.values, dtype=object))
-    return coord
 
 
 def prepare_for_write(ds: xr.Dataset) -> xr.Dataset:

@@ -399,7 +399,14 @@ def confusion(ds: xr.Dataset, *, normalize: str | None = None, ax: Any = None,
 # --- predictions-frame plots --------------------------------------------------------------------
 
 def _per_model(df: pd.DataFrame, func: Any, by: str | None, **kwargs: Any) -> pd.DataFrame:
-    if by is None or by not in df.columns:
+    """The scores table per value of ``by``.
+
+    The scores functions already keep ``model``/``dataset``/``subset`` columns apart; only
+    another ``by`` column is split here.
+    """
+    from .build import FRAME_DIMS
+
+    if by is None or by not in df.columns or by in FRAME_DIMS:
         return func(df, **kwargs)
     parts = []
     for key, part in df.groupby(by, sort=False):
