@@ -65,10 +65,8 @@ def _class_averages(ds: xr.Dataset, extra: list[Hashable], zd: Any, beta: float
     """Macro/micro/weighted F (and kappa, pooled accuracy) over classes, when multiclass."""
     if ds.sizes[CLASS] < 2:
         return None
-    try:
-        from . import multiclass
-    except ImportError:  # pragma: no cover - the multiclass layer not installed
-        return None
+    from . import multiclass
+
     out = {
         "macro_f": multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zd),
         "macro_f_avg_folds": multiclass.macro(ds, "f", "avg", beta=beta, zero_division=zd),
