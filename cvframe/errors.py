@@ -2,6 +2,7 @@
 
 Every message names the argument, shows a few offending values and says the fix.
 """
+
 from __future__ import annotations
 
 import os
@@ -60,50 +61,25 @@ def _plain(v: Any) -> Any:
 
 
 def check_choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
-    """Raise a ValueError naming ``name`` unless ``value`` is one of ``valid``.
+    """Alias of :func:`cvframe._checks.choice` (kept for existing callers)."""
+    from ._checks import choice
 
-    >>> check_choice("how", "avg", ["pooled", "avg"])
-    'avg'
-    >>> check_choice("how", "mean", ["pooled", "avg"])
-    Traceback (most recent call last):
-    ...
-    ValueError: how='mean' is not valid; expected one of ['pooled', 'avg'].
-    """
-    for v in valid:
-        if (v is None and value is None) or (v is not None and _same(value, v)):
-            return v
-    raise ValueError(f"{name}={value!r} is not valid; expected one of {list(valid)!r}.")
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, str) != isinstance(b, str):
-        return False
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - comparison of arbitrary user objects
-        return False
+    return choice(name, value, valid)
 
 
 def check_dims(obj: Any, dims: str | Iterable[Hashable] | None) -> tuple[str, ...]:
-    """Return ``dims`` as a tuple, raising xarray's wording if one is missing from ``obj``.
+    """Alias of :func:`cvframe._checks.dims` (kept for existing callers)."""
+    from ._checks import dims as _dims
 
-    ``None`` means no dimension.
-    """
-    if dims is None:
-        return ()
-    if isinstance(dims, str):
-        dims = (dims,)
-    dims = tuple(str(d) for d in dims)
-    missing = [d for d in dims if d not in obj.dims]
-    if missing:
-        raise ValueError(
-            f"Dimension(s) {', '.join(repr(d) for d in missing)} do not exist. "
-            f"Expected one of {tuple(obj.dims)!r}."
-        )
-    return dims
+    return _dims(obj, dims)
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _inside(filename: str) -> bool:
+    path = os.path.abspath(filename)
+    return path == _PACKAGE_DIR or path.startswith(_PACKAGE_DIR + os.sep)
 
 
 def user_stacklevel() -> int:
@@ -114,16 +90,21 @@ def user_stacklevel() -> int:
     """
     frame: types.FrameType | None = sys._getframe(1)
     level = 1
-    while frame is not None and os.path.dirname(
-            os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+    while frame is not None and _inside(frame.f_code.co_filename):
         frame = frame.f_back
         level += 1
     return level
 
 
-def warn_undefined(what: str, n_cells: int, n_total: int, where: str = "",
-                   policy: str = "zero_division", stacklevel: int | None = None,
-                   action: str = "set to 0.0") -> None:
+def warn_undefined(
+    what: str,
+    n_cells: int,
+    n_total: int,
+    where: str = "",
+    policy: str = "zero_division",
+    stacklevel: int | None = None,
+    action: str = "set to 0.0",
+) -> None:
     """Emit the one :class:`UndefinedMetricWarning` of a call.
 
     Parameters

@@ -1,0 +1,244 @@
+"""Argument checks shared by every public function.
+
+Each check returns the normalised value or raises an error whose message names the argument,
+shows the offending value and says what is expected. Nothing here reads data values of a
+cube; the cube's own structure and values are checked in :mod:`cvframe.schema`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .errors import few
+
+__all__ = [
+    "beta",
+    "choice",
+    "columns",
+    "dims",
+    "flag",
+    "integer",
+    "real",
+    "zero_division",
+    "zero_division_attr",
+]
+
+#: The values of scikit-learn's ``zero_division``, as shown in error messages.
+ZERO_DIVISION = ["warn", 0.0, 1.0, "nan"]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) != isinstance(b, str):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - comparison of arbitrary user objects
+        return False
+
+
+def choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
+    """Return ``value`` when it is one of ``valid``; else a ValueError naming ``name``.
+
+    >>> choice("how", "avg", ["pooled", "avg"])
+    'avg'
+    >>> choice("how", "mean", ["pooled", "avg"])
+    Traceback (most recent call last):
+    ...
+    ValueError: how='mean' is not valid; expected one of ['pooled', 'avg'].
+    """
+    for v in valid:
+        if (v is None and value is None) or (v is not None and _same(value, v)):
+            return v
+    raise ValueError(f"{name}={value!r} is not valid; expected one of {list(valid)!r}.")
+
+
+def dims(obj: Any, dim: Any, name: str = "dim") -> tuple[str, ...]:
+    """``dim`` (a name, several names or None) as a tuple of names present in ``obj``.
+
+    >>> import xarray as xr
+    >>> dims(xr.DataArray([[1]], dims=("fold", "class")), "fold")
+    ('fold',)
+    >>> dims(xr.DataArray([[1]], dims=("fold", "class")), 0)
+    Traceback (most recent call last):
+    ...
+    TypeError: dim=0 must be a dimension name or a list of names, e.g. dim='fold'.
+    """
+    if dim is None:
+        return ()
+    if isinstance(dim, str):
+        names: tuple[Any, ...] = (dim,)
+    elif isinstance(dim, Iterable) and not isinstance(dim, (bytes, Mapping)):
+        names = tuple(dim)
+    else:
+        names = (dim,)
+    bad = [d for d in names if not isinstance(d, str)]
+    if bad:
+        raise TypeError(
+            f"{name}={dim!r} must be a dimension name or a list of names, e.g. {name}='fold'."
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"{name}={dim!r} names a dimension twice; name each one once.")
+    have = tuple(str(d) for d in getattr(obj, "dims", ()))
+    missing = [d for d in names if d not in have]
+    if missing:
+        raise ValueError(
+            f"Dimension(s) {', '.join(repr(d) for d in missing)} do not exist. "
+            f"Expected one of {have!r} for {name}={dim!r}."
+        )
+    return names
+
+
+def zero_division(value: Any) -> float:
+    """The numeric fill of a ``zero_division`` policy ("warn" behaves as 0).
+
+    >>> zero_division("warn"), zero_division(1)
+    (0.0, 1.0)
+    >>> zero_division("zero")
+    Traceback (most recent call last):
+    ...
+    ValueError: zero_division='zero' is not valid; expected one of ['warn', 0.0, 1.0, nan] ...
+    """
+    if isinstance(value, str):
+        if value == "warn":
+            return 0.0
+    elif isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        fill = float(value)
+        if fill in (0.0, 1.0) or math.isnan(fill):
+            return fill
+    raise ValueError(
+        f"zero_division={value!r} is not valid; expected one of "
+        "['warn', 0.0, 1.0, nan] (scikit-learn's meaning)."
+    )
+
+
+def zero_division_attr(value: Any) -> str:
+    """How a ``zero_division`` policy is written in ``attrs`` ("warn", "0.0", "1.0", "nan")."""
+    zero_division(value)
+    return value if isinstance(value, str) else repr(float(value))
+
+
+def beta(value: Any) -> float:
+    """``beta`` of F_beta: a finite real number >= 0.
+
+    >>> beta(2)
+    2.0
+    >>> beta("1")
+    Traceback (most recent call last):
+    ...
+    TypeError: beta='1' must be a real number >= 0 (e.g. beta=1 for F1).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"beta={value!r} must be a real number >= 0 (e.g. beta=1 for F1).")
+    b = float(value)
+    if not math.isfinite(b) or b < 0:
+        raise ValueError(f"beta={value!r} must be a finite number >= 0 (e.g. beta=1 for F1).")
+    return b
+
+
+def flag(name: str, value: Any) -> bool:
+    """A switch that must be True or False (not 0/1, not "yes").
+
+    >>> flag("skip_undefined", "no")
+    Traceback (most recent call last):
+    ...
+    TypeError: skip_undefined='no' must be True or False.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r} must be True or False.")
+    return bool(value)
+
+
+def integer(
+    name: str, value: Any, low: int | None = None, high: int | None = None, fix: str = ""
+) -> int:
+    """An integer argument in ``[low, high]``; bools and non-integral numbers are refused.
+
+    >>> integer("k", 10, low=2)
+    10
+    >>> integer("trials", True, low=1)
+    Traceback (most recent call last):
+    ...
+    TypeError: trials=True must be an integer, not a bool.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r} must be an integer, not a bool.")
+    if isinstance(value, numbers.Integral):
+        out = int(value)
+    elif isinstance(value, numbers.Real) and float(value).is_integer():
+        out = int(float(value))
+    else:
+        raise TypeError(f"{name}={value!r} must be an integer.{' ' + fix if fix else ''}")
+    if (low is not None and out < low) or (high is not None and out > high):
+        bounds = (
+            f">= {low}"
+            if high is None
+            else f"<= {high}"
+            if low is None
+            else f"between {low} and {high}"
+        )
+        raise ValueError(f"{name}={value!r} must be {bounds}.{' ' + fix if fix else ''}")
+    return out
+
+
+def real(
+    name: str,
+    value: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+    fix: str = "",
+) -> float:
+    """A finite real argument within the given (closed unless ``*_open``) bounds.
+
+    >>> real("prevalence", 0.05, 0, 1, low_open=True, high_open=True)
+    0.05
+    >>> real("prevalence", 1, 0, 1, low_open=True, high_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: prevalence=1 must be in (0, 1).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={value!r} must be a real number.{' ' + fix if fix else ''}")
+    out = float(value)
+    bad = not math.isfinite(out)
+    if low is not None:
+        bad |= out <= low if low_open else out < low
+    if high is not None:
+        bad |= out >= high if high_open else out > high
+    if bad:
+        lo = "-inf" if low is None else f"{low:g}"
+        hi = "inf" if high is None else f"{high:g}"
+        interval = (
+            f"{'(' if low_open or low is None else '['}{lo}, {hi}"
+            f"{')' if high_open or high is None else ']'}"
+        )
+        raise ValueError(f"{name}={value!r} must be in {interval}.{' ' + fix if fix else ''}")
+    return out
+
+
+def columns(frame: Any, names: Mapping[str, Hashable | None]) -> None:
+    """Check that every column named by an argument exists in ``frame``.
+
+    ``names`` maps the argument (``"fold"``) to the column it names (``"fold"`` or a user's
+    ``"Resample"``); ``None`` means the argument is not used.
+
+    >>> import pandas as pd
+    >>> columns(pd.DataFrame({"fold": [0]}), {"fold": "fold", "y_true": "label"})
+    Traceback (most recent call last):
+    ...
+    ValueError: y_true='label' is not a column of the frame; its columns are ['fold']. ...
+    """
+    have = list(getattr(frame, "columns", []))
+    for arg, col in names.items():
+        if col is not None and col not in have:
+            raise ValueError(
+                f"{arg}={col!r} is not a column of the frame; its columns are {few(have, 8)}. "
+                f"Pass the name of the column that holds it ({arg}=...)."
+            )
