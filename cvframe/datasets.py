@@ -4,6 +4,7 @@
 >>> sorted(cvframe.datasets.NAMES)
 ['basili_confusion', 'slides_confusion', 'table1', 'table2']
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,11 +15,13 @@ from .build import from_confusion, from_counts
 __all__ = ["NAMES", "basili_confusion", "load", "slides_confusion", "table1", "table2"]
 
 
-def _paper_table(negatives: list[int], positives: list[int], tp: list[int],
-                 fp: list[int]) -> xr.Dataset:
+def _paper_table(
+    negatives: list[int], positives: list[int], tp: list[int], fp: list[int]
+) -> xr.Dataset:
     neg, pos, tp_, fp_ = (np.asarray(a, dtype=np.int64) for a in (negatives, positives, tp, fp))
-    ds = from_counts({"tp": tp_, "fp": fp_, "fn": pos - tp_, "tn": neg - fp_}, task="binary",
-                     pos_label=1)
+    ds = from_counts(
+        {"tp": tp_, "fp": fp_, "fn": pos - tp_, "tn": neg - fp_}, task="binary", pos_label=1
+    )
     ds.attrs["stratified"] = "yes"
     return ds
 
@@ -91,5 +94,6 @@ def load(name: str) -> xr.Dataset:
     try:
         return NAMES[name]()
     except KeyError:
-        raise ValueError(f"name={name!r} is not an example cube; expected one of "
-                         f"{sorted(NAMES)}.") from None
+        raise ValueError(
+            f"name={name!r} is not an example cube; expected one of {sorted(NAMES)}."
+        ) from None

@@ -3,15 +3,30 @@
 ``ds.to_netcdf(path)`` writes a cube as it is (its attrs are netCDF-safe by construction);
 :func:`open_dataset` reads it back into memory with the same values, dtypes, coordinates
 and attrs.
+
+Booleans: :func:`prepare_for_write` stores boolean coordinates and variables as "yes"/"no"
+strings marked with the attr ``cvframe_dtype="bool"``; :func:`open_dataset` turns them back
+into booleans, as it does for the "yes"/"no" ``stratified`` coordinate and ``exact`` variable
+of bias-study files written by earlier releases. Labels stored in attrs (``pos_label``) are
+read with :func:`cvframe._labels.from_attr` against the class coordinate, so a bool label
+comes back as a bool.
 """
+
 from __future__ import annotations
 
 import os
 from typing import Any
 
+import numpy as np
 import xarray as xr
 
-__all__ = ["open_dataset", "prepare_for_write"]
+__all__ = ["BOOL_MARK", "open_dataset", "prepare_for_write"]
+
+#: The attr (name, value) that marks a "yes"/"no" variable as stored booleans.
+BOOL_MARK = ("cvframe_dtype", "bool")
+
+#: Study files of earlier releases: these names held booleans as unmarked "yes"/"no".
+_LEGACY_BOOL = ("stratified", "exact")
 
 
 def open_dataset(path: str | os.PathLike[str], **kwargs: Any) -> xr.Dataset:
@@ -53,12 +68,59 @@ def open_dataset(path: str | os.PathLike[str], **kwargs: Any) -> xr.Dataset:
     for name in strings:
         if name not in ds.coords:
             ds[name] = ds[name].astype(object)
+    return _decode_bools(ds)
+
+
+def _is_yes_no(values: np.ndarray) -> bool:
+    return (
+        values.dtype.kind in "OUS"
+        and values.size > 0
+        and all(isinstance(v, str) and v in ("yes", "no") for v in values.ravel().tolist())
+    )
+
+
+def _decode_bools(ds: xr.Dataset) -> xr.Dataset:
+    key, mark = BOOL_MARK
+    for name in list(ds.variables):
+        var = ds[name]
+        marked = var.attrs.get(key) == mark
+        if not (marked or name in _LEGACY_BOOL) or not _is_yes_no(var.values):
+            continue
+        attrs = {k: v for k, v in var.attrs.items() if k != key}
+        decoded = xr.Variable(var.dims, var.values == "yes", attrs=attrs)
+        if name in ds.coords:
+            ds = ds.assign_coords({name: decoded})
+        else:
+            ds[name] = decoded
     return ds
 
 
 def prepare_for_write(ds: xr.Dataset) -> xr.Dataset:
-    """A copy of ``ds`` without stale encodings (safe to write to netCDF/Zarr)."""
+    """A copy of ``ds`` that netCDF/Zarr store without loss.
+
+    Stale encodings are dropped (a float written over a loaded int64 variable could be
+    rounded otherwise), and boolean coordinates and variables become "yes"/"no" strings
+    marked ``cvframe_dtype="bool"``, which :func:`open_dataset` turns back into booleans.
+
+    >>> import xarray as xr
+    >>> st = xr.Dataset({"v": ("stratified", [1.0, 2.0])}, coords={"stratified": [True, False]})
+    >>> prepare_for_write(st).stratified.values.tolist()
+    ['yes', 'no']
+    """
     out = ds.copy()
+    key, mark = BOOL_MARK
+    for name in list(out.variables):
+        var = out[name]
+        if var.dtype.kind == "b":
+            encoded = xr.Variable(
+                var.dims,
+                np.where(var.values, "yes", "no").astype(object),
+                attrs={**var.attrs, key: mark},
+            )
+            if name in out.coords:
+                out = out.assign_coords({name: encoded})
+            else:
+                out[name] = encoded
     for name in out.variables:
         out[name].encoding = {}
     return out

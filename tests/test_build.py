@@ -1,4 +1,5 @@
 """Building cubes: scikit-learn oracle fold by fold, label handling, the bad-input catalogue."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -98,8 +99,14 @@ def test_declared_label_absent_from_data_is_kept():
 
 
 def test_repeat_becomes_a_dim_and_frame_attrs_are_copied():
-    df = pd.DataFrame({"repeat": [0, 0, 1, 1], "fold": [0, 1, 0, 1],
-                       "y_true": [1, 0, 1, 0], "y_pred": [1, 1, 0, 0]})
+    df = pd.DataFrame(
+        {
+            "repeat": [0, 0, 1, 1],
+            "fold": [0, 1, 0, 1],
+            "y_true": [1, 0, 1, 0],
+            "y_pred": [1, 1, 0, 0],
+        }
+    )
     df.attrs = {"stratified": "yes", "splitter": "StratifiedKFold(n_splits=2)"}
     ds = df.cv.counts()
     assert ds.tp.dims == ("repeat", "fold", "class")
@@ -126,8 +133,9 @@ def test_dask_inputs_build_a_lazy_cube_equal_to_numpy():
     rng = np.random.default_rng(5)
     y, yp, fold = rng.integers(0, 4, 1000), rng.integers(0, 4, 1000), rng.integers(0, 5, 1000)
     eager = cvframe.from_predictions(y, yp, fold)
-    lazy = cvframe.from_predictions(da.from_array(y, chunks=300), da.from_array(yp, chunks=300),
-                                    da.from_array(fold, chunks=300))
+    lazy = cvframe.from_predictions(
+        da.from_array(y, chunks=300), da.from_array(yp, chunks=300), da.from_array(fold, chunks=300)
+    )
     assert cvframe.schema.is_lazy(lazy)
     f = lazy.cv.f_tp_fp(zero_division=0)
     assert f.chunks is not None
@@ -136,8 +144,13 @@ def test_dask_inputs_build_a_lazy_cube_equal_to_numpy():
 
 
 def test_from_counts_tidy_frame_with_extra_dims_and_multiindex():
-    rows = [dict(model=m, repeat=r, fold=f, **{"class": c}, tp=1, fp=2, fn=3, tn=4)
-            for m in ("lr", "nb") for r in (0, 1) for f in (0, 1, 2) for c in ("a", "b")]
+    rows = [
+        dict(model=m, repeat=r, fold=f, **{"class": c}, tp=1, fp=2, fn=3, tn=4)
+        for m in ("lr", "nb")
+        for r in (0, 1)
+        for f in (0, 1, 2)
+        for c in ("a", "b")
+    ]
     df = pd.DataFrame(rows)
     ds = cvframe.from_counts(df)
     assert ds.tp.dims == ("repeat", "model", "fold", "class")
@@ -155,12 +168,14 @@ def test_from_confusion_shapes():
     assert ova.sizes["class"] == 2
     rf = cvframe.from_confusion(np.stack([np.stack([m, m])] * 3))
     assert rf.tp.dims == ("repeat", "fold", "class") and rf.sizes["repeat"] == 3
-    arr = xr.DataArray(np.stack([m, 2 * m]), dims=("model", "true", "pred"),
-                       coords={"model": ["a", "b"]})
+    arr = xr.DataArray(
+        np.stack([m, 2 * m]), dims=("model", "true", "pred"), coords={"model": ["a", "b"]}
+    )
     assert cvframe.from_confusion(arr).tp.dims == ("model", "fold", "class")
 
 
 # --- the catalogue of bad inputs ---------------------------------------------------------------
+
 
 def _cube():
     return cvframe.datasets.table1()
@@ -168,82 +183,217 @@ def _cube():
 
 BAD_INPUTS = [
     # (description, callable, exception, message pattern naming the argument)
-    ("lengths differ", lambda: cvframe.from_predictions([0, 1], [0, 1, 1], [0, 0]),
-     CountsError, r"y_true has 2, y_pred has 3, fold has 2"),
-    ("NaN label", lambda: cvframe.from_predictions([0.0, np.nan], [0.0, 1.0], [0, 0]),
-     CountsError, r"y_true has missing labels \[nan\]"),
-    ("None label", lambda: cvframe.from_predictions(["a", None, "b"], ["a", "b", "b"], [0, 0, 0]),
-     CountsError, "y_true has missing labels"),
-    ("pd.NA label", lambda: cvframe.from_predictions(pd.array([1, pd.NA, 2], dtype="Int64"),
-                                                     [1, 2, 2], [0, 0, 0]),
-     CountsError, "y_true has missing labels"),
-    ("mixed str and int", lambda: cvframe.from_predictions(np.array(["a", 1, "b"], dtype=object),
-                                                           ["a", "b", "b"], [0, 0, 0]),
-     CountsError, "mixes string labels"),
-    ("pred outside labels", lambda: cvframe.from_predictions([0, 1, 2], [0, 1, 5], [0, 0, 0],
-                                                             labels=[0, 1, 2]),
-     CountsError, r"y_pred has labels \[5\] that are not among labels"),
-    ("pos_label not a label", lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0],
-                                                               pos_label=7),
-     ValueError, r"pos_label=7 is not among the labels"),
-    ("binary strings without pos_label", lambda: cvframe.from_predictions(
-        ["spam", "ham"], ["ham", "ham"], [0, 0]), ValueError, "pass pos_label="),
-    ("one class only", lambda: cvframe.from_predictions(["a", "a"], ["a", "a"], [0, 1]),
-     CountsError, "only one class"),
+    (
+        "lengths differ",
+        lambda: cvframe.from_predictions([0, 1], [0, 1, 1], [0, 0]),
+        CountsError,
+        r"y_true has 2, y_pred has 3, fold has 2",
+    ),
+    (
+        "NaN label",
+        lambda: cvframe.from_predictions([0.0, np.nan], [0.0, 1.0], [0, 0]),
+        CountsError,
+        r"y_true has missing labels \[nan\]",
+    ),
+    (
+        "None label",
+        lambda: cvframe.from_predictions(["a", None, "b"], ["a", "b", "b"], [0, 0, 0]),
+        CountsError,
+        "y_true has missing labels",
+    ),
+    (
+        "pd.NA label",
+        lambda: cvframe.from_predictions(
+            pd.array([1, pd.NA, 2], dtype="Int64"), [1, 2, 2], [0, 0, 0]
+        ),
+        CountsError,
+        "y_true has missing labels",
+    ),
+    (
+        "mixed str and int",
+        lambda: cvframe.from_predictions(
+            np.array(["a", 1, "b"], dtype=object), ["a", "b", "b"], [0, 0, 0]
+        ),
+        CountsError,
+        "mixes string labels",
+    ),
+    (
+        "pred outside labels",
+        lambda: cvframe.from_predictions([0, 1, 2], [0, 1, 5], [0, 0, 0], labels=[0, 1, 2]),
+        CountsError,
+        r"y_pred has labels \[5\] that are not among labels",
+    ),
+    (
+        "pos_label not a label",
+        lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0], pos_label=7),
+        ValueError,
+        r"pos_label=7 is not among the labels",
+    ),
+    (
+        "binary strings without pos_label",
+        lambda: cvframe.from_predictions(["spam", "ham"], ["ham", "ham"], [0, 0]),
+        ValueError,
+        "pass pos_label=",
+    ),
+    (
+        "one class only",
+        lambda: cvframe.from_predictions(["a", "a"], ["a", "a"], [0, 1]),
+        CountsError,
+        "only one class",
+    ),
     ("empty input", lambda: cvframe.from_predictions([], [], []), CountsError, "empty"),
-    ("bad weights", lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0],
-                                                     sample_weight=[1.0, -2.0]),
-     CountsError, "sample_weight has 1 NaN, infinite or negative"),
-    ("weights length", lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0],
-                                                        sample_weight=[1.0]),
-     CountsError, r"sample_weight has shape \(1,\); expected \(2,\)"),
-    ("missing frame column", lambda: pd.DataFrame({"fold": [0], "y_true": [1]}).cv.counts(),
-     KeyError, r"y_pred='y_pred'"),
-    ("negative counts", lambda: cvframe.from_counts({"tp": [1, -1], "fp": [0, 0], "fn": [0, 0],
-                                                     "tn": [5, 5]}),
-     CountsError, r"tp has negative values \[-1\]"),
-    ("fractional counts", lambda: cvframe.from_counts({"tp": [1.5], "fp": [0], "fn": [0],
-                                                       "tn": [5]}),
-     CountsError, r"tp has fractional values \[1.5\]"),
-    ("NaN counts", lambda: cvframe.from_counts({"tp": [np.nan], "fp": [0], "fn": [0], "tn": [5]}),
-     CountsError, "tp has NaN or infinite"),
-    ("string counts", lambda: cvframe.from_counts({"tp": ["1"], "fp": [0], "fn": [0], "tn": [5]}),
-     CountsError, "tp has dtype"),
-    ("missing count column", lambda: cvframe.from_counts(pd.DataFrame(
-        {"fold": [0], "class": [1], "tp": [1], "fp": [0], "fn": [0]})),
-     CountsError, r"lacks column\(s\) \['tn'\]"),
-    ("duplicated rows", lambda: cvframe.from_counts(pd.DataFrame(
-        {"fold": [0, 0], "class": [1, 1], "tp": [1, 1], "fp": [0, 0], "fn": [0, 0],
-         "tn": [5, 5]})), CountsError, "duplicated rows"),
-    ("missing combination", lambda: cvframe.from_counts(pd.DataFrame(
-        {"fold": [0, 1], "class": ["a", "b"], "tp": [1, 1], "fp": [0, 0], "fn": [0, 0],
-         "tn": [5, 5]})), CountsError, "have no row"),
-    ("inconsistent totals", lambda: cvframe.from_counts(
-        {"tp": [[1, 2]], "fp": [[0, 0]], "fn": [[0, 0]], "tn": [[5, 9]]}),
-     CountsError, "differs across classes of one fold at fold=\\[0\\]"),
-    ("sum fp != sum fn single-label", lambda: cvframe.from_counts(
-        {"tp": [[1, 2]], "fp": [[1, 0]], "fn": [[0, 0]], "tn": [[5, 5]]}, task="multiclass"),
-     CountsError, "sum of fp over classes differs from sum of fn"),
-    ("non-square confusion", lambda: cvframe.from_confusion(np.ones((2, 3), int)),
-     CountsError, "square"),
-    ("unknown dim", lambda: _cube().cv.f_tp_fp(dim="folds"), ValueError,
-     r"Dimension\(s\) 'folds' do not exist. Expected one of"),
+    (
+        "bad weights",
+        lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0], sample_weight=[1.0, -2.0]),
+        CountsError,
+        "sample_weight has 1 NaN, infinite or negative",
+    ),
+    (
+        "weights length",
+        lambda: cvframe.from_predictions([0, 1], [0, 1], [0, 0], sample_weight=[1.0]),
+        CountsError,
+        r"sample_weight has shape \(1,\); expected \(2,\)",
+    ),
+    (
+        "missing frame column",
+        lambda: pd.DataFrame({"fold": [0], "y_true": [1]}).cv.counts(),
+        KeyError,
+        r"y_pred='y_pred'",
+    ),
+    (
+        "negative counts",
+        lambda: cvframe.from_counts({"tp": [1, -1], "fp": [0, 0], "fn": [0, 0], "tn": [5, 5]}),
+        CountsError,
+        r"tp has negative values \[-1\]",
+    ),
+    (
+        "fractional counts",
+        lambda: cvframe.from_counts({"tp": [1.5], "fp": [0], "fn": [0], "tn": [5]}),
+        CountsError,
+        r"tp has fractional values \[1.5\]",
+    ),
+    (
+        "NaN counts",
+        lambda: cvframe.from_counts({"tp": [np.nan], "fp": [0], "fn": [0], "tn": [5]}),
+        CountsError,
+        "tp has NaN or infinite",
+    ),
+    (
+        "string counts",
+        lambda: cvframe.from_counts({"tp": ["1"], "fp": [0], "fn": [0], "tn": [5]}),
+        CountsError,
+        "tp has dtype",
+    ),
+    (
+        "missing count column",
+        lambda: cvframe.from_counts(
+            pd.DataFrame({"fold": [0], "class": [1], "tp": [1], "fp": [0], "fn": [0]})
+        ),
+        CountsError,
+        r"lacks column\(s\) \['tn'\]",
+    ),
+    (
+        "duplicated rows",
+        lambda: cvframe.from_counts(
+            pd.DataFrame(
+                {
+                    "fold": [0, 0],
+                    "class": [1, 1],
+                    "tp": [1, 1],
+                    "fp": [0, 0],
+                    "fn": [0, 0],
+                    "tn": [5, 5],
+                }
+            )
+        ),
+        CountsError,
+        "duplicated rows",
+    ),
+    (
+        "missing combination",
+        lambda: cvframe.from_counts(
+            pd.DataFrame(
+                {
+                    "fold": [0, 1],
+                    "class": ["a", "b"],
+                    "tp": [1, 1],
+                    "fp": [0, 0],
+                    "fn": [0, 0],
+                    "tn": [5, 5],
+                }
+            )
+        ),
+        CountsError,
+        "have no row",
+    ),
+    (
+        "inconsistent totals",
+        lambda: cvframe.from_counts(
+            {"tp": [[1, 2]], "fp": [[0, 0]], "fn": [[0, 0]], "tn": [[5, 9]]}
+        ),
+        CountsError,
+        "differs across classes of one fold at fold=\\[0\\]",
+    ),
+    (
+        "sum fp != sum fn single-label",
+        lambda: cvframe.from_counts(
+            {"tp": [[1, 2]], "fp": [[1, 0]], "fn": [[0, 0]], "tn": [[5, 5]]}, task="multiclass"
+        ),
+        CountsError,
+        "sum of fp over classes differs from sum of fn",
+    ),
+    (
+        "non-square confusion",
+        lambda: cvframe.from_confusion(np.ones((2, 3), int)),
+        CountsError,
+        "square",
+    ),
+    (
+        "unknown dim",
+        lambda: _cube().cv.f_tp_fp(dim="folds"),
+        ValueError,
+        r"(?i)dimension\(s\) 'folds' do not exist. Expected one of",
+    ),
     ("class as dim", lambda: _cube().cv.f_avg(dim="class"), ValueError, "macro"),
     ("negative beta", lambda: _cube().cv.f_tp_fp(beta=-1), ValueError, "beta=-1"),
     ("NaN beta", lambda: _cube().cv.f_avg(beta=float("nan")), ValueError, "beta=nan"),
     ("string beta", lambda: _cube().cv.f(beta="2"), TypeError, "beta='2'"),
-    ("unknown zero_division", lambda: _cube().cv.f_tp_fp(zero_division="skip"), ValueError,
-     r"zero_division='skip' is not valid; expected one of \['warn', 0.0, 1.0, nan\]"),
-    ("zero_division 0.5", lambda: _cube().cv.precision(zero_division=0.5), ValueError,
-     "zero_division=0.5"),
-    ("unknown how", lambda: _cube().cv.accuracy(how="mean"), ValueError,
-     r"how='mean' is not valid; expected one of \[None, 'pooled', 'avg'\]"),
-    ("skip_undefined not bool", lambda: _cube().cv.f_avg(skip_undefined="yes"), TypeError,
-     "skip_undefined='yes'"),
-    ("missing count variable", lambda: _cube().drop_vars("tn").cv.f_tp_fp(), CountsError,
-     r"missing count variable\(s\) \['tn'\]"),
-    ("no fold dim", lambda: _cube().rename({"fold": "split"}).cv.f_tp_fp(), CountsError,
-     "has no 'fold' dimension"),
+    (
+        "unknown zero_division",
+        lambda: _cube().cv.f_tp_fp(zero_division="skip"),
+        ValueError,
+        r"zero_division='skip' is not valid; expected one of \['warn', 0.0, 1.0, nan\]",
+    ),
+    (
+        "zero_division 0.5",
+        lambda: _cube().cv.precision(zero_division=0.5),
+        ValueError,
+        "zero_division=0.5",
+    ),
+    (
+        "unknown how",
+        lambda: _cube().cv.accuracy(how="mean"),
+        ValueError,
+        r"how='mean' is not valid; expected one of \[None, 'pooled', 'avg'\]",
+    ),
+    (
+        "skip_undefined not bool",
+        lambda: _cube().cv.f_avg(skip_undefined="yes"),
+        TypeError,
+        "skip_undefined='yes'",
+    ),
+    (
+        "missing count variable",
+        lambda: _cube().drop_vars("tn").cv.f_tp_fp(),
+        CountsError,
+        r"missing count variable\(s\) \['tn'\]",
+    ),
+    (
+        "no fold dim",
+        lambda: _cube().rename({"fold": "split"}).cv.f_tp_fp(),
+        CountsError,
+        "has no 'fold' dimension",
+    ),
     ("not a Dataset", lambda: cvframe.validate(_cube().tp), TypeError, "xarray.Dataset"),
 ]
 
@@ -272,8 +422,14 @@ def test_validate_rejects_mismatched_coordinates_instead_of_inner_join():
 
 
 def test_integral_floats_and_unsigned_counts_are_accepted():
-    ds = cvframe.from_counts({"tp": np.array([3.0, 4.0]), "fp": np.array([0, 1], np.uint8),
-                              "fn": [0, 0], "tn": [373, 371]})
+    ds = cvframe.from_counts(
+        {
+            "tp": np.array([3.0, 4.0]),
+            "fp": np.array([0, 1], np.uint8),
+            "fn": [0, 0],
+            "tn": [373, 371],
+        }
+    )
     assert ds.tp.dtype == np.int64 and ds.fp.dtype == np.int64
 
 
@@ -289,7 +445,7 @@ def test_large_int32_counts_do_not_overflow():
 @pytest.mark.parametrize("n_folds, weighted", [(5, False), (5, True), (3000, False)])
 def test_fast_blocked_path_equals_general_path_across_blocks(n_folds, weighted):
     """Integer inputs take the blocked fast path; object inputs the factorize path."""
-    from cvframe.build import _BLOCK
+    from cvframe.build._kernel import BLOCK as _BLOCK
 
     rng = np.random.default_rng(42)
     n = 3 * _BLOCK + 17  # several blocks and a ragged last one
@@ -298,8 +454,9 @@ def test_fast_blocked_path_equals_general_path_across_blocks(n_folds, weighted):
     fold = rng.integers(0, n_folds, n) + 7  # many folds: the index goes to memory
     w = rng.random(n) if weighted else None
     fast = cvframe.from_predictions(y, yp, fold, sample_weight=w)
-    slow = cvframe.from_predictions(y.astype(object), yp.astype(object), fold.astype(object),
-                                    sample_weight=w)
+    slow = cvframe.from_predictions(
+        y.astype(object), yp.astype(object), fold.astype(object), sample_weight=w
+    )
     for v in ("tp", "fp", "fn", "tn", "confusion"):
         np.testing.assert_allclose(fast[v].values, slow[v].values)
         assert fast[v].dtype == slow[v].dtype

@@ -1,4 +1,5 @@
 """Persistence: lossless netCDF4 and Zarr round trips, stale encodings, the golden file."""
+
 from __future__ import annotations
 
 import os
@@ -18,14 +19,23 @@ def _cubes():
     rng = np.random.default_rng(7)
     y = rng.choice(["ant", "bee", "cat"], 90)
     yp = np.where(rng.random(90) < 0.6, y, rng.choice(["ant", "bee", "cat"], 90))
-    multi = cvframe.from_predictions(y, yp, np.tile(np.arange(3), 30),
-                                     repeat=np.repeat([0, 1, 2], 30))
+    multi = cvframe.from_predictions(
+        y, yp, np.tile(np.arange(3), 30), repeat=np.repeat([0, 1, 2], 30)
+    )
     multi.attrs.update(stratified="yes", splitter="StratifiedKFold(n_splits=3)")
     binary = cvframe.from_predictions(y == "ant", yp == "ant", np.tile(np.arange(3), 30))
-    ml = cvframe.from_predictions(rng.integers(0, 2, (40, 3)), rng.integers(0, 2, (40, 3)),
-                                  rng.integers(0, 4, 40), labels=["x", "y", "z"])
-    return {"multiclass": multi, "binary_bool": binary, "multilabel": ml,
-            "table2": cvframe.datasets.table2()}
+    ml = cvframe.from_predictions(
+        rng.integers(0, 2, (40, 3)),
+        rng.integers(0, 2, (40, 3)),
+        rng.integers(0, 4, 40),
+        labels=["x", "y", "z"],
+    )
+    return {
+        "multiclass": multi,
+        "binary_bool": binary,
+        "multilabel": ml,
+        "table2": cvframe.datasets.table2(),
+    }
 
 
 def _assert_same(back, ds):
@@ -44,8 +54,9 @@ def test_netcdf_round_trip_is_lossless(tmp_path, name, engine):
     ds.to_netcdf(path, engine=engine)
     back = cvframe.open_dataset(path)
     _assert_same(back, ds)
-    xr.testing.assert_identical(back.cv.f_methods(zero_division=0),
-                                ds.cv.f_methods(zero_division=0))
+    xr.testing.assert_identical(
+        back.cv.f_methods(zero_division=0), ds.cv.f_methods(zero_division=0)
+    )
 
 
 @pytest.mark.parametrize("name", ["multiclass", "multilabel"])
@@ -76,13 +87,16 @@ def test_golden_file_from_release_0_1_0_still_loads():
     assert ds.tp.dims == ("repeat", "fold", "class")
     assert ds["class"].values.tolist() == ["ant", "bee", "cat"]
     assert ds.tp.dtype == np.int64
-    assert ds.tp.values.tolist() == [[[0, 4, 4], [5, 2, 3], [6, 1, 1]],
-                                     [[1, 3, 5], [3, 1, 3], [2, 4, 2]]]
+    assert ds.tp.values.tolist() == [
+        [[0, 4, 4], [5, 2, 3], [6, 1, 1]],
+        [[1, 3, 5], [3, 1, 3], [2, 4, 2]],
+    ]
     assert ds.attrs["task"] == "multiclass" and ds.attrs["stratified"] == "no"
     # pooled counts are what the stored confusion matrices imply
     assert int(ds.confusion.sum()) == 60
-    np.testing.assert_array_equal(ds.tp.sum("class"),
-                                  np.trace(ds.confusion.values, axis1=-2, axis2=-1))
+    np.testing.assert_array_equal(
+        ds.tp.sum("class"), np.trace(ds.confusion.values, axis1=-2, axis2=-1)
+    )
 
 
 def test_attrs_are_netcdf_safe_types():
@@ -94,9 +108,13 @@ def test_attrs_are_netcdf_safe_types():
 
 def test_categorical_frame_labels_survive(tmp_path):
     cat = pd.CategoricalDtype(["lo", "mid", "hi"], ordered=True)
-    df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": pd.Series(["lo", "hi", "mid", "lo"],
-                                                                   dtype=cat),
-                       "y_pred": pd.Series(["lo", "mid", "mid", "hi"], dtype=cat)})
+    df = pd.DataFrame(
+        {
+            "fold": [0, 0, 1, 1],
+            "y_true": pd.Series(["lo", "hi", "mid", "lo"], dtype=cat),
+            "y_pred": pd.Series(["lo", "mid", "mid", "hi"], dtype=cat),
+        }
+    )
     ds = df.cv.counts()
     assert ds["class"].values.tolist() == ["lo", "mid", "hi"]
     ds.to_netcdf(tmp_path / "c.nc")

@@ -1,0 +1,535 @@
+"""Counts cubes from per-sample predictions: :func:`from_predictions` and
+:func:`counts_from_frame` (``df.cv.counts()``).
+
+Labels follow :mod:`cvframe._labels` (universe, order, binary default, codes); the counting
+is :mod:`cvframe.build._kernel` (one ``bincount`` over a combined index).
+
+(Over 400 lines: the two entry points share the reading of labels, groups, weights and
+multilabel indicators, each with the error that names its argument.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import _labels
+from ..errors import CountsError, few
+from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, validate
+from . import _kernel
+from .tables import make_cube
+
+__all__ = ["FRAME_DIMS", "ColumnError", "counts_from_frame", "from_predictions"]
+
+#: Columns of a predictions frame that become dimensions of the cube when present.
+FRAME_DIMS = ("model", "dataset", "subset")
+
+
+class ColumnError(KeyError, ValueError):
+    """A column named by an argument is not in the frame (a KeyError and a ValueError)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+# --- inputs ------------------------------------------------------------------------------------
+
+
+def _length(v: Any) -> int:
+    return int(v.shape[0]) if _labels.is_dask(v) else len(v)
+
+
+def _check_lengths(arrays: Mapping[str, Any]) -> int:
+    lengths = {k: _length(v) for k, v in arrays.items() if v is not None}
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        raise CountsError(f"inputs differ in length: {desc}; give one entry per tested sample.")
+    return next(iter(lengths.values()))
+
+
+def _weights(sample_weight: Any, n: int) -> Any:
+    """float64 weights, one per sample, finite and >= 0, not all 0 (dask: checked lazily)."""
+    if sample_weight is None:
+        return None
+    if _labels.is_dask(sample_weight):
+        w = sample_weight
+        if hasattr(w, "to_dask_array"):
+            w = w.to_dask_array(lengths=True)
+    else:
+        if isinstance(sample_weight, (pd.Series, pd.Index, pd.DataFrame)):
+            sample_weight = sample_weight.to_numpy()
+        try:
+            w = np.asarray(sample_weight, dtype="float64")
+        except (TypeError, ValueError):
+            raise CountsError("sample_weight must be numbers, one per sample.") from None
+        if w.ndim == 2 and w.shape[1] == 1:
+            w = w[:, 0]
+    if w.ndim != 1 or w.shape[0] != n:
+        raise CountsError(f"sample_weight has shape {w.shape}; expected ({n},), one per sample.")
+    w = _kernel.check_weights(w)
+    if not _labels.is_dask(w) and n and not (w > 0).any():
+        raise CountsError(
+            "sample_weight is 0 for every sample; a cube of weighted counts would hold no "
+            "samples. Give the samples that count a positive weight."
+        )
+    return w
+
+
+def _present_uniques(codes: Any, uniq: np.ndarray, values: Any) -> np.ndarray:
+    """The labels of a factorization that occur (bool arrays factorize to both values)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "b":
+        seen = np.bincount(codes.view(np.uint8), minlength=2)[:2] > 0
+        return np.asarray(uniq)[seen]
+    return np.asarray(uniq)
+
+
+# --- the one pass ---------------------------------------------------------------------------------
+
+
+def build(
+    y_true: Any,
+    y_pred: Any,
+    groups: list[tuple[str, Any]],
+    labels: Any,
+    pos_label: Any,
+    sample_weight: Any,
+    attrs: dict[str, Any],
+    *,
+    pos_from_attr: bool = False,
+) -> xr.Dataset:
+    """The cube of per-sample labels grouped by ``groups`` (outer to inner dims)."""
+    yt = _labels.as_labels(y_true, "y_true", allow_2d=True)
+    yp = _labels.as_labels(y_pred, "y_pred", allow_2d=True)
+    garr = [(name, _labels.as_labels(v, name)) for name, v in groups if v is not None]
+    n = _check_lengths({"y_true": yt, "y_pred": yp, **dict(garr)})
+    if n == 0:
+        raise CountsError("the predictions are empty (0 samples); nothing to count.")
+    if labels is not None:
+        labels = _labels.check_labels_arg(labels)
+    w = _weights(sample_weight, n)
+    if getattr(yt, "ndim", 1) == 2 or getattr(yp, "ndim", 1) == 2:
+        return _build_multilabel(y_true, y_pred, yt, yp, garr, labels, pos_label, w, attrs)
+    fast = _kernel.fast_confusion([v for _, v in garr], yt, yp, w, n)
+    if fast is not None:
+        raw, gvalues, present_t, present_p, lo = fast
+        gdims = [name for name, _ in garr]
+        gcoords = {
+            name: (
+                [bool(x) for x in vals]
+                if values.dtype.kind == "b"
+                else [_labels.plain(x) for x in vals]
+            )
+            for (name, values), vals in zip(garr, gvalues, strict=False)
+        }
+        if yt.dtype.kind == "b" and yp.dtype.kind == "b":
+            present_t, present_p = present_t.astype(bool), present_p.astype(bool)
+        if labels is None:
+            universe, from_data = _labels.merge([present_t, present_p], "y_true/y_pred"), True
+        else:
+            universe, from_data = labels, False
+            _labels.check_known(present_t, universe, "y_true")
+            _labels.check_known(present_p, universe, "y_pred")
+    else:
+        gdims, gcodes, gcoords = [], [], {}
+        for name, values in garr:
+            codes, uni = _labels.group_codes(values, name)
+            gdims.append(name)
+            gcodes.append((codes, len(uni)))
+            gcoords[name] = uni
+        t_codes, t_uniq = _labels.factorize(yt, "y_true")
+        p_codes, p_uniq = _labels.factorize(yp, "y_pred")
+        if labels is not None:
+            universe, from_data = labels, False
+        elif isinstance(yt, pd.Categorical) or isinstance(yp, pd.Categorical):
+            universe, from_data = _labels.universe(yt, yp)
+        else:
+            universe = _labels.merge(
+                [_present_uniques(t_codes, t_uniq, yt), _present_uniques(p_codes, p_uniq, yp)],
+                "y_true/y_pred",
+            )
+            from_data = True
+    if pos_from_attr and pos_label is not None:
+        pos_label = _labels.from_attr(pos_label, universe)
+    pos = _labels.binary_pos(universe, from_data, pos_label)
+    if pos is not None:
+        universe = _labels.binary_universe(universe, pos)
+    elif len(universe) < 2:
+        raise CountsError(
+            f"only one class {few(universe)} in the label universe; a multiclass cube needs "
+            "at least 2 (pass labels=[...] naming every class, or pos_label= for binary)."
+        )
+    c = len(universe)
+    if fast is not None:
+        size = raw.shape[-1]
+        positions = np.array(
+            [
+                int(u) - lo
+                if isinstance(u, (int, np.integer, bool, np.bool_, float))
+                and float(u).is_integer()
+                and 0 <= int(u) - lo < size
+                else size
+                for u in universe
+            ],
+            dtype=np.intp,
+        )
+        conf = _kernel.take_labels(raw, positions)
+    else:
+        tc = _labels.recode(t_codes, t_uniq, universe, "y_true")
+        pc = _labels.recode(p_codes, p_uniq, universe, "y_pred")
+        del t_codes, p_codes
+        gshape = [s for _, s in gcodes]
+        total = int(np.prod(gshape, dtype=np.int64)) * c * c
+        parts = gcodes + [(tc, c), (pc, c)]
+        if any(_labels.is_dask(a) for a, _ in parts) or _labels.is_dask(w):
+            conf = _kernel.bincount(_kernel.combined_index(parts), w, total)
+        else:
+            conf = _kernel.blocked_count(
+                [a for a, _ in parts], [s for _, s in parts], 0, w, total, n
+            )
+        conf = conf.reshape(tuple(gshape) + (c, c))
+    return _finish(conf, universe, pos, gdims, gcoords, w, attrs)
+
+
+def _finish(
+    conf: Any,
+    universe: list[Hashable],
+    pos: Hashable | None,
+    gdims: list[str],
+    gcoords: Mapping[str, Sequence[Hashable]],
+    w: Any,
+    attrs: dict[str, Any],
+) -> xr.Dataset:
+    ova = _kernel.ova_from_confusion(conf)
+    out_attrs: dict[str, Any] = {"task": "binary" if pos is not None else "multiclass", **attrs}
+    classes: list[Hashable] = universe
+    if pos is not None:
+        k = universe.index(pos)
+        ova = {name: arr[..., k : k + 1] for name, arr in ova.items()}
+        classes = [pos]
+        out_attrs["pos_label"] = _labels.to_attr(pos)
+    if w is not None:
+        out_attrs["weighted"] = "yes"
+    coords = {**gcoords, CLASS: classes, TRUE: universe, PRED: universe}
+    return make_cube({**ova, CONFUSION: conf}, gdims, coords, out_attrs)
+
+
+def _indicator_names(y_true: Any, y_pred: Any) -> tuple[list[Hashable] | None, Any]:
+    """Column names of multilabel DataFrames, and y_pred aligned to y_true's columns by name."""
+    names = None
+    if isinstance(y_true, pd.DataFrame) and y_true.shape[1] > 1:
+        names = [_labels.plain(c) for c in y_true.columns]
+        if isinstance(y_pred, pd.DataFrame) and list(y_pred.columns) != list(y_true.columns):
+            if set(y_pred.columns) != set(y_true.columns):
+                raise CountsError(
+                    f"multilabel y_pred has columns {few(y_pred.columns)} but y_true has "
+                    f"{few(y_true.columns)}; both need one column per label, with the same "
+                    "names."
+                )
+            return names, y_pred[list(y_true.columns)].to_numpy()
+    elif isinstance(y_pred, pd.DataFrame) and y_pred.shape[1] > 1:
+        names = [_labels.plain(c) for c in y_pred.columns]
+    return names, None
+
+
+def _build_multilabel(
+    y_true: Any,
+    y_pred: Any,
+    yt: Any,
+    yp: Any,
+    garr: list[tuple[str, Any]],
+    labels: Any,
+    pos_label: Any,
+    w: Any,
+    attrs: dict[str, Any],
+) -> xr.Dataset:
+    names, aligned = _indicator_names(y_true, y_pred)
+    if aligned is not None:
+        yp = aligned
+    if getattr(yt, "ndim", 1) != 2 or getattr(yp, "ndim", 1) != 2 or yt.shape != yp.shape:
+        raise CountsError(
+            f"multilabel y_true has shape {getattr(yt, 'shape', None)} but y_pred has "
+            f"{getattr(yp, 'shape', None)}; both must be (n_samples, n_classes) indicators."
+        )
+    _labels.binary_pos([], False, pos_label, multilabel=True)
+    c = yt.shape[1]
+    classes = labels if labels is not None else (names if names is not None else list(range(c)))
+    if len(classes) != c:
+        raise ValueError(
+            f"labels has {len(classes)} entries {few(classes)} but y_true has {c} "
+            "indicator columns; give one label per column."
+        )
+    yt = _kernel.check_indicator(yt, "y_true")
+    yp = _kernel.check_indicator(yp, "y_pred")
+    gdims, gcodes, gcoords = [], [], {}
+    for name, values in garr:
+        codes, uni = _labels.group_codes(values, name)
+        gdims.append(name)
+        gcodes.append((codes, len(uni)))
+        gcoords[name] = uni
+    gshape = [s for _, s in gcodes]
+    code = yt.astype(np.int64) * 2 + yp  # 0 tn, 1 fp, 2 fn, 3 tp
+    g = _kernel.combined_index(gcodes)
+    cls = np.arange(c, dtype=np.int64)
+    idx = ((g[:, None] * c + cls[None, :]) * 4 + code).ravel()
+    ww = (
+        None
+        if w is None
+        else (np.repeat(w, c) if not _labels.is_dask(w) else (w[:, None] * np.ones((1, c))).ravel())
+    )
+    cnt = _kernel.bincount(idx, ww, int(np.prod(gshape, dtype=np.int64)) * c * 4)
+    cnt = cnt.reshape(tuple(gshape) + (c, 4))
+    ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
+    out_attrs = {"task": "multilabel", **attrs}
+    if w is not None:
+        out_attrs["weighted"] = "yes"
+    return make_cube(ova, gdims, {**gcoords, CLASS: classes}, out_attrs)
+
+
+# --- public constructors -------------------------------------------------------------------------
+
+
+def from_predictions(
+    y_true: Any,
+    y_pred: Any,
+    fold: Any,
+    repeat: Any = None,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    sample_weight: Any = None,
+) -> xr.Dataset:
+    r"""Count every fold's one-vs-all outcomes from per-sample predictions.
+
+    One pass over the data: labels, folds and repeats become integer codes, combined into one
+    index :math:`((r \cdot K + i) \cdot C + t) \cdot C + p` and counted by one ``bincount``;
+    ``tp``, ``fp``, ``fn``, ``tn`` follow from the per-fold confusion matrices.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like, Series or dask array
+        1-D labels (binary or multiclass; a column vector ``(n, 1)`` is 1-D), or 2-D 0/1
+        indicator arrays (n_samples, n_classes) for multilabel data (a DataFrame's column
+        names become the classes).
+    fold : array-like
+        The test fold of each sample. Only fold ids that occur are folds (an unused
+        category of a Categorical is not); ids may be of any integer width, or strings.
+    repeat : array-like, optional
+        The repeat of each sample (repeated CV); becomes the ``repeat`` dim.
+    labels : sequence, optional
+        The class universe and order. Classes named here but absent from the data stay in
+        the cube with zero counts; a label outside it is an error. Default: the categories
+        of a pandas Categorical, else the sorted unique labels.
+    pos_label : label, optional
+        The positive class of a binary task. Labels {0, 1} / {False, True} default to 1 /
+        True; any other pair of labels needs it (or ``labels=[a, b]`` for a one-vs-all cube
+        over both). It must be one of the labels and is refused for more than two.
+    sample_weight : array-like, optional
+        Per-sample weights, finite and >= 0: the counts become float64 weighted sums (attr
+        ``weighted="yes"``). A zero weight never deletes a class or a fold (they stay, with
+        zero counts); weights that are 0 for every sample are an error. A count whose
+        samples all weigh 0 is exactly 0.
+
+    Returns
+    -------
+    xarray.Dataset
+        The counts cube: int64 ``tp``, ``fp``, ``fn``, ``tn`` over ``([repeat,] fold,
+        class)``, and ``confusion`` over ``([repeat,] fold, true, pred)`` for single-label
+        data. Binary cubes hold only the positive class in ``class``.
+
+    Raises
+    ------
+    CountsError
+        Inputs of different lengths, missing labels, mixed label types, labels outside
+        ``labels``, bad weights, non-0/1 multilabel values, empty input. On dask inputs the
+        value checks (weights, indicators) run when the cube is computed.
+
+    See Also
+    --------
+    sklearn.metrics.multilabel_confusion_matrix : the same counts, one fold at a time.
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> ds = cvframe.from_predictions([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0],
+    ...                              fold=[0, 0, 0, 1, 1, 1])
+    >>> ds.tp.values.ravel().tolist(), ds.fp.values.ravel().tolist()
+    ([1, 1], [0, 1])
+    >>> round(ds.cv.f_tp_fp().item(), 3)
+    0.667
+    """
+    if fold is None:
+        raise TypeError(
+            "fold is None; pass the test fold of each sample (e.g. "
+            "fold=np.zeros(n) for a single train/test split)."
+        )
+    cube = build(
+        y_true, y_pred, [(REPEAT, repeat), (FOLD, fold)], labels, pos_label, sample_weight, {}
+    )
+    return cube if _lazy(cube) else validate(cube)
+
+
+def _lazy(ds: xr.Dataset) -> bool:
+    return any(_labels.is_dask(v.data) for v in ds.data_vars.values())
+
+
+def counts_from_frame(
+    df: pd.DataFrame,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    *,
+    y_true: str = "y_true",
+    y_pred: str = "y_pred",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    sample_weight: str | None = None,
+    dims: Sequence[str] | None = None,
+) -> xr.Dataset:
+    """The counts cube of a predictions frame (one row per tested sample).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Columns ``fold``, ``y_true``, ``y_pred``, optional ``repeat`` (names configurable
+        below) and optional dimension columns. A multilabel frame holds
+        ``y_true_<label>`` / ``y_pred_<label>`` indicator columns instead (as
+        :func:`cvframe.cross_validate` writes them); a binary frame's ``attrs["pos_label"]``
+        is used when ``pos_label`` is not given (read against the frame's labels, so a
+        stored ``"True"`` is the label ``True``).
+    labels, pos_label : see :func:`from_predictions`.
+    y_true, y_pred, fold : str
+        Column names.
+    repeat : str or None, default "repeat"
+        Column of the repeat; used when the frame has it.
+    sample_weight : str, optional
+        Column of per-sample weights.
+    dims : sequence of str, optional
+        Further columns that become dims of the cube (kept by every reduction). Default: those
+        of ``"model"``, ``"dataset"``, ``"subset"`` that the frame has; ``dims=[]`` for none.
+
+    Returns
+    -------
+    xarray.Dataset
+        The counts cube; ``df.attrs`` ``stratified`` and ``splitter`` are copied to its attrs.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": ["a", "b", "b", "c"],
+    ...                    "y_pred": ["a", "b", "c", "c"]})
+    >>> ds = df.cv.counts()
+    >>> ds.tp.sum("fold").values.tolist()
+    [1, 1, 1]
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
+    if isinstance(df.columns, pd.MultiIndex):
+        raise ValueError(
+            "df has MultiIndex columns; flatten them first (e.g. "
+            "df.columns = ['_'.join(map(str, c)) for c in df.columns])."
+        )
+    extra = [d for d in FRAME_DIMS if d in df.columns] if dims is None else _dims_arg(df, dims)
+    pos_from_attr = False
+    if (
+        pos_label is None
+        and labels is None
+        and df.attrs.get("task") == "binary"
+        and df.attrs.get("pos_label") is not None
+    ):
+        pos_label, pos_from_attr = df.attrs["pos_label"], True
+    multi = _multilabel_columns(df, y_true, y_pred) if y_true not in df.columns else None
+    wanted = {"y_true": y_true, "y_pred": y_pred, "fold": fold}
+    if multi is not None:
+        del wanted["y_true"], wanted["y_pred"]
+    if sample_weight is not None:
+        wanted["sample_weight"] = sample_weight
+    missing = {arg: col for arg, col in wanted.items() if col not in df.columns}
+    if missing:
+        desc = ", ".join(f"{arg}={col!r}" for arg, col in missing.items())
+        raise ColumnError(
+            f"column(s) not in the frame: {desc}; the frame has {few(df.columns, 12)}. Pass the "
+            "column names, e.g. df.cv.counts(y_true='label', fold='split')."
+        )
+    for arg, col in wanted.items():
+        if isinstance(df[col], pd.DataFrame):
+            raise ValueError(
+                f"{arg}={col!r} names {df[col].shape[1]} columns of the frame "
+                "(duplicated column names); name each column once."
+            )
+    groups: list[tuple[str, Any]] = [(str(d), df[d]) for d in extra]
+    if repeat is not None and repeat in df.columns and repeat not in extra:
+        groups.append((REPEAT, df[repeat]))
+    groups.append((FOLD, df[fold]))
+    attrs = {k: str(df.attrs[k]) for k in ("stratified", "splitter") if k in df.attrs}
+    if multi is not None:
+        true_cols, pred_cols, names = multi
+        attr_labels = df.attrs.get("labels")
+        if labels is None:
+            known = list(attr_labels) if attr_labels is not None else []
+            labels = known if [str(k) for k in known] == names else names
+        yt, yp = df[true_cols].to_numpy(), df[pred_cols].to_numpy()
+    else:
+        yt, yp = df[y_true], df[y_pred]
+        if (
+            labels is None
+            and df.attrs.get("task") == "multiclass"
+            and df.attrs.get("labels") is not None
+        ):
+            labels = list(df.attrs["labels"])
+    cube = build(
+        yt,
+        yp,
+        groups,
+        labels,
+        pos_label,
+        None if sample_weight is None else df[sample_weight],
+        attrs,
+        pos_from_attr=pos_from_attr,
+    )
+    return validate(cube)
+
+
+def _dims_arg(df: pd.DataFrame, dims: Any) -> list[Hashable]:
+    if isinstance(dims, str):
+        dims = [dims]
+    try:
+        out = list(dims)
+    except TypeError:
+        raise TypeError(
+            f"dims={dims!r} must be a list of column names, e.g. dims=['model']."
+        ) from None
+    missing = [d for d in out if d not in df.columns]
+    if missing:
+        raise ColumnError(
+            f"dims={out!r}: column(s) {few(missing)} not in the frame; its "
+            f"columns are {few(df.columns, 12)}."
+        )
+    reserved = [d for d in out if d in (FOLD, CLASS, TRUE, PRED)]
+    if reserved:
+        raise ValueError(
+            f"dims={out!r} names {few(reserved)}, which are dims the cube "
+            "already has; name other columns."
+        )
+    if len(set(out)) != len(out):
+        raise ValueError(f"dims={out!r} names a column twice; name each once.")
+    return out
+
+
+def _multilabel_columns(
+    df: pd.DataFrame, y_true: str, y_pred: str
+) -> tuple[list[str], list[str], list[str]] | None:
+    """Multilabel frames hold one ``y_true_<label>`` and ``y_pred_<label>`` column per label."""
+    true_cols = [c for c in df.columns if isinstance(c, str) and c.startswith(y_true + "_")]
+    if not true_cols:
+        return None
+    names = [c[len(y_true) + 1 :] for c in true_cols]
+    pred_cols = [f"{y_pred}_{n}" for n in names]
+    missing = [c for c in pred_cols if c not in df.columns]
+    if missing:
+        raise ColumnError(
+            f"multilabel frame has {few(true_cols)} but lacks {few(missing)}; "
+            "every y_true_<label> column needs its y_pred_<label> column."
+        )
+    return true_cols, pred_cols, names
