@@ -1,12 +1,27 @@
-"""Type aliases shared by the public signatures."""
+"""Type aliases shared by the public signatures: every option is a ``Literal``."""
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from typing import Literal, Union
+from typing import Literal
 
 #: One dimension name, several, or None.
-Dims = Union[str, Iterable[Hashable], None]
+Dims = str | Iterable[Hashable] | None
 #: scikit-learn's ``zero_division``: "warn" (0 with one warning), 0.0, 1.0 or np.nan.
-ZeroDivision = Union[Literal["warn"], float]
+ZeroDivision = Literal["warn"] | float
+#: How folds are aggregated (``None`` keeps the fold dimension).
 FoldMethod = Literal["tp_fp", "avg", "pr_re", None]
+#: Fold aggregations of Cohen's kappa.
+KappaFoldMethod = Literal["tp_fp", "avg", None]
+#: Metrics that can be averaged over classes.
 Metric = Literal["precision", "recall", "f", "accuracy"]
+#: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds.
+CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity"]
+#: The two definitions of macro-F in use.
+Definition = Literal["mean", "f_of_means"]
+#: Accuracy per fold (None), pooled over folds or averaged over folds.
+How = Literal["pooled", "avg", None]
+#: The five fold aggregations of F.
+FMethod = Literal["f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip"]
+#: Task of a counts cube.
+Task = Literal["binary", "multiclass", "multilabel"]

@@ -9,6 +9,7 @@ the policy and the warning live one layer up, in :mod:`cvframe.reduce`.
 >>> precision(0, 0, fill=float("nan"))
 nan
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,6 +19,7 @@ import xarray as xr
 
 __all__ = [
     "accuracy",
+    "as_float",
     "f_beta",
     "f_from_pr",
     "precision",
@@ -35,11 +37,14 @@ def _where(cond: Any, a: Any, b: Any) -> Any:
     return out.item() if out.ndim == 0 else out
 
 
-def _float(x: Any) -> Any:
+def as_float(x: Any) -> Any:
     """Counts as float64 (unsigned and int32 counts are up-cast before any arithmetic)."""
     if isinstance(x, xr.DataArray):
-        return x.astype("float64", copy=False)
+        return x if x.dtype == np.float64 else x.astype("float64")
     return np.asarray(x, dtype="float64") if np.ndim(x) else float(x)
+
+
+_float = as_float  # the former private name
 
 
 def safe_divide(num: Any, den: Any, fill: float = 0.0) -> Any:

@@ -1,8 +1,10 @@
-"""Per-fold metrics and fold aggregations of a counts cube.
+"""Per-fold metrics and fold aggregations of a counts cube: one engine, many names.
 
-Two reduction strategies do all the work: *pooled* (sum the counts along ``dim``, then apply
-the formula) and *averaged* (apply the formula per cell, then take the mean along ``dim``).
-The five F-measure aggregations of Forman & Scholz (2010, §2.3) are named uses of them:
+One function, :func:`aggregate`, does every fold aggregation: *pooled* (``"tp_fp"``: sum the
+counts along ``dim``, then apply the formula), *averaged* (``"avg"``: apply the formula per
+fold, then take the mean over the folds) and F of averaged precision and recall
+(``"pr_re"``). The five F-measure aggregations of Forman & Scholz (2010, §2.3) are named uses
+of it, and so are :func:`cvframe.multiclass.macro`, ``micro`` and ``weighted``:
 
 ==================  ==========================================================
 ``f_tp_fp``         pooled F: sum TP, FP, FN over folds, then F (recommended)
@@ -12,115 +14,91 @@ The five F-measure aggregations of Forman & Scholz (2010, §2.3) are named uses 
 ``f_pr_re_skip``    ``f_pr_re`` over the folds where precision and recall are defined
 ==================  ==========================================================
 
-Every function here is plain xarray arithmetic, so a dask-backed cube stays lazy.
+The counts are read once, by :func:`cvframe.schema.read_counts`: a cell whose counts are all
+0 or all NaN is not a fold, so every average divides by the number of real folds. Every
+undefined cell is described by one wording (``UNDEFINED``), whatever the path that met it,
+and a call emits one warning. Every function here is plain xarray arithmetic, so a
+dask-backed cube stays lazy.
+
+(Over 400 lines because every public function carries its full numpydoc — formula, Notes,
+References and a doctest — next to the one engine they are named uses of.)
 """
+
 from __future__ import annotations
 
-import math
-import numbers
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import xarray as xr
 
-from . import formulas
-from ._types import Dims, ZeroDivision
-from .errors import check_choice, check_dims, warn_undefined
-from .schema import CLASS, CONFUSION, COUNTS, _where, check_structure, is_lazy
+from . import _checks, formulas
+from ._docs import doc
+from ._types import CellMetric, Dims, FoldMethod, How, ZeroDivision
+from .errors import warn_undefined
+from .schema import (
+    CLASS,
+    CONFUSION,
+    COUNTS,
+    Counts,
+    check_structure,
+    is_lazy,
+    provenance,
+    read_counts,
+    where_text,
+)
 
 __all__ = [
     "F_METHODS",
+    "FOLD_METHODS",
+    "METRICS",
+    "FoldValues",
+    "UNDEFINED",
     "accuracy",
+    "aggregate",
+    "aggregate_counts",
     "error_rate",
     "f",
     "f_avg",
     "f_methods",
     "f_pr_re",
     "f_tp_fp",
+    "fold_dims",
     "pooled",
     "precision",
+    "read_counts",
     "recall",
     "specificity",
     "valid",
+    "warn",
 ]
 
 #: The five fold aggregations of F, in the paper's order.
 F_METHODS = ("f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip")
+#: Metrics :func:`aggregate` knows.
+METRICS = ("precision", "recall", "f", "accuracy", "specificity")
+#: Fold aggregations (``None`` keeps the fold dim).
+FOLD_METHODS = ("tp_fp", "avg", "pr_re", None)
 
-_REFERENCE = """G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
-       Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010."""
-
-_PARAMS = {
-    "<<ds>>": """ds : xarray.Dataset
-        A counts cube (``tp``, ``fp``, ``fn``, ``tn`` over ``(..., fold, class)``).""",
-    "<<dim>>": """dim : str or sequence of str, default "fold"
-        The dimension(s) to aggregate over; every other dimension (``class``, ``repeat``,
-        ``model``, ...) is kept with its coordinates.""",
-    "<<beta>>": """beta : float, default 1
-        Weight of recall relative to precision, a finite number >= 0 (``beta=1`` is F1).""",
-    "<<zero_division>>": """zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
-        Value of a metric where it is undefined (0/0), with scikit-learn's meaning:
-        ``"warn"`` uses 0 and emits one :class:`~cvframe.UndefinedMetricWarning` per call
-        with the number of affected cells; a number uses that value silently. On a
-        dask-backed cube the cells are not counted (that would compute the cube), so no
-        warning is emitted: choose the value explicitly there.""",
-    "<<skip_undefined>>": """skip_undefined : bool, default False
-        Average only over the folds where precision and recall are both defined
-        (:math:`V^{(i)} = 1`): the paper's tilde methods, which are biased upwards. Under
-        ``zero_division="warn"`` one warning says how many folds were skipped.""",
-    "<<reference>>": _REFERENCE,
+#: The one wording of every undefined cell: per fold (or per cell) and after pooling.
+UNDEFINED = {
+    "precision": ("precision (no predicted positives)",) * 2,
+    "recall": ("recall (no positives of the class)",) * 2,
+    "specificity": ("specificity (no negatives of the class)",) * 2,
+    "accuracy": ("accuracy (empty fold)", "accuracy (no tested samples)"),
+    "f": ("precision or recall", "F (TP = FP = FN = 0 after pooling)"),
 }
 
-
-def _doc(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Inject the shared parameter descriptions (written once, above) into a docstring."""
-    doc = func.__doc__ or ""
-    for key, text in _PARAMS.items():
-        doc = doc.replace(key, text)
-    func.__doc__ = doc
-    return func
+#: An undefined case of a call: (mask, what, action, cells counted or None for all).
+Undefined = tuple[xr.DataArray, str, str, xr.DataArray | None]
 
 
-# --- argument checks ---------------------------------------------------------------------------
-
-def _fill(zero_division: Any) -> float:
-    """The numeric value of a ``zero_division`` policy ("warn" behaves as 0)."""
-    if isinstance(zero_division, str):
-        if zero_division == "warn":
-            return 0.0
-    elif isinstance(zero_division, numbers.Real) and not isinstance(zero_division, bool):
-        value = float(zero_division)
-        if value in (0.0, 1.0) or math.isnan(value):
-            return value
-    raise ValueError(
-        f"zero_division={zero_division!r} is not valid; expected one of "
-        "['warn', 0.0, 1.0, nan] (scikit-learn's meaning)."
-    )
+# --- argument checks ---------------------------------------------------------------------
 
 
-def _zd_attr(zero_division: Any) -> str:
-    return zero_division if isinstance(zero_division, str) else repr(float(zero_division))
-
-
-def _beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta={beta!r} must be a real number >= 0 (e.g. beta=1 for F1).")
-    value = float(beta)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"beta={beta!r} must be a finite number >= 0 (e.g. beta=1 for F1).")
-    return value
-
-
-def _skip(skip_undefined: Any) -> bool:
-    if not isinstance(skip_undefined, (bool, np.bool_)):
-        raise TypeError(f"skip_undefined={skip_undefined!r} must be True or False.")
-    return bool(skip_undefined)
-
-
-def _dims(ds: xr.Dataset, dim: Dims) -> tuple[str, ...]:
+def fold_dims(ds: xr.Dataset, dim: Dims) -> tuple[str, ...]:
+    """``dim`` checked against the counts of ``ds`` (never ``class``: that is class averaging)."""
     check_structure(ds)
-    dims = check_dims(ds["tp"], dim)
+    dims = _checks.dims(ds["tp"], dim)
     if CLASS in dims:
         raise ValueError(
             f"dim={dim!r} includes 'class'; fold aggregations keep classes. Average over "
@@ -129,49 +107,292 @@ def _dims(ds: xr.Dataset, dim: Dims) -> tuple[str, ...]:
     return dims
 
 
-def _counts(ds: xr.Dataset, need_fold: bool = True) -> dict[str, xr.DataArray]:
-    check_structure(ds, need_fold=need_fold)
-    return {v: ds[v] for v in COUNTS}
+def check_metric(metric: Any, fold_method: Any, valid: Sequence[str] = METRICS) -> tuple[Any, Any]:
+    """``metric`` and ``fold_method`` checked (``"pr_re"`` exists for F only)."""
+    metric = _checks.choice("metric", metric, valid)
+    fold_method = _checks.choice("fold_method", fold_method, FOLD_METHODS)
+    if fold_method == "pr_re" and metric != "f":
+        raise ValueError(
+            f"fold_method='pr_re' is defined for metric='f' only (F of the fold means of "
+            f"precision and recall), not for metric={metric!r}; use fold_method='avg' for the "
+            f"mean over folds of {metric}, or 'tp_fp' to pool the counts."
+        )
+    return metric, fold_method
 
 
-# --- provenance and warnings ---------------------------------------------------------------------
-
-def _provenance(da: xr.DataArray, method: str, dims: tuple[str, ...] = (), **extra: Any
-                ) -> xr.DataArray:
-    """Attach the attrs that say how a number was computed (netCDF-safe types only)."""
-    attrs: dict[str, Any] = {"method": method}
-    if dims:
-        attrs["reduced_dims"] = ",".join(map(str, dims))
-    for key, value in extra.items():
-        if value is None:
-            continue
-        if key == "zero_division":
-            value = _zd_attr(value)
-        elif isinstance(value, (bool, np.bool_)):
-            value = "yes" if value else "no"
-        attrs[key] = value
-    da.attrs = attrs
-    da.name = method
-    return da
+# --- one warning per call ----------------------------------------------------------------
 
 
-def _count_and_warn(mask: xr.DataArray, what: str, zero_division: Any, action: str,
-                    stacklevel: int = 4) -> None:
-    """One warning for all cells where ``mask`` is True, under ``zero_division="warn"``.
+def warn(items: Sequence[Undefined], zero_division: Any) -> None:
+    """Emit one UndefinedMetricWarning for every undefined case of a call (under "warn").
 
-    Lazy (dask) cubes are not computed for the count: pass ``zero_division`` explicitly there.
+    Cases with the same wording are named once (the first one's action is kept). A lazy
+    cube is not computed for the count, so it emits nothing.
     """
-    if not (isinstance(zero_division, str) and zero_division == "warn") or is_lazy(mask):
+    if not (isinstance(zero_division, str) and zero_division == "warn"):
         return
-    n_bad = int(mask.sum())
-    if n_bad:
-        warn_undefined(what, n_bad, int(mask.size), _where(mask), stacklevel=stacklevel,
-                       action=action)
+    found, seen = [], set()
+    for mask, what, action, counted in items:
+        if what in seen:
+            continue
+        seen.add(what)
+        if is_lazy(mask) or (counted is not None and is_lazy(counted)):
+            return
+        n_bad = int(mask.sum())
+        if n_bad:
+            total = int(mask.size if counted is None else counted.sum())
+            found.append((mask, what, action, n_bad, total))
+    if not found:
+        return
+    mask, what, action, n_bad, total = found[0]
+    for m2, w2, a2, n2, t2 in found[1:]:
+        action += f"; {w2} is undefined in {n2} of {t2} cells ({where_text(m2)}), {a2}"
+    warn_undefined(what, n_bad, total, where_text(mask), action=action)
 
 
-# --- per fold -----------------------------------------------------------------------------------
+# --- the engine ---------------------------------------------------------------------------
 
-@_doc
+
+class FoldValues:
+    """Per-cell values and undefined masks of one set of counts, each computed once.
+
+    :func:`f_methods` shares one instance among its five aggregations, so it makes one set
+    of passes over the counts (it matters for simulated cubes with 10^6 trials).
+    """
+
+    def __init__(self, c: Counts, b: float, fill: float) -> None:
+        self.c, self.b, self.fill = c, b, fill
+        self._floats: dict[str, xr.DataArray] = {}
+        self._values: dict[str, xr.DataArray] = {}
+        self._undefined: dict[str, xr.DataArray] = {}
+
+    def _f64(self, name: str) -> xr.DataArray:
+        if name not in self._floats:
+            self._floats[name] = formulas.as_float(self.c[name])
+        return self._floats[name]
+
+    def value(self, metric: str) -> xr.DataArray:
+        if metric not in self._values:
+            tp, fp, fn, tn = (lambda v=v: self._f64(v) for v in COUNTS)
+            fill = self.fill
+            self._values[metric] = {
+                "precision": lambda: formulas.precision(tp(), fp(), fill),
+                "recall": lambda: formulas.recall(tp(), fn(), fill),
+                "specificity": lambda: formulas.specificity(tn(), fp(), fill),
+                "accuracy": lambda: formulas.accuracy(tp() + tn(), tp() + fp() + fn() + tn(), fill),
+                "f": lambda: formulas.f_beta(tp(), fp(), fn(), self.b, fill),
+            }[metric]()
+        return self._values[metric]
+
+    def undefined(self, metric: str, pooled: bool = False) -> xr.DataArray:
+        key = metric + ("_pooled" if pooled and metric == "f" else "")
+        if key not in self._undefined:
+            tp, fp, fn, tn = (lambda v=v: self._f64(v) for v in COUNTS)
+            self._undefined[key] = {
+                "precision": lambda: tp() + fp() == 0,
+                "recall": lambda: tp() + fn() == 0,
+                "specificity": lambda: tn() + fp() == 0,
+                "accuracy": lambda: tp() + fp() + fn() + tn() == 0,
+                "f": lambda: ~formulas.valid(tp(), fp(), fn()),
+                "f_pooled": lambda: tp() + fp() + fn() == 0,
+            }[key]()
+        return self._undefined[key]
+
+
+def _fold_mean(
+    x: xr.DataArray, keep: xr.DataArray | None, dims: tuple[str, ...], fill: float
+) -> tuple[xr.DataArray, xr.DataArray | None]:
+    """Mean along ``dims`` over the ``keep`` cells (all when None); ``fill`` where none is."""
+    if keep is None:
+        return x.mean(dims, skipna=False), None
+    total = x.where(keep, 0.0).sum(dims, skipna=False)
+    count = keep.sum(dims)
+    return formulas.safe_divide(total, count, fill), count == 0
+
+
+def aggregate_counts(
+    c: Counts,
+    metric: str,
+    fold_method: str | None,
+    dims: tuple[str, ...],
+    *,
+    beta: float = 1.0,
+    fill: float = 0.0,
+    skip: bool = False,
+    cache: FoldValues | None = None,
+) -> tuple[xr.DataArray, list[Undefined]]:
+    """The engine: ``metric`` of counts ``c`` aggregated over ``dims`` by ``fold_method``.
+
+    Arguments are already checked (:func:`aggregate` is the checked entry point). Returns
+    the values and the undefined cases met, for the caller's one :func:`warn`.
+    """
+    if fold_method == "tp_fp":
+        pooled_values = FoldValues(c.sum(dims), beta, fill)
+        what = UNDEFINED[metric][1]
+        return pooled_values.value(metric), [
+            (pooled_values.undefined(metric, pooled=True), what, f"set to {fill}", None)
+        ]
+    folds = cache if cache is not None else FoldValues(c, beta, fill)
+    what = UNDEFINED[metric][0]
+    if fold_method is None:
+        action = (
+            f"F there is 0, or {fill} where TP = FP = FN = 0" if metric == "f" else f"set to {fill}"
+        )
+        return folds.value(metric), [(folds.undefined(metric), what, action, None)]
+    real = None if c.padded is False else c.is_fold
+    bad = folds.undefined(metric)
+    counted = real
+    if real is not None:
+        bad = bad & real
+    keep = real
+    if skip:
+        keep = ~bad if keep is None else keep & ~bad
+        action = "those folds are skipped"
+    elif fold_method == "pr_re":
+        action = f"precision and recall there count as {fill} in the fold means"
+    elif metric == "f":
+        action = f"F there is 0 (or {fill} where TP = FP = FN = 0) in the fold mean"
+    else:
+        action = f"counted as {fill} in the fold mean"
+    items: list[Undefined] = [(bad, what, action, counted)]
+    if fold_method == "pr_re":
+        pr, none = _fold_mean(folds.value("precision"), keep, dims, fill)
+        re, _ = _fold_mean(folds.value("recall"), keep, dims, fill)
+        val = formulas.f_from_pr(pr, re, beta)
+    else:
+        val, none = _fold_mean(folds.value(metric), keep, dims, fill)
+    if none is not None:
+        kind = "no valid folds" if skip else "no folds"
+        items.append((none, f"the fold mean ({kind} to average)", f"set to {fill}", None))
+    return val, items
+
+
+def _method(metric: str, fold_method: str | None, skip: bool) -> str:
+    if fold_method is None:
+        return metric
+    name = f"{metric}_{fold_method}"
+    return name + "_skip" if skip else name
+
+
+@doc
+def aggregate(
+    ds: xr.Dataset,
+    metric: CellMetric = "f",
+    fold_method: FoldMethod = "tp_fp",
+    dim: Dims = "fold",
+    *,
+    beta: float = 1.0,
+    skip_undefined: bool = False,
+    zero_division: ZeroDivision = "warn",
+) -> xr.DataArray:
+    r"""One metric of every class, aggregated over folds: the engine of every fold aggregation.
+
+    - ``fold_method="tp_fp"``: sum the counts over ``dim``, then the metric once;
+    - ``"avg"``: the metric per fold, then its mean over the real folds;
+    - ``"pr_re"`` (``metric="f"`` only): F of the fold means of precision and recall;
+    - ``None``: the per-fold values (``dim`` is kept).
+
+    ``f_tp_fp``, ``f_avg``, ``f_pr_re`` are ``aggregate(ds, "f", ...)``;
+    ``multiclass.macro`` is its class mean.
+
+    Parameters
+    ----------
+    <<ds>>
+    metric : {"precision", "recall", "f", "accuracy", "specificity"}, default "f"
+        The per-class one-vs-all metric.
+    fold_method : {"tp_fp", "avg", "pr_re", None}, default "tp_fp"
+    <<dim>>
+    <<beta>>
+    skip_undefined : bool, default False
+        ``"avg"``/``"pr_re"`` only: average over the folds where the metric is defined
+        (for F, where precision and recall are: the paper's tilde methods).
+    <<zero_division>>
+
+    Returns
+    -------
+    xarray.DataArray
+        float64 without ``dim`` (``None`` keeps it); ``class`` and every other dim are kept.
+
+    Notes
+    -----
+    A cell whose four counts are all 0 or all NaN is not a fold: averages leave it out (they
+    divide by the number of real folds) and pooled sums count it as 0.
+
+    References
+    ----------
+    <<reference>>
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> ds = cvframe.datasets.table1()
+    >>> round(cvframe.reduce.aggregate(ds, "precision", "avg").item(), 4)
+    0.6025
+    >>> cvframe.reduce.aggregate(ds, "f", "avg").item() == ds.cv.f_avg().item()
+    True
+    """
+    metric, fold_method = check_metric(metric, fold_method)
+    b = _checks.beta(beta)
+    skip = _checks.flag("skip_undefined", skip_undefined)
+    fill = _checks.zero_division(zero_division)
+    dims = fold_dims(ds, dim)
+    red = () if fold_method is None else dims
+    c = read_counts(ds, need_fold=fold_method is not None)
+    val, items = aggregate_counts(
+        c,
+        metric,
+        fold_method,
+        red,
+        beta=b,
+        fill=fill,
+        skip=skip and fold_method in ("avg", "pr_re"),
+    )
+    warn(items, zero_division)
+    if metric == "f" and fold_method is not None:
+        return _f_provenance(val, _method("f", fold_method, skip), dims, zero_division, b, skip)
+    return provenance(
+        val,
+        _method(metric, fold_method, skip),
+        red,
+        metric=metric,
+        zero_division=zero_division,
+        beta=b if metric == "f" else None,
+        skip_undefined=skip if fold_method in ("avg", "pr_re") else None,
+    )
+
+
+def _f_provenance(
+    val: xr.DataArray,
+    name: str,
+    dims: tuple[str, ...],
+    zero_division: Any,
+    b: float,
+    skip: bool | None,
+) -> xr.DataArray:
+    return provenance(
+        val,
+        name,
+        dims,
+        zero_division=zero_division,
+        skip_undefined=skip if name != "f_tp_fp" else None,
+        beta=b,
+    )
+
+
+# --- per cell ---------------------------------------------------------------------------
+
+
+def _cell(ds: xr.Dataset, metric: str, zero_division: Any, beta: float = 1.0) -> xr.DataArray:
+    b = _checks.beta(beta)
+    fill = _checks.zero_division(zero_division)
+    val, items = aggregate_counts(
+        read_counts(ds, need_fold=False), metric, None, (), beta=b, fill=fill
+    )
+    warn(items, zero_division)
+    return provenance(val, metric, zero_division=zero_division, beta=b if metric == "f" else None)
+
+
+@doc
 def precision(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
     r"""Precision of every cell (fold, class, ...): :math:`Pr = TP/(TP+FP)`.
 
@@ -203,15 +424,10 @@ def precision(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.Dat
     >>> cvframe.datasets.table1().cv.precision().round(3).values.ravel()
     array([1.   , 0.8  , 0.235, 0.375])
     """
-    c = _counts(ds, need_fold=False)
-    fill = _fill(zero_division)
-    _count_and_warn(c["tp"] + c["fp"] == 0, "precision (no predicted positives)",
-                    zero_division, f"set to {fill}")
-    return _provenance(formulas.precision(c["tp"], c["fp"], fill), "precision",
-                       zero_division=zero_division)
+    return _cell(ds, "precision", zero_division)
 
 
-@_doc
+@doc
 def recall(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
     r"""Recall (true-positive rate) of every cell: :math:`Re = TP/(TP+FN)`.
 
@@ -243,17 +459,11 @@ def recall(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.DataAr
     >>> cvframe.datasets.table1().cv.recall().values.ravel()
     array([1.  , 1.  , 1.  , 0.75])
     """
-    c = _counts(ds, need_fold=False)
-    fill = _fill(zero_division)
-    _count_and_warn(c["tp"] + c["fn"] == 0, "recall (no positives in the fold)",
-                    zero_division, f"set to {fill}")
-    return _provenance(formulas.recall(c["tp"], c["fn"], fill), "recall",
-                       zero_division=zero_division)
+    return _cell(ds, "recall", zero_division)
 
 
-@_doc
-def f(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = "warn"
-      ) -> xr.DataArray:
+@doc
+def f(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = "warn") -> xr.DataArray:
     r"""F-measure of every cell, from its counts.
 
     .. math:: F_\beta = \frac{(1+\beta^2)\,TP}{(1+\beta^2)\,TP + \beta^2 FN + FP}
@@ -290,17 +500,10 @@ def f(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = "warn"
     >>> cvframe.datasets.table1().cv.f().round(3).values.ravel()
     array([1.   , 0.889, 0.381, 0.5  ])
     """
-    b = _beta(beta)
-    c = _counts(ds, need_fold=False)
-    fill = _fill(zero_division)
-    _count_and_warn(~formulas.valid(c["tp"], c["fp"], c["fn"]),
-                    "precision or recall", zero_division,
-                    f"F there is 0, or {fill} where TP = FP = FN = 0")
-    return _provenance(formulas.f_beta(c["tp"], c["fp"], c["fn"], b, fill), "f",
-                       zero_division=zero_division, beta=b)
+    return _cell(ds, "f", zero_division, beta)
 
 
-@_doc
+@doc
 def specificity(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
     r"""Specificity (true-negative rate) of every cell: :math:`TN/(TN+FP)`.
 
@@ -324,15 +527,10 @@ def specificity(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.D
     >>> cvframe.datasets.table2().cv.specificity().values.ravel()
     array([1., 1., 1., 1.])
     """
-    c = _counts(ds, need_fold=False)
-    fill = _fill(zero_division)
-    _count_and_warn(c["tn"] + c["fp"] == 0, "specificity (no negatives in the fold)",
-                    zero_division, f"set to {fill}")
-    return _provenance(formulas.specificity(c["tn"], c["fp"], fill), "specificity",
-                       zero_division=zero_division)
+    return _cell(ds, "specificity", zero_division)
 
 
-@_doc
+@doc
 def valid(ds: xr.Dataset) -> xr.DataArray:
     r"""The paper's validity mask :math:`V^{(i)}`: precision and recall both defined.
 
@@ -357,34 +555,34 @@ def valid(ds: xr.Dataset) -> xr.DataArray:
     >>> cvframe.datasets.table2().cv.valid().values.ravel()
     array([ True, False,  True,  True])
     """
-    c = _counts(ds, need_fold=False)
-    return _provenance(formulas.valid(c["tp"], c["fp"], c["fn"]), "valid")
+    c = read_counts(ds, need_fold=False)
+    return provenance(formulas.valid(c.tp, c.fp, c.fn), "valid")
 
 
-def _correct_and_n(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
-    """Correct predictions and test size per fold.
+def _correct_and_n(c: Counts, task: Any) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray]:
+    """Correct predictions, test size and the real-fold mask of every fold.
 
     Single-label multiclass cubes (``task="multiclass"``) count a sample once: correct is
     :math:`\\sum_c TP_c` and the class dim is dropped. Binary and multilabel cubes count
     one-vs-all decisions per class: correct is :math:`TP + TN` and ``class`` is kept.
     """
-    c = _counts(ds, need_fold=False)
-    n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
-    if ds.attrs.get("task") == "multiclass":
-        return c["tp"].sum(CLASS), n.isel({CLASS: 0}, drop=True)
-    return c["tp"] + c["tn"], n
+    if task == "multiclass":
+        correct = formulas.as_float(c.tp).sum(CLASS)
+        return correct, c.n.isel({CLASS: 0}, drop=True), c.is_fold.any(CLASS)
+    return formulas.as_float(c.tp) + c.tn, c.n, c.is_fold
 
 
-@_doc
-def accuracy(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
-             zero_division: ZeroDivision = "warn") -> xr.DataArray:
+@doc
+def accuracy(
+    ds: xr.Dataset, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+) -> xr.DataArray:
     r"""Accuracy per fold, pooled over folds, or averaged over folds.
 
     - ``how=None``: per fold, :math:`\text{correct}^{(i)} / n^{(i)}`;
     - ``how="pooled"``: :math:`\sum_i \text{correct}^{(i)} / \sum_i n^{(i)}`, which equals
       the fold-size-weighted mean of fold accuracies;
-    - ``how="avg"``: the unweighted mean of fold accuracies (differs from pooled when fold
-      sizes differ).
+    - ``how="avg"``: the unweighted mean of fold accuracies over the folds that hold test
+      samples (differs from pooled when fold sizes differ).
 
     For single-label multiclass cubes (``task="multiclass"``) correct is
     :math:`\sum_c TP_c` and the ``class`` dim is dropped; for binary and multilabel cubes it is
@@ -404,6 +602,11 @@ def accuracy(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
     xarray.DataArray
         float64; ``attrs["method"]`` says which accuracy it is.
 
+    Notes
+    -----
+    An empty fold (no test samples, e.g. a repeat padded to another repeat's folds) is not a
+    fold: ``how="avg"`` leaves it out of the mean.
+
     References
     ----------
     <<reference>>
@@ -414,29 +617,39 @@ def accuracy(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
     >>> float(cvframe.datasets.basili_confusion().cv.accuracy(how="pooled").round(4))
     0.8333
     """
-    how = check_choice("how", how, [None, "pooled", "avg"])
-    fill = _fill(zero_division)
-    correct, n = _correct_and_n(ds)
+    how = _checks.choice("how", how, [None, "pooled", "avg"])
+    fill = _checks.zero_division(zero_division)
     if how is None:
-        _count_and_warn(n == 0, "accuracy (empty fold)", zero_division, f"set to {fill}")
-        return _provenance(formulas.accuracy(correct, n, fill), "accuracy",
-                           zero_division=zero_division)
-    dims = _dims(ds, dim)
+        c = read_counts(ds, need_fold=False)
+        correct, n, _ = _correct_and_n(c, ds.attrs.get("task"))
+        warn([(n == 0, UNDEFINED["accuracy"][0], f"set to {fill}", None)], zero_division)
+        return provenance(
+            formulas.accuracy(correct, n, fill), "accuracy", zero_division=zero_division
+        )
+    dims = fold_dims(ds, dim)
+    c = read_counts(ds)
     if how == "pooled":
-        total = n.sum(dims, skipna=False)
-        _count_and_warn(total == 0, "accuracy (no tested samples)", zero_division,
-                        f"set to {fill}")
-        return _provenance(formulas.accuracy(correct.sum(dims, skipna=False), total, fill),
-                           "accuracy_pooled", dims, zero_division=zero_division)
-    _count_and_warn(n == 0, "accuracy (empty fold)", zero_division, f"counted as {fill}")
-    per_fold = formulas.accuracy(correct, n, fill)
-    return _provenance(per_fold.mean(dims, skipna=False), "accuracy_avg", dims,
-                       zero_division=zero_division)
+        p = c.sum(dims)
+        correct, n, _ = _correct_and_n(p, ds.attrs.get("task"))
+        warn([(n == 0, UNDEFINED["accuracy"][1], f"set to {fill}", None)], zero_division)
+        return provenance(
+            formulas.accuracy(correct, n, fill),
+            "accuracy_pooled",
+            dims,
+            zero_division=zero_division,
+        )
+    correct, n, real = _correct_and_n(c, ds.attrs.get("task"))
+    keep = None if c.padded is False else real
+    val, none = _fold_mean(formulas.accuracy(correct, n, fill), keep, dims, fill)
+    if none is not None:
+        warn([(none, "the fold mean (no folds to average)", f"set to {fill}", None)], zero_division)
+    return provenance(val, "accuracy_avg", dims, zero_division=zero_division)
 
 
-@_doc
-def error_rate(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
-               zero_division: ZeroDivision = "warn") -> xr.DataArray:
+@doc
+def error_rate(
+    ds: xr.Dataset, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+) -> xr.DataArray:
     r"""Error rate :math:`1 - \text{accuracy}`, per fold, pooled or averaged (see ``accuracy``).
 
     Parameters
@@ -466,13 +679,15 @@ def error_rate(ds: xr.Dataset, how: str | None = None, dim: Dims = "fold", *,
     return out
 
 
-# --- fold aggregation -------------------------------------------------------------------------
+# --- fold aggregation: the named uses ------------------------------------------------------
 
-@_doc
+
+@doc
 def pooled(ds: xr.Dataset, dim: Dims = "fold") -> xr.Dataset:
     r"""The counts summed along ``dim``: :math:`TP = \sum_i TP^{(i)}` and likewise.
 
-    ``confusion``, when present, is summed too. Integer counts stay int64.
+    ``confusion``, when present, is summed too. Integer counts stay int64; a sum that would
+    overflow int64 is an error (never a wrapped-around count). NaN padding counts as 0.
 
     Parameters
     ----------
@@ -491,17 +706,23 @@ def pooled(ds: xr.Dataset, dim: Dims = "fold") -> xr.Dataset:
     >>> int(p.tp.item()), int(p.fp.item()), int(p.fn.item())
     (14, 19, 1)
     """
-    check_structure(ds)
-    dims = _dims(ds, dim)
-    names = list(COUNTS) + ([CONFUSION] if CONFUSION in ds.data_vars else [])
-    out = ds[names].sum(dims, keep_attrs=True, skipna=False)
+    dims = fold_dims(ds, dim)
+    p = read_counts(ds).sum(dims)
+    out = xr.Dataset({v: p[v] for v in COUNTS})
+    if CONFUSION in ds.data_vars:
+        conf = ds[CONFUSION]
+        conf = conf.fillna(0) if conf.dtype.kind == "f" else conf
+        out[CONFUSION] = conf.sum([d for d in dims if d in conf.dims], skipna=False)
+    for v in out.data_vars.values():
+        v.attrs = {}
     out.attrs = dict(ds.attrs, reduced_dims=",".join(map(str, dims)))
     return out
 
 
-@_doc
-def f_tp_fp(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
-            zero_division: ZeroDivision = "warn") -> xr.DataArray:
+@doc
+def f_tp_fp(
+    ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0, zero_division: ZeroDivision = "warn"
+) -> xr.DataArray:
     r"""F_tp,fp: pool the counts over folds, then compute F once (the recommended method).
 
     .. math::
@@ -526,10 +747,11 @@ def f_tp_fp(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     Forman & Scholz (2010, §4) show by simulation that this is the only one of the five
     aggregations that is essentially unbiased; it equals F on the concatenated predictions
     of all folds (``sklearn.metrics.f1_score(y, cross_val_predict(...))``).
+    ``aggregate(ds, "f", "tp_fp", dim)``.
 
     See Also
     --------
-    f_avg, f_pr_re, f_methods
+    f_avg, f_pr_re, f_methods, aggregate
 
     References
     ----------
@@ -541,81 +763,18 @@ def f_tp_fp(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     >>> round(cvframe.datasets.table1().cv.f_tp_fp().item(), 3)
     0.583
     """
-    b = _beta(beta)
-    dims = _dims(ds, dim)
-    fill = _fill(zero_division)
-    p = pooled(ds, dims)
-    _count_and_warn(p["tp"] + p["fp"] + p["fn"] == 0, "F (TP = FP = FN = 0 after pooling)",
-                    zero_division, f"set to {fill}")
-    return _provenance(formulas.f_beta(p["tp"], p["fp"], p["fn"], b, fill), "f_tp_fp", dims,
-                       zero_division=zero_division, beta=b)
+    return aggregate(ds, "f", "tp_fp", dim, beta=beta, zero_division=zero_division)
 
 
-def _masked_mean(x: xr.DataArray, mask: xr.DataArray | None, dims: tuple[str, ...],
-                 fill: float) -> xr.DataArray:
-    """Mean along ``dims``; with a mask, over the True cells only (``fill`` where none)."""
-    if mask is None:
-        return x.mean(dims, skipna=False)
-    total = x.where(mask, 0.0).sum(dims, skipna=False)
-    count = mask.sum(dims)
-    return formulas.safe_divide(total, count, fill)
-
-
-def _warn_invalid(c: dict[str, xr.DataArray], skip: bool, zero_division: Any) -> xr.DataArray:
-    v = formulas.valid(c["tp"], c["fp"], c["fn"])
-    action = "those folds are skipped" if skip else "their F, precision or recall count as 0"
-    _count_and_warn(~v, "precision or recall", zero_division, action, stacklevel=5)
-    return v
-
-
-class _Folds:
-    """Per-fold precision, recall, F and V of a cube, each computed once.
-
-    The five fold aggregations share these, so :func:`f_methods` makes one set of passes over
-    the counts instead of five (it matters for simulated cubes with 10^6 trials).
-    """
-
-    __slots__ = ("tp", "fp", "fn", "v", "b", "fill", "_prec", "_rec", "_f")
-
-    def __init__(self, c: dict[str, xr.DataArray], b: float, fill: float) -> None:
-        self.tp, self.fp, self.fn = (formulas._float(c[k]) for k in ("tp", "fp", "fn"))
-        self.v = formulas.valid(self.tp, self.fp, self.fn)
-        self.b, self.fill = b, fill
-        self._prec: xr.DataArray | None = None
-        self._rec: xr.DataArray | None = None
-        self._f: xr.DataArray | None = None
-
-    @property
-    def prec(self) -> xr.DataArray:
-        if self._prec is None:
-            self._prec = formulas.precision(self.tp, self.fp, self.fill)
-        return self._prec
-
-    @property
-    def rec(self) -> xr.DataArray:
-        if self._rec is None:
-            self._rec = formulas.recall(self.tp, self.fn, self.fill)
-        return self._rec
-
-    @property
-    def f(self) -> xr.DataArray:
-        if self._f is None:
-            self._f = formulas.f_beta(self.tp, self.fp, self.fn, self.b, self.fill)
-        return self._f
-
-    def f_avg(self, dims: tuple[str, ...], skip: bool) -> xr.DataArray:
-        return _masked_mean(self.f, self.v if skip else None, dims, self.fill)
-
-    def f_pr_re(self, dims: tuple[str, ...], skip: bool) -> xr.DataArray:
-        mask = self.v if skip else None
-        pr = _masked_mean(self.prec, mask, dims, self.fill)
-        re = _masked_mean(self.rec, mask, dims, self.fill)
-        return formulas.f_from_pr(pr, re, self.b)
-
-
-@_doc
-def f_avg(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
-          skip_undefined: bool = False, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+@doc
+def f_avg(
+    ds: xr.Dataset,
+    dim: Dims = "fold",
+    *,
+    beta: float = 1.0,
+    skip_undefined: bool = False,
+    zero_division: ZeroDivision = "warn",
+) -> xr.DataArray:
     r"""F_avg: the mean of the per-fold F-measures (scikit-learn's ``cross_val_score``).
 
     .. math::
@@ -641,7 +800,9 @@ def f_avg(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     A fold with undefined precision or recall scores :math:`F^{(i)} = 0` (the limit of
     Equation 2). Biased downwards, most under class imbalance; ``skip_undefined=True``
     is biased upwards (Forman & Scholz 2010, §4.3). With ``skip_undefined=True`` and no
-    valid fold the result is the ``zero_division`` value.
+    valid fold the result is the ``zero_division`` value. :math:`k` counts the real folds:
+    a cell with no test samples (all counts 0, or all NaN padding) is not a fold.
+    ``aggregate(ds, "f", "avg", dim)``.
 
     See Also
     --------
@@ -660,19 +821,20 @@ def f_avg(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     >>> round(cvframe.datasets.table2().cv.f_avg(skip_undefined=True, zero_division=0).item(), 3)
     0.889
     """
-    b, skip = _beta(beta), _skip(skip_undefined)
-    dims = _dims(ds, dim)
-    fill = _fill(zero_division)
-    c = _counts(ds)
-    _warn_invalid(c, skip, zero_division)
-    name = "f_avg_skip" if skip else "f_avg"
-    return _provenance(_Folds(c, b, fill).f_avg(dims, skip), name, dims,
-                       zero_division=zero_division, skip_undefined=skip, beta=b)
+    return aggregate(
+        ds, "f", "avg", dim, beta=beta, skip_undefined=skip_undefined, zero_division=zero_division
+    )
 
 
-@_doc
-def f_pr_re(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
-            skip_undefined: bool = False, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+@doc
+def f_pr_re(
+    ds: xr.Dataset,
+    dim: Dims = "fold",
+    *,
+    beta: float = 1.0,
+    skip_undefined: bool = False,
+    zero_division: ZeroDivision = "warn",
+) -> xr.DataArray:
     r"""F_pr,re: F of the mean precision and the mean recall over folds.
 
     .. math::
@@ -700,7 +862,8 @@ def f_pr_re(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     Notes
     -----
     Averaging smooths over a fold with very low precision or recall, so this method is
-    biased upwards (Forman & Scholz 2010, §4.3). F of two zero means is 0.
+    biased upwards (Forman & Scholz 2010, §4.3). F of two zero means is 0. :math:`k` counts
+    the real folds (see :func:`f_avg`). ``aggregate(ds, "f", "pr_re", dim)``.
 
     See Also
     --------
@@ -716,19 +879,15 @@ def f_pr_re(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     >>> round(cvframe.datasets.table1().cv.f_pr_re().item(), 3)
     0.734
     """
-    b, skip = _beta(beta), _skip(skip_undefined)
-    dims = _dims(ds, dim)
-    fill = _fill(zero_division)
-    c = _counts(ds)
-    _warn_invalid(c, skip, zero_division)
-    name = "f_pr_re_skip" if skip else "f_pr_re"
-    return _provenance(_Folds(c, b, fill).f_pr_re(dims, skip), name, dims,
-                       zero_division=zero_division, skip_undefined=skip, beta=b)
+    return aggregate(
+        ds, "f", "pr_re", dim, beta=beta, skip_undefined=skip_undefined, zero_division=zero_division
+    )
 
 
-@_doc
-def f_methods(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
-              zero_division: ZeroDivision = "warn") -> xr.Dataset:
+@doc
+def f_methods(
+    ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0, zero_division: ZeroDivision = "warn"
+) -> xr.Dataset:
     r"""All five F aggregations side by side (the apples-to-apples table).
 
     Variables ``f_tp_fp``, ``f_avg``, ``f_pr_re``, ``f_avg_skip``, ``f_pr_re_skip``; see
@@ -757,25 +916,46 @@ def f_methods(ds: xr.Dataset, dim: Dims = "fold", *, beta: float = 1.0,
     >>> {k: round(v.item(), 3) for k, v in m.data_vars.items()}
     {'f_tp_fp': 0.769, 'f_avg': 0.667, 'f_pr_re': 0.682, 'f_avg_skip': 0.889, 'f_pr_re_skip': 0.909}
     """
-    b = _beta(beta)
-    dims = _dims(ds, dim)
-    fill = _fill(zero_division)
-    c = _counts(ds)
-    folds = _Folds(c, b, fill)
-    _count_and_warn(~folds.v, "precision or recall", zero_division,
-                    "f_avg and f_pr_re count them as 0; the _skip methods skip those folds")
-    tot = {k: c[k].sum(dims, skipna=False) for k in ("tp", "fp", "fn")}
-    out = {
-        "f_tp_fp": formulas.f_beta(tot["tp"], tot["fp"], tot["fn"], b, fill),
-        "f_avg": folds.f_avg(dims, skip=False),
-        "f_pr_re": folds.f_pr_re(dims, skip=False),
-        "f_avg_skip": folds.f_avg(dims, skip=True),
-        "f_pr_re_skip": folds.f_pr_re(dims, skip=True),
-    }
-    for name, da in out.items():
-        _provenance(da, name, dims, zero_division=zero_division,
-                    skip_undefined=name.endswith("_skip"), beta=b)
+    b = _checks.beta(beta)
+    fill = _checks.zero_division(zero_division)
+    dims = fold_dims(ds, dim)
+    c = read_counts(ds)
+    cache = FoldValues(c, b, fill)
+    out, items = {}, []
+    for name in F_METHODS:
+        fm = name[2:].replace("_skip", "")
+        skip = name.endswith("_skip")
+        out[name], found = aggregate_counts(
+            c, "f", fm, dims, beta=b, fill=fill, skip=skip, cache=cache
+        )
+        items += found
+        _f_provenance(out[name], name, dims, zero_division, b, skip)
+    bad = [it for it in items if it[1] == UNDEFINED["f"][0]][0]
+    first = (
+        bad[0],
+        bad[1],
+        "f_avg and f_pr_re count them as 0; the _skip methods skip those folds",
+        bad[3],
+    )
+    warn([first, *items], zero_division)
     res = xr.Dataset(out)
-    res.attrs = {"method": "f_methods", "reduced_dims": ",".join(map(str, dims)),
-                 "zero_division": _zd_attr(zero_division), "beta": b}
+    res.attrs = {
+        "method": "f_methods",
+        "reduced_dims": ",".join(map(str, dims)),
+        "zero_division": _checks.zero_division_attr(zero_division),
+        "beta": b,
+    }
     return res
+
+
+# --- former private names, kept while other modules move to the public ones ---------------
+
+_fill = _checks.zero_division
+_zd_attr = _checks.zero_division_attr
+_beta = _checks.beta
+_dims = fold_dims
+_provenance = provenance
+
+
+def _counts(ds: xr.Dataset, need_fold: bool = True) -> dict[str, xr.DataArray]:
+    return read_counts(ds, need_fold=need_fold).as_dict()

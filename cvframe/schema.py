@@ -1,22 +1,52 @@
-"""The counts cube: names of its dimensions and variables, and :func:`validate`.
+"""The counts cube: names of its dimensions and variables, how it is read, and :func:`validate`.
 
 A counts cube is an :class:`xarray.Dataset` with integer variables ``tp``, ``fp``, ``fn``,
 ``tn`` over ``(..., fold, class)`` — the one-vs-all outcome of every class on every fold's
-test set — plus optional ``confusion`` over ``(..., fold, true, pred)``.
+test set — plus optional ``confusion`` over ``(..., fold, true, pred)``. Weighted cubes
+(``attrs["weighted"] == "yes"``) hold float sums of sample weights instead.
+
+**Not-a-fold cells.** A cell (fold × class × other dims) whose four counts are all 0 (no test
+samples, e.g. a repeat padded to another repeat's folds) or all NaN (the padding
+``xr.concat``/``xr.merge`` make for cubes with different folds) is not a fold: every
+fold-averaged aggregation leaves it out of its mean and pooled sums treat it as 0. A cell
+where some counts are NaN and others are not is an error. :func:`read_counts` is the one
+place this rule is read.
+
+(Over 400 lines: :func:`validate` and its helpers stay beside :func:`read_counts`, whose rule
+they apply, rather than in a module of their own.)
 """
+
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from . import _checks
 from .errors import CountsError, few
 
 __all__ = [
-    "CLASS", "COUNTS", "FOLD", "PRED", "REPEAT", "SUBSET", "TRIAL", "TRUE", "CONFUSION",
-    "TASKS", "validate", "is_lazy",
+    "CLASS",
+    "COUNTS",
+    "FOLD",
+    "PRED",
+    "REPEAT",
+    "SUBSET",
+    "TRIAL",
+    "TRUE",
+    "CONFUSION",
+    "TASKS",
+    "Counts",
+    "check_structure",
+    "is_binary",
+    "is_lazy",
+    "provenance",
+    "read_counts",
+    "validate",
+    "where_text",
 ]
 
 FOLD = "fold"
@@ -29,6 +59,9 @@ SUBSET = "subset"
 CONFUSION = "confusion"
 COUNTS = ("tp", "fp", "fn", "tn")
 TASKS = ("binary", "multiclass", "multilabel")
+#: Relative tolerance of the sums of weighted (float) cubes, as a share of a fold's total.
+WEIGHT_RTOL = 1e-9
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 def is_lazy(obj: Any) -> bool:
@@ -36,6 +69,53 @@ def is_lazy(obj: Any) -> bool:
     if isinstance(obj, xr.Dataset):
         return any(is_lazy(v) for v in obj.data_vars.values())
     return getattr(obj, "chunks", None) is not None
+
+
+def is_binary(ds: xr.Dataset) -> bool:
+    """True for a binary cube: ``task="binary"`` and a ``class`` dim holding the positive only."""
+    return ds.attrs.get("task") == "binary" and ds.sizes.get(CLASS) == 1
+
+
+def where_text(mask: Any, show: int = 5) -> str:
+    """Describe where a boolean DataArray is True, as "fold=[1, 3], class=['a']"."""
+    if not isinstance(mask, xr.DataArray):
+        return ""
+    mask = mask.load() if hasattr(mask, "load") else mask
+    idx = np.argwhere(np.asarray(mask))
+    parts = []
+    for axis, dim in enumerate(mask.dims):
+        coord = mask[dim].values if dim in mask.coords else np.arange(mask.sizes[dim])
+        vals = list(dict.fromkeys(coord[i] for i in idx[:, axis]))
+        parts.append(f"{dim}={few(vals, show)}")
+    return ", ".join(parts)
+
+
+_where = where_text  # the former private name, kept for callers that still use it
+
+
+def provenance(
+    da: xr.DataArray, method: str, dims: Sequence[Hashable] = (), **extra: Any
+) -> xr.DataArray:
+    """Attach the attrs that say how a number was computed (netCDF-safe types only).
+
+    ``method`` and the reduced ``dims`` (``reduced_dims="fold,class"``) first, then every
+    ``extra`` that is not None: ``zero_division`` is written as "warn", "0.0", "1.0" or
+    "nan", booleans as "yes"/"no". The DataArray is renamed ``method`` and returned.
+    """
+    attrs: dict[str, Any] = {"method": method}
+    if dims:
+        attrs["reduced_dims"] = ",".join(map(str, dims))
+    for key, value in extra.items():
+        if value is None:
+            continue
+        if key == "zero_division":
+            value = _checks.zero_division_attr(value)
+        elif isinstance(value, (bool, np.bool_)):
+            value = "yes" if value else "no"
+        attrs[key] = value
+    da.attrs = attrs
+    da.name = method
+    return da
 
 
 def check_structure(ds: Any, need_fold: bool = True) -> None:
@@ -83,6 +163,228 @@ def check_structure(ds: Any, need_fold: bool = True) -> None:
                 )
 
 
+# --- reading the counts ----------------------------------------------------------------------
+
+
+def _raise_where(values: np.ndarray, bad: np.ndarray, message: str) -> np.ndarray:
+    """Block-wise check of a lazy array: raise ``message`` if any ``bad`` cell is in the block."""
+    if np.any(bad):
+        raise CountsError(message)
+    return values
+
+
+def _guard(values: xr.DataArray, bad: xr.DataArray, message: str) -> xr.DataArray:
+    """``values``, raising CountsError(``message``) where ``bad`` (at compute time if lazy)."""
+    if is_lazy(values) or is_lazy(bad):
+        return xr.apply_ufunc(
+            _raise_where,
+            values,
+            bad,
+            kwargs={"message": message},
+            dask="parallelized",
+            output_dtypes=[values.dtype],
+        )
+    if bool(bad.any()):
+        raise CountsError(message.replace("{where}", where_text(bad)))
+    return values
+
+
+def checked_sum(da: xr.DataArray, dims: Sequence[Hashable], name: str) -> xr.DataArray:
+    """``da.sum(dims)``; integer sums that would overflow int64 raise CountsError naming ``name``.
+
+    The exact int64 sum is compared with a float64 sum: they differ by about 2^64 where the
+    integer sum wrapped around, and by rounding only elsewhere.
+    """
+    out = da.sum(dims, skipna=False)
+    if da.dtype.kind != "i" or not dims:
+        return out
+    n_terms = int(np.prod([da.sizes[d] for d in dims]))
+    if not is_lazy(da):
+        arr = np.asarray(da.data)
+        if arr.size == 0 or n_terms * max(int(arr.max()), -int(arr.min())) < _INT64_MAX:
+            return out
+    approx = da.astype("float64").sum(dims, skipna=False)
+    bad = abs(out.astype("float64") - approx) > 1e-6 * abs(approx) + 1.0
+    msg = (
+        f"the sum of {name} over {','.join(map(str, dims))} overflows int64 at {{where}}; "
+        "the counts are too large to pool exactly (divide them by a common factor, or "
+        "convert the cube to float64 with ds.astype('float64') to accept rounding)."
+    )
+    return _guard(out, bad, msg)
+
+
+class Counts:
+    """The four counts of a cube as every aggregation reads them (see :func:`read_counts`).
+
+    Attributes ``tp``, ``fp``, ``fn``, ``tn`` (int64, or float64 for weighted and NaN-padded
+    cubes, NaN replaced by 0; each computed on first use) and ``is_fold`` (bool, False where
+    the cell is not a fold). ``padded`` is True when some cell is not a fold, False when none
+    is, and None for a lazy cube (not computed).
+    """
+
+    __slots__ = ("_data", "_is_fold", "_padded")
+
+    def __init__(
+        self, tp: Any, fp: Any, fn: Any, tn: Any, is_fold: xr.DataArray | None = None
+    ) -> None:
+        self._data: dict[str, Any] = dict(zip(COUNTS, (tp, fp, fn, tn), strict=False))
+        self._is_fold = is_fold
+        self._padded: bool | None = None
+
+    def __getitem__(self, name: str) -> xr.DataArray:
+        value = self._data[name]
+        if callable(value):  # a pooled sum, computed when first read
+            value = self._data[name] = value()
+        return value
+
+    tp = property(lambda self: self["tp"])
+    fp = property(lambda self: self["fp"])
+    fn = property(lambda self: self["fn"])
+    tn = property(lambda self: self["tn"])
+
+    def as_dict(self) -> dict[str, xr.DataArray]:
+        return {v: self[v] for v in COUNTS}
+
+    @property
+    def is_fold(self) -> xr.DataArray:
+        if self._is_fold is None:
+            if all(self[v].dtype.kind == "i" for v in COUNTS):
+                self._is_fold = (self.tp | self.fp | self.fn | self.tn) != 0
+            else:
+                self._is_fold = (self.tp != 0) | (self.fp != 0) | (self.fn != 0) | (self.tn != 0)
+        return self._is_fold
+
+    @property
+    def padded(self) -> bool | None:
+        if self._padded is None and not is_lazy(self.tp):
+            self._padded = not bool(self.is_fold.all())
+        return self._padded
+
+    @property
+    def n(self) -> xr.DataArray:
+        """Test size of every cell, float64 (never overflows)."""
+        return (
+            self.tp.astype("float64")
+            + self.fp.astype("float64")
+            + self.fn.astype("float64")
+            + self.tn.astype("float64")
+        )
+
+    def sum(self, dims: Sequence[Hashable]) -> Counts:
+        """Pooled counts along ``dims`` (overflow-checked); a pooled cell is a fold if any was."""
+        dims = tuple(dims)
+        thunks: list[Any] = [lambda v=v: checked_sum(self[v], dims, v) for v in COUNTS]
+        out = Counts(*thunks)
+        if self._is_fold is not None:
+            out._is_fold = self._is_fold.any(dims)
+        return out
+
+    def sum_classes(self) -> Counts:
+        """Counts summed over ``class`` within each fold (micro averaging)."""
+        out = self.sum((CLASS,))
+        out._is_fold = self.is_fold.any(CLASS)
+        return out
+
+    def with_negative_class(self, label: Any) -> Counts:
+        """Add the negative class of a binary cube: its tp is the positive's tn, its fp the fn."""
+
+        def both(a: str, b: str) -> xr.DataArray:
+            neg = self[b].assign_coords({CLASS: [label]}) if CLASS in self[b].coords else self[b]
+            return xr.concat(
+                [self[a], neg], dim=CLASS, coords="minimal", compat="override", join="override"
+            )
+
+        fold = (
+            None
+            if self._is_fold is None
+            else xr.concat([self._is_fold, self._is_fold], dim=CLASS, join="override")
+        )
+        return Counts(both("tp", "tn"), both("fp", "fn"), both("fn", "fp"), both("tn", "tp"), fold)
+
+
+def _numeric(da: xr.DataArray, name: str) -> xr.DataArray:
+    kind = da.dtype.kind
+    if kind not in "iuf":
+        raise CountsError(
+            f"{name} has dtype {da.dtype}; counts must be integers (int64), or floats for "
+            f"weighted cubes. Convert with ds[{name!r}] = ds[{name!r}].astype('int64')."
+        )
+    if (
+        kind == "u"
+        and da.dtype.itemsize == 8
+        and not is_lazy(da)
+        and da.size
+        and int(da.max()) > _INT64_MAX
+    ):
+        raise CountsError(f"{name} has values above 2**63 - 1, too large for int64 counts.")
+    if kind in "iu" and da.dtype != np.int64:
+        return da.astype("int64")
+    return da
+
+
+def read_counts(ds: xr.Dataset, need_fold: bool = True) -> Counts:
+    """The counts of ``ds`` as every aggregation reads them: the one not-a-fold rule.
+
+    Integer counts of any width come back as int64 (so sums and products are computed in
+    64 bits); float counts as float64 with all-NaN padding cells set to 0. ``is_fold`` is
+    False where all four counts are 0 or all four were NaN.
+
+    Raises
+    ------
+    CountsError
+        Where some counts of a cell are NaN and others are not (naming the variable and the
+        place), for infinite counts, and for non-numeric dtypes. On a dask-backed cube the
+        NaN check runs when the result is computed.
+
+    Examples
+    --------
+    >>> import xarray as xr, cvframe
+    >>> a = cvframe.datasets.table1()
+    >>> b = xr.concat([a, a.isel(fold=[0, 1])], dim="repeat", join="outer")  # NaN-padded
+    >>> c = read_counts(b)
+    >>> c.is_fold.values.ravel().tolist()
+    [True, True, True, True, True, True, False, False]
+    """
+    check_structure(ds, need_fold=need_fold)
+    raw = {v: _numeric(ds[v], v) for v in COUNTS}
+    floats = [v for v in COUNTS if raw[v].dtype.kind == "f"]
+    if not floats:
+        return Counts(*(raw[v] for v in COUNTS))
+    lazy = any(is_lazy(raw[v]) for v in floats)
+    nan = {v: raw[v].isnull() for v in floats}
+    if not lazy and not any(bool(m.any()) for m in nan.values()):
+        _check_finite(raw, floats)
+        return Counts(*(raw[v] for v in COUNTS))
+    all_nan = nan[floats[0]] if len(floats) == len(COUNTS) else xr.zeros_like(nan[floats[0]])
+    for v in floats[1:]:
+        all_nan = all_nan & nan[v]
+    out = dict(raw)
+    for v in floats:
+        partial = nan[v] & ~all_nan
+        msg = (
+            f"{v} has NaN or infinite values at {{where}} where other counts of the cell "
+            "are numbers; a cell has either all four counts NaN (padding from xr.concat: "
+            "not a fold) or none. Fill the missing counts, or drop the cells."
+        )
+        if not lazy:
+            _check_finite(raw, [v])
+        out[v] = _guard(raw[v], partial, msg).fillna(0)
+    return Counts(*(out[v] for v in COUNTS))  # padding cells are now all 0: not folds
+
+
+def _check_finite(raw: dict[str, xr.DataArray], names: Sequence[str]) -> None:
+    for v in names:
+        inf = np.isinf(raw[v])
+        if bool(inf.any()):
+            raise CountsError(
+                f"{v} has {int(inf.sum())} NaN or infinite values at "
+                f"{where_text(inf)}; counts must be finite."
+            )
+
+
+# --- validate --------------------------------------------------------------------------------
+
+
 def validate(ds: xr.Dataset) -> xr.Dataset:
     """Check that ``ds`` is a well-formed counts cube and return it unchanged.
 
@@ -90,10 +392,13 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
 
     - the four count variables ``tp``, ``fp``, ``fn``, ``tn`` exist over ``fold`` and ``class``
       with the same dims, and the ``fold``/``class`` labels are unique;
-    - counts are integers (or integral floats for weighted cubes), finite and ``>= 0``;
-    - every class of a fold sees the same number of test samples ``tp + fp + fn + tn``;
-    - single-label tasks (``task`` attr "binary" or "multiclass" with all classes present):
-      ``sum(fp) == sum(fn)`` over classes of a fold;
+    - counts are integers (or integral floats; any non-negative float for weighted cubes),
+      finite and ``>= 0``; a cell whose four counts are all NaN is padding (not a fold, as
+      ``xr.concat`` of cubes with different folds makes it) and is accepted;
+    - every class of a fold sees the same number of test samples ``tp + fp + fn + tn``
+      (weighted cubes: the same total weight, to a relative tolerance of 1e-9);
+    - single-label multiclass (``task="multiclass"``): ``sum(fp) == sum(fn)`` over classes of
+      a fold;
     - ``confusion``, when present, implies exactly the four counts.
 
     Parameters
@@ -126,62 +431,77 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     """
     check_structure(ds)
     weighted = ds.attrs.get("weighted") == "yes"
+    c = read_counts(ds)
     for v in COUNTS:
-        _check_values(ds[v], v, weighted)
-    counts = {v: ds[v].astype("float64") if weighted else ds[v] for v in COUNTS}
-    n = counts["tp"] + counts["fp"] + counts["fn"] + counts["tn"]
+        _check_values(c[v], v, weighted)
+    padding = _all_nan([ds[v] for v in COUNTS])
+    if weighted or padding is not None:
+        n = c.n if padding is None else c.n.where(~padding)
+    else:
+        n = c.tp + c.fp + c.fn + c.tn
     n_max, n_min = n.max(CLASS), n.min(CLASS)
-    bad = np.asarray(n_max != n_min) if not weighted else np.asarray(~np.isclose(n_max, n_min))
-    if bad.any():
+    tol = WEIGHT_RTOL * abs(n_max) if weighted else 0
+    bad = (n_max - n_min) > tol
+    if bool(bad.any()):
+        what = (
+            "the total weight tp + fp + fn + tn (a sum of sample weights) differs across "
+            "classes of one fold by more than 1e-9 of the fold's total"
+            if weighted
+            else "tp + fp + fn + tn differs across classes of one fold"
+        )
         raise CountsError(
-            "tp + fp + fn + tn differs across classes of one fold at "
-            f"{_where(n_max != n_min)}: every class of a fold counts the same test samples "
+            f"{what} at {where_text(bad)}: every class of a fold counts the same test samples "
             "(rebuild the cube from predictions, or fix the counts of the listed folds)."
         )
-    if ds.attrs.get("task") in ("multiclass",) and not weighted:
-        dfp, dfn = counts["fp"].sum(CLASS), counts["fn"].sum(CLASS)
-        if bool((dfp != dfn).any()):
+    if ds.attrs.get("task") == "multiclass":
+        dfp, dfn = c.fp.sum(CLASS), c.fn.sum(CLASS)
+        diff = abs(dfp - dfn) > (WEIGHT_RTOL * n_max if weighted else 0)
+        if bool(diff.any()):
             raise CountsError(
-                f"sum of fp over classes differs from sum of fn at {_where(dfp != dfn)}; in "
-                "single-label multiclass data every error is one fp and one fn. Set "
+                f"sum of fp over classes differs from sum of fn at {where_text(diff)}; in "
+                "single-label multiclass data every error is one fp and one fn"
+                f"{' (weighted: the same sample weight)' if weighted else ''}. Set "
                 "ds.attrs['task'] = 'multilabel' if samples can carry several labels."
             )
     if CONFUSION in ds.data_vars:
-        _check_confusion(ds, weighted)
+        _check_confusion(ds, c, weighted)
     return ds
 
 
+def _all_nan(arrays: Sequence[xr.DataArray]) -> xr.DataArray | None:
+    """Where every array is NaN (padding), or None when none of them can hold NaN."""
+    if any(a.dtype.kind != "f" for a in arrays):
+        return None
+    out = arrays[0].isnull()
+    for a in arrays[1:]:
+        out = out & a.isnull()
+    return out if bool(out.any()) else None
+
+
 def _check_values(da: xr.DataArray, name: str, weighted: bool) -> None:
-    kind = da.dtype.kind
-    if kind not in "iuf":
+    """Whole numbers (unless weighted) and >= 0; ``da`` is read through read_counts."""
+    values = np.asarray(da.values)
+    if da.dtype.kind == "f" and not weighted and not (values == np.round(values)).all():
+        frac = values[values != np.round(values)]
         raise CountsError(
-            f"{name} has dtype {da.dtype}; counts must be integers (int64). Convert with "
-            f"ds[{name!r}] = ds[{name!r}].astype('int64') if the values are whole numbers."
+            f"{name} has fractional values {few(frac)} at "
+            f"{where_text(da != np.round(da))}; counts must be whole numbers "
+            "(weighted cubes are built with from_predictions(sample_weight=...))."
         )
-    values = da.values
-    if kind == "f":
-        finite = np.isfinite(values)
-        if not finite.all():
-            raise CountsError(
-                f"{name} has {int((~finite).sum())} NaN or infinite values at "
-                f"{_where(~np.isfinite(da))}; counts must be finite non-negative integers."
-            )
-        if not weighted and not (values == np.round(values)).all():
-            frac = values[values != np.round(values)]
-            raise CountsError(
-                f"{name} has fractional values {few(frac)} at "
-                f"{_where(da != np.round(da))}; counts must be whole numbers "
-                "(weighted cubes are built with from_predictions(sample_weight=...))."
-            )
     if (values < 0).any():
         neg = da < 0
+        fix = (
+            "weighted counts are sums of non-negative sample weights and must be >= 0"
+            if weighted
+            else "counts must be non-negative integers"
+        )
         raise CountsError(
-            f"{name} has {int(neg.sum())} negative values at {_where(neg)}; counts must be "
-            "non-negative integers."
+            f"{name} has {int(neg.sum())} negative values at "
+            f"{where_text(neg)}; {fix} (got {few(values[values < 0])})."
         )
 
 
-def _check_confusion(ds: xr.Dataset, weighted: bool) -> None:
+def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
     conf = ds[CONFUSION]
     for d in (TRUE, PRED):
         if d not in conf.dims:
@@ -189,6 +509,17 @@ def _check_confusion(ds: xr.Dataset, weighted: bool) -> None:
                 f"confusion has dims {conf.dims}; it must be over (..., {FOLD!r}, {TRUE!r}, "
                 f"{PRED!r})."
             )
+    conf = _numeric(conf, CONFUSION)
+    if conf.dtype.kind == "f":
+        nan = conf.isnull()
+        partial = nan.any((TRUE, PRED)) & ~nan.all((TRUE, PRED))
+        if bool(partial.any()):
+            raise CountsError(
+                f"confusion has NaN or infinite values at {where_text(partial)} "
+                "in a matrix that is not all NaN (padding); fill the matrix."
+            )
+        _check_finite({CONFUSION: conf}, [CONFUSION])
+        conf = conf.fillna(0)
     _check_values(conf, CONFUSION, weighted)
     labels = pd.Index(ds.indexes[TRUE]) if TRUE in ds.indexes else pd.RangeIndex(conf.sizes[TRUE])
     classes = list(ds[CLASS].values)
@@ -203,27 +534,17 @@ def _check_confusion(ds: xr.Dataset, weighted: bool) -> None:
     diag = np.diagonal(arr, axis1=-2, axis2=-1)
     implied = {"tp": diag, "fp": arr.sum(axis=-2) - diag, "fn": arr.sum(axis=-1) - diag}
     other = [d for d in conf.dims if d not in (TRUE, PRED)]
+    scale = arr.sum(axis=(-2, -1))[..., None] if weighted else 0
     for v, exp in implied.items():
-        have = ds[v].transpose(*other, CLASS).values
-        diff = have != exp[..., pos]
+        have = c[v].transpose(*other, CLASS).values
+        diff = abs(have - exp[..., pos]) > WEIGHT_RTOL * scale
         if diff.any():
-            mask = xr.DataArray(diff, dims=(*other, CLASS),
-                                coords={d: ds[d] for d in (*other, CLASS) if d in ds.coords})
+            mask = xr.DataArray(
+                diff,
+                dims=(*other, CLASS),
+                coords={d: ds[d] for d in (*other, CLASS) if d in ds.coords},
+            )
             raise CountsError(
-                f"{v} disagrees with what confusion implies at {_where(mask)}; rebuild the "
+                f"{v} disagrees with what confusion implies at {where_text(mask)}; rebuild the "
                 "cube with cvframe.from_confusion or drop the confusion variable."
             )
-
-
-def _where(mask: Any, show: int = 5) -> str:
-    """Describe where a boolean DataArray is True, as "fold=[1, 3], class=['a']"."""
-    if not isinstance(mask, xr.DataArray):
-        return ""
-    mask = mask.load() if hasattr(mask, "load") else mask
-    idx = np.argwhere(np.asarray(mask))
-    parts = []
-    for axis, dim in enumerate(mask.dims):
-        coord = mask[dim].values if dim in mask.coords else np.arange(mask.sizes[dim])
-        vals = list(dict.fromkeys(coord[i] for i in idx[:, axis]))
-        parts.append(f"{dim}={few(vals, show)}")
-    return ", ".join(parts)

@@ -1,4 +1,5 @@
 """Invariants of the counts cube and the fold aggregations, under hypothesis (RELIABILITY §A)."""
+
 from __future__ import annotations
 
 import os
@@ -7,7 +8,7 @@ import tempfile
 import numpy as np
 import pytest
 import xarray as xr
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
@@ -61,8 +62,9 @@ def test_invariants_of_the_cube(layout, rnd):
     perm = list(range(k))
     rnd.shuffle(perm) if rnd is not None else None
     shuffled = ds.isel(fold=perm)
-    xr.testing.assert_allclose(ds.cv.f_methods(zero_division=0),
-                               shuffled.cv.f_methods(zero_division=0))
+    xr.testing.assert_allclose(
+        ds.cv.f_methods(zero_division=0), shuffled.cv.f_methods(zero_division=0)
+    )
     # 6. F_tp,fp = F of scikit-learn on all folds concatenated
     ref = f1_score(y, yp, labels=list(range(c)), average=None, zero_division=0)
     np.testing.assert_allclose(ds.cv.f_tp_fp(zero_division=0).values, ref, atol=1e-12)
@@ -93,8 +95,9 @@ def test_scaling_counts_and_zero_fold(layout, factor):
         scaled[v] = ds[v] * factor
     scaled = scaled.drop_vars("confusion")
     # 9. multiplying all counts by an integer leaves every ratio metric unchanged
-    xr.testing.assert_allclose(ds.cv.f_methods(zero_division=0),
-                               scaled.cv.f_methods(zero_division=0))
+    xr.testing.assert_allclose(
+        ds.cv.f_methods(zero_division=0), scaled.cv.f_methods(zero_division=0)
+    )
     # ... and adding an all-zero fold leaves pooled metrics unchanged
     zero = xr.zeros_like(ds.isel(fold=[0])).assign_coords(fold=[k + 100])
     more = xr.concat([ds, zero], dim="fold")
@@ -106,8 +109,10 @@ def test_dim_order_and_sample_order_do_not_matter(layout):
     y, yp, fold, c, k = layout
     ds = _cube(y, yp, fold, c, k)
     t = ds.transpose("class", "fold", ...)
-    xr.testing.assert_allclose(ds.cv.f_methods(zero_division=0).transpose("class"),
-                               t.cv.f_methods(zero_division=0).transpose("class"))
+    xr.testing.assert_allclose(
+        ds.cv.f_methods(zero_division=0).transpose("class"),
+        t.cv.f_methods(zero_division=0).transpose("class"),
+    )
     order = np.random.default_rng(0).permutation(len(y))
     again = _cube(y[order], yp[order], fold[order], c, k)
     xr.testing.assert_identical(ds, again)
@@ -139,8 +144,9 @@ def test_netcdf_round_trip_keeps_results(layout):
     xr.testing.assert_identical(back, ds)
     for v in back.variables:
         assert back[v].dtype == ds[v].dtype, v
-    xr.testing.assert_identical(back.cv.f_methods(zero_division=0),
-                                ds.cv.f_methods(zero_division=0))
+    xr.testing.assert_identical(
+        back.cv.f_methods(zero_division=0), ds.cv.f_methods(zero_division=0)
+    )
 
 
 def test_the_harness_catches_a_wrong_metric():
@@ -155,3 +161,61 @@ def test_the_harness_catches_a_wrong_metric():
     wrong_avg = ds.cv.f(zero_division=0).isel(fold=0)  # "mean" that ignores the other folds
     with pytest.raises(AssertionError):
         xr.testing.assert_allclose(wrong_avg.drop_vars("fold"), ds.cv.f_avg(zero_division=0))
+
+
+# --- not-a-fold cells and class permutations ---------------------------------------------------
+
+_PERFECT = (np.tile([0, 1, 2], 10), np.tile([0, 1, 2], 10), np.repeat(np.arange(5), 6), 3, 5)
+
+
+@settings(max_examples=15)
+@given(fold_layouts(max_folds=5), st.integers(1, 4), st.sampled_from(["nan", "zero"]))
+@example(_PERFECT, 5, "nan")  # a 5-fold repeat padded to 10 folds scored f_avg = 0.5
+@example(_PERFECT, 5, "zero")
+def test_padding_folds_changes_no_aggregate(layout, extra, pad):
+    y, yp, fold, c, k = layout
+    ds = _cube(y, yp, fold, c, k).drop_vars("confusion")
+    fill = np.nan if pad == "nan" else 0
+    padded = ds.reindex(fold=np.arange(k + extra), fill_value=fill)
+    xr.testing.assert_allclose(
+        ds.cv.f_methods(zero_division=0), padded.cv.f_methods(zero_division=0)
+    )
+    for fm in ("tp_fp", "avg", "pr_re"):
+        for fn in ("macro", "micro", "weighted"):
+            xr.testing.assert_allclose(
+                getattr(ds.cv, fn)("f", fm, zero_division=0),
+                getattr(padded.cv, fn)("f", fm, zero_division=0),
+            )
+    xr.testing.assert_allclose(
+        ds.cv.accuracy(how="avg", zero_division=0), padded.cv.accuracy(how="avg", zero_division=0)
+    )
+
+
+@settings(max_examples=15)
+@given(fold_layouts(max_folds=5), st.randoms(use_true_random=False))
+@example(_PERFECT, None)
+def test_class_averages_are_invariant_to_class_permutation(layout, rnd):
+    y, yp, fold, c, k = layout
+    ds = _cube(y, yp, fold, c, k)
+    order = list(range(c))
+    rnd.shuffle(order) if rnd is not None else order.reverse()
+    perm = ds.isel({"class": order, "true": order, "pred": order})
+    for fm in ("tp_fp", "avg", "pr_re"):
+        for fn in ("macro", "micro", "weighted"):
+            np.testing.assert_allclose(
+                getattr(ds.cv, fn)("f", fm, zero_division=0).values,
+                getattr(perm.cv, fn)("f", fm, zero_division=0).values,
+                rtol=1e-12,
+                atol=1e-15,
+            )
+    # per-class results follow the permutation
+    np.testing.assert_allclose(
+        perm.cv.f_avg(zero_division=0).values,
+        ds.cv.f_avg(zero_division=0).values[order],
+        rtol=1e-12,
+    )
+    # and every fold aggregation is invariant to permuting folds
+    folds = list(range(k))[::-1]
+    xr.testing.assert_allclose(
+        ds.cv.f_tp_fp(zero_division=0), ds.isel(fold=folds).cv.f_tp_fp(zero_division=0)
+    )

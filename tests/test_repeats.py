@@ -1,4 +1,5 @@
 """summary(): mean, std, sem and Student-t intervals across repeats of a repeated CV."""
+
 from __future__ import annotations
 
 import subprocess
@@ -22,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 STATS = ("mean", "std", "sem", "ci_low", "ci_high", "n")
 
 
-def repeated_cube(seed: int, n_repeats: int = 5, n_folds: int = 4, n_classes: int = 3,
-                  models: int = 0) -> xr.Dataset:
+def repeated_cube(
+    seed: int, n_repeats: int = 5, n_folds: int = 4, n_classes: int = 3, models: int = 0
+) -> xr.Dataset:
     rng = np.random.default_rng(seed)
     n = n_repeats * n_folds * 20
     yt = rng.integers(0, n_classes, n)
@@ -32,10 +34,12 @@ def repeated_cube(seed: int, n_repeats: int = 5, n_folds: int = 4, n_classes: in
     rep = np.repeat(np.arange(n_repeats), n_folds * 20)
     ds = cvframe.from_predictions(yt, yp, fold, repeat=rep, labels=list(range(n_classes)))
     if models:
-        others = [repeated_cube(seed + i + 1, n_repeats, n_folds, n_classes) for i in
-                  range(models - 1)]
+        others = [
+            repeated_cube(seed + i + 1, n_repeats, n_folds, n_classes) for i in range(models - 1)
+        ]
         ds = xr.concat([ds, *others], dim="model").assign_coords(
-            model=[f"m{i}" for i in range(models)])
+            model=[f"m{i}" for i in range(models)]
+        )
     return ds
 
 
@@ -45,8 +49,14 @@ def _oracle(values: np.ndarray, ci: float) -> dict[str, float]:
     mean = float(np.mean(values))
     sem = float(stats.sem(values))
     low, high = stats.t.interval(ci, n - 1, loc=mean, scale=sem)
-    return {"mean": mean, "std": float(np.std(values, ddof=1)), "sem": sem, "ci_low": low,
-            "ci_high": high, "n": n}
+    return {
+        "mean": mean,
+        "std": float(np.std(values, ddof=1)),
+        "sem": sem,
+        "ci_low": low,
+        "ci_high": high,
+        "n": n,
+    }
 
 
 @settings(max_examples=30, deadline=None)
@@ -102,8 +112,9 @@ def test_other_dims_are_kept_and_other_reduction_dims_work():
     assert over_folds["n"].item() == ds.sizes["fold"]
     # per-model summary equals summarising that model alone
     alone = ds.sel(model="m1", drop=True)
-    xr.testing.assert_allclose(s.sel(model="m1", drop=True),
-                               alone.cv.summary(alone.cv.macro(zero_division=0.0)))
+    xr.testing.assert_allclose(
+        s.sel(model="m1", drop=True), alone.cv.summary(alone.cv.macro(zero_division=0.0))
+    )
 
 
 def test_nan_values_propagate():
@@ -139,31 +150,46 @@ def test_summary_round_trips_through_netcdf(tmp_path):
 def test_accessor_parity():
     ds = repeated_cube(8)
     res = ds.cv.weighted("recall")
-    xr.testing.assert_identical(ds.cv.summary(res, "repeat", 0.9),
-                                multiclass.summary(ds, res, "repeat", 0.9))
+    xr.testing.assert_identical(
+        ds.cv.summary(res, "repeat", 0.9), multiclass.summary(ds, res, "repeat", 0.9)
+    )
 
 
 # --- bad inputs ----------------------------------------------------------------------------------
 
+
 def test_summary_over_absent_dim():
     ds = slides_confusion()
-    with pytest.raises(ValueError, match=r"Dimension\(s\) 'repeat' do not exist"):
+    with pytest.raises(ValueError, match=r"(?i)dimension\(s\) 'repeat' do not exist"):
         ds.cv.summary()
     ds = repeated_cube(9)
-    with pytest.raises(ValueError, match=r"Dimension\(s\) 'repeats' do not exist"):
+    with pytest.raises(ValueError, match=r"(?i)dimension\(s\) 'repeats' do not exist"):
         ds.cv.summary(dim="repeats")
 
 
-def test_summary_over_length_one_dim():
+def test_summary_over_length_one_dim_gives_nan_spread_with_one_warning():
     ds = repeated_cube(10, n_repeats=1)
-    with pytest.raises(ValueError, match=r"dim='repeat' has length 1.*at least 2 values"):
-        ds.cv.summary()
+    with pytest.warns(
+        cvframe.UndefinedMetricWarning, match=r"dim='repeat' has length 1.*at least 2 values"
+    ) as rec:
+        s = ds.cv.summary()
+    assert len(rec) == 1
+    np.testing.assert_allclose(s["mean"].values, reduce.f_tp_fp(ds).isel(repeat=0).values)
+    for k in ("std", "sem", "ci_low", "ci_high"):
+        assert np.isnan(s[k].values).all(), k
+    assert s["n"].item() == 1
+    one_fold = ds.cv.macro(fold_method=None, zero_division=0.0).isel(fold=[0])
+    with pytest.warns(cvframe.UndefinedMetricWarning, match="dim='fold' has length 1"):
+        assert np.isnan(ds.cv.summary(one_fold, dim="fold")["std"].item())
 
 
 @pytest.mark.parametrize("ci", [0, 1, 1.5, -0.1, float("nan"), True])
 def test_summary_ci_outside_unit_interval(ci):
-    with pytest.raises(ValueError, match=r"ci=.* must be a confidence level strictly between "
-                                         r"0 and 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"ci=.* must be a confidence level strictly between "
+        r"0 and 1",
+    ):
         repeated_cube(11).cv.summary(ci=ci)
 
 
@@ -180,20 +206,39 @@ def test_summary_bad_result_and_dim_types():
 
 # --- the OVA report example ----------------------------------------------------------------------
 
+
 def test_ova_report_example_runs():  # about 7 s: not marked slow
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / "ova_report.py")],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "ova_report.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     elapsed = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for needle in ("per-class F", "f_tp_fp", "f_avg", "f_pr_re", "macro", "micro", "weighted",
-                   "kappa", "ci_low", "ci_high", "LogisticRegression", "GaussianNB"):
+    for needle in (
+        "per-class F",
+        "f_tp_fp",
+        "f_avg",
+        "f_pr_re",
+        "macro",
+        "micro",
+        "weighted",
+        "kappa",
+        "ci_low",
+        "ci_high",
+        "LogisticRegression",
+        "GaussianNB",
+    ):
         assert needle in out, needle
     assert elapsed < 120
 
 
 # --- the docs' runnable examples -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("page", ["multiclass.md", "repeated_cv.md"])
 def test_doc_page_examples_run(page):

@@ -1,4 +1,5 @@
-"""The five F aggregations and the per-fold metrics: paper tables, scikit-learn oracle, policy."""
+"""reduce: the five F aggregations and per-fold metrics: paper tables, sklearn oracle, policy."""
+
 from __future__ import annotations
 
 import warnings
@@ -24,26 +25,39 @@ def _pr(p, r):
 def _paper_methods(tp, fp, fn):
     """The five methods of Forman & Scholz §2.3 in exact rational arithmetic."""
     k = len(tp)
-    prec = [Fraction(t, t + f) if t + f else Fraction(0) for t, f in zip(tp, fp)]
-    rec = [Fraction(t, t + n) if t + n else Fraction(0) for t, n in zip(tp, fn)]
-    fs = [_f(t, f, n) for t, f, n in zip(tp, fp, fn)]
-    v = [(t + f > 0) and (t + n > 0) for t, f, n in zip(tp, fp, fn)]
+    prec = [Fraction(t, t + f) if t + f else Fraction(0) for t, f in zip(tp, fp, strict=False)]
+    rec = [Fraction(t, t + n) if t + n else Fraction(0) for t, n in zip(tp, fn, strict=False)]
+    fs = [_f(t, f, n) for t, f, n in zip(tp, fp, fn, strict=False)]
+    v = [(t + f > 0) and (t + n > 0) for t, f, n in zip(tp, fp, fn, strict=False)]
     kv = sum(v)
     return {
         "f_tp_fp": _f(sum(tp), sum(fp), sum(fn)),
         "f_avg": sum(fs) / k,
         "f_pr_re": _pr(sum(prec) / k, sum(rec) / k),
-        "f_avg_skip": sum(x for x, ok in zip(fs, v) if ok) / kv,
-        "f_pr_re_skip": _pr(sum(x for x, ok in zip(prec, v) if ok) / kv,
-                            sum(x for x, ok in zip(rec, v) if ok) / kv),
+        "f_avg_skip": sum(x for x, ok in zip(fs, v, strict=False) if ok) / kv,
+        "f_pr_re_skip": _pr(
+            sum(x for x, ok in zip(prec, v, strict=False) if ok) / kv,
+            sum(x for x, ok in zip(rec, v, strict=False) if ok) / kv,
+        ),
     }
 
 
-@pytest.mark.parametrize("name, rounded", [
-    ("table1", {"f_tp_fp": 0.583, "f_avg": 0.692, "f_pr_re": 0.734}),
-    ("table2", {"f_tp_fp": 0.769, "f_avg": 0.667, "f_pr_re": 0.682, "f_avg_skip": 0.889,
-                "f_pr_re_skip": 0.909}),
-])
+@pytest.mark.parametrize(
+    "name, rounded",
+    [
+        ("table1", {"f_tp_fp": 0.583, "f_avg": 0.692, "f_pr_re": 0.734}),
+        (
+            "table2",
+            {
+                "f_tp_fp": 0.769,
+                "f_avg": 0.667,
+                "f_pr_re": 0.682,
+                "f_avg_skip": 0.889,
+                "f_pr_re_skip": 0.909,
+            },
+        ),
+    ],
+)
 def test_paper_tables_all_five_methods(name, rounded):
     ds = datasets.load(name)
     tp, fp, fn = (ds[v].values.ravel().tolist() for v in ("tp", "fp", "fn"))
@@ -77,8 +91,12 @@ def _random_binary(rng, n=300, k=5, p=0.2):
 @pytest.mark.parametrize("seed", range(15))
 def test_oracle_binary_per_fold_and_pooled(seed):
     rng = np.random.default_rng(seed)
-    y, yp, fold = _random_binary(rng, n=int(rng.integers(20, 400)), k=int(rng.integers(2, 9)),
-                                 p=float(rng.uniform(0.02, 0.6)))
+    y, yp, fold = _random_binary(
+        rng,
+        n=int(rng.integers(20, 400)),
+        k=int(rng.integers(2, 9)),
+        p=float(rng.uniform(0.02, 0.6)),
+    )
     ds = cvframe.from_predictions(y, yp, fold)
     folds = ds.fold.values
     with warnings.catch_warnings():
@@ -93,10 +111,10 @@ def test_oracle_binary_per_fold_and_pooled(seed):
                 assert prec[i] == pytest.approx(precision_score(y[m], yp[m], zero_division=zd))
                 assert rec[i] == pytest.approx(recall_score(y[m], yp[m], zero_division=zd))
                 assert f[i] == pytest.approx(f1_score(y[m], yp[m], zero_division=zd))
-                assert f2[i] == pytest.approx(fbeta_score(y[m], yp[m], beta=2.0,
-                                                          zero_division=zd))
+                assert f2[i] == pytest.approx(fbeta_score(y[m], yp[m], beta=2.0, zero_division=zd))
     assert ds.cv.f_tp_fp(zero_division=0).item() == pytest.approx(
-        f1_score(y, yp, zero_division=0), abs=1e-12)
+        f1_score(y, yp, zero_division=0), abs=1e-12
+    )
     per_fold = [f1_score(y[fold == fo], yp[fold == fo], zero_division=0) for fo in folds]
     assert ds.cv.f_avg(zero_division=0).item() == pytest.approx(np.mean(per_fold), abs=1e-12)
 
@@ -110,8 +128,7 @@ def test_f_beta_is_not_symmetric_but_f1_is():
 
 
 def test_accuracy_pooled_vs_avg_with_unequal_folds():
-    ds = cvframe.from_predictions([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 1],
-                                  fold=[0, 0, 0, 0, 1, 1])
+    ds = cvframe.from_predictions([1, 1, 0, 0, 1, 0], [1, 0, 0, 0, 1, 1], fold=[0, 0, 0, 0, 1, 1])
     assert ds.cv.accuracy(how="pooled").item() == pytest.approx(4 / 6)
     assert ds.cv.accuracy(how="avg").item() == pytest.approx((3 / 4 + 1 / 2) / 2)
     assert ds.cv.accuracy(how="pooled").attrs["method"] == "accuracy_pooled"
@@ -128,17 +145,22 @@ def test_multiclass_accuracy_counts_each_sample_once():
 
 def test_specificity_and_valid():
     ds = datasets.table1()
-    np.testing.assert_allclose(ds.cv.specificity().values.ravel(),
-                               [373 / 373, 371 / 372, 359 / 372, 367 / 372])
+    np.testing.assert_allclose(
+        ds.cv.specificity().values.ravel(), [373 / 373, 371 / 372, 359 / 372, 367 / 372]
+    )
     assert ds.cv.valid().dtype == bool
 
 
 # --- undefined policy ---------------------------------------------------------------------------
 
+
 def test_warn_once_per_call_with_counts():
     ds = datasets.table2()
-    with pytest.warns(UndefinedMetricWarning, match=r"precision \(no predicted positives\) "
-                      r"is undefined in 1 of 4 cells \(fold=\[1\]") as rec:
+    with pytest.warns(
+        UndefinedMetricWarning,
+        match=r"precision \(no predicted positives\) "
+        r"is undefined in 1 of 4 cells \(fold=\[1\]",
+    ) as rec:
         ds.cv.precision()
     assert len(rec) == 1
     with pytest.warns(UndefinedMetricWarning, match="1 of 4 cells") as rec:
@@ -169,7 +191,8 @@ def test_zero_division_values():
     # nan precision propagates into F_pr,re; skipping removes the fold
     assert np.isnan(ds.cv.f_pr_re(zero_division=np.nan).item())
     assert ds.cv.f_pr_re(zero_division=np.nan, skip_undefined=True).item() == pytest.approx(
-        _pr_float([1, 1, 1], [0.5, 1, 1]))
+        _pr_float([1, 1, 1], [0.5, 1, 1])
+    )
 
 
 def _pr_float(p, r):
@@ -210,16 +233,23 @@ def test_one_fold_pooled_equals_averaged():
 
 # --- dims and provenance --------------------------------------------------------------------------
 
+
 def _with_dims(rng):
     tp = rng.integers(0, 20, (2, 3, 4, 2))
     fp = rng.integers(0, 20, tp.shape)
     fn = rng.integers(0, 20, tp.shape)
     n = 100
     ds = xr.Dataset(
-        {k: (("model", "repeat", "fold", "class"), v) for k, v in
-         {"tp": tp, "fp": fp, "fn": fn, "tn": n - tp - fp - fn}.items()},
-        coords={"model": ["lr", "nb"], "repeat": [0, 1, 2], "fold": [0, 1, 2, 3],
-                "class": ["a", "b"]},
+        {
+            k: (("model", "repeat", "fold", "class"), v)
+            for k, v in {"tp": tp, "fp": fp, "fn": fn, "tn": n - tp - fp - fn}.items()
+        },
+        coords={
+            "model": ["lr", "nb"],
+            "repeat": [0, 1, 2],
+            "fold": [0, 1, 2, 3],
+            "class": ["a", "b"],
+        },
         attrs={"task": "multilabel"},
     )
     return ds
@@ -251,8 +281,13 @@ def test_model_concat_equals_each_model_alone():
 
 def test_provenance_attrs():
     out = datasets.table2().cv.f_avg(beta=2, skip_undefined=True, zero_division=0)
-    assert out.attrs == {"method": "f_avg_skip", "reduced_dims": "fold", "zero_division": "0.0",
-                         "skip_undefined": "yes", "beta": 2.0}
+    assert out.attrs == {
+        "method": "f_avg_skip",
+        "reduced_dims": "fold",
+        "zero_division": "0.0",
+        "skip_undefined": "yes",
+        "beta": 2.0,
+    }
     assert out.name == "f_avg_skip"
     assert datasets.table1().cv.f_tp_fp().attrs["zero_division"] == "warn"
 
@@ -267,8 +302,12 @@ def test_accessor_has_no_state():
 
 def test_warnings_point_at_the_callers_line():
     ds = datasets.table2()
-    for call in (lambda: ds.cv.precision(), lambda: cvframe.reduce.precision(ds),
-                 lambda: ds.cv.f_methods(), lambda: ds.cv.f_avg(skip_undefined=True)):
+    for call in (
+        lambda: ds.cv.precision(),
+        lambda: cvframe.reduce.precision(ds),
+        lambda: ds.cv.f_methods(),
+        lambda: ds.cv.f_avg(skip_undefined=True),
+    ):
         with pytest.warns(UndefinedMetricWarning) as rec:
             call()
         assert rec[0].filename == __file__
