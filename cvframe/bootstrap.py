@@ -9,17 +9,17 @@ Run the out-of-bag bootstrap with training-set outcomes recorded::
 Every bootstrap split is a ``fold``; ``subset="test"`` holds its out-of-bag outcomes and
 ``subset="train"`` the resubstitution outcomes on the bootstrap sample as drawn.
 """
-from __future__ import annotations
 
-from typing import Any
+from __future__ import annotations
 
 import numpy as np
 import xarray as xr
 
-from . import reduce
+from . import _checks, reduce
+from ._docs import doc
 from ._types import Dims
-from .errors import CountsError, check_choice, check_dims, few
-from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, _where, check_structure
+from .errors import CountsError, few
+from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, check_structure, where_text
 
 __all__ = ["bootstrap_632", "no_information_rate"]
 
@@ -28,8 +28,10 @@ W_TEST = 0.632
 W_TRAIN = 0.368
 
 
-def bootstrap_632(ds: xr.Dataset, metric: str = "error", plus: bool = False, *,
-                  dim: Dims = FOLD) -> xr.DataArray:
+@doc
+def bootstrap_632(
+    ds: xr.Dataset, metric: str = "error", plus: bool = False, *, dim: Dims = FOLD
+) -> xr.DataArray:
     r"""The .632 (or .632+) bootstrap estimate of the error rate.
 
     ``ds`` needs a ``subset`` dim with ``"test"`` (out-of-bag outcomes of each bootstrap split)
@@ -134,11 +136,10 @@ def bootstrap_632(ds: xr.Dataset, metric: str = "error", plus: bool = False, *,
     >>> round(bootstrap_632(ds, plus=True).item(), 4)
     0.154
     """
-    check_choice("metric", metric, ["error", "accuracy"])
-    if not isinstance(plus, (bool, np.bool_)):
-        raise TypeError(f"plus={plus!r} is not valid; pass True (.632+) or False (.632).")
+    _checks.choice("metric", metric, ["error", "accuracy"])
+    plus = _checks.flag("plus", plus)
     test, train = _subsets(ds)
-    dims = check_dims(test["tp"], dim)  # type: ignore[arg-type]
+    dims = _checks.dims(test["tp"], dim)
     if CLASS in dims:
         raise ValueError(
             f"dim={dim!r} includes 'class'; the bootstrap reduces the splits, not the classes."
@@ -166,6 +167,7 @@ def bootstrap_632(ds: xr.Dataset, metric: str = "error", plus: bool = False, *,
     return est
 
 
+@doc
 def no_information_rate(ds: xr.Dataset, dim: Dims = FOLD) -> xr.DataArray:
     r"""The no-information error rate :math:`\hat\gamma` from the confusion marginals.
 
@@ -198,7 +200,7 @@ def no_information_rate(ds: xr.Dataset, dim: Dims = FOLD) -> xr.DataArray:
     0.59
     """
     check_structure(ds)
-    dims = check_dims(ds["tp"], dim)  # type: ignore[arg-type]
+    dims = _checks.dims(ds["tp"], dim)
     task = _task(ds)
     c = {v: ds[v].astype(np.float64).sum(dims) for v in COUNTS}
     n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
@@ -269,7 +271,7 @@ def _error(ds: xr.Dataset, task: str, subset: str) -> xr.DataArray:
         empty = empty.any(CLASS)  # n is the same for every class of a split
     if bool(empty.any()):
         raise CountsError(
-            f"{int(empty.sum())} split(s) have an empty {subset} set ({_where(empty)}); the "
+            f"{int(empty.sum())} split(s) have an empty {subset} set ({where_text(empty)}); the "
             "bootstrap error rate is undefined there. Drop those folds with "
             "ds.drop_sel(fold=[...]) or redraw the splits."
         )

@@ -7,7 +7,12 @@ its repeat, fold, sample index, true label, predicted label and scores. Nothing 
 aggregation of Forman & Scholz (2010) is computed by name.
 
 This is an outer layer: it imports scikit-learn and joblib, and the core never imports it.
+
+(Over 400 lines: the one entry point carries the checks that keep a run honest — a
+classifier, labels through :mod:`cvframe._labels`, stratification a splitter can meet,
+predictions inside ``y``, scores aligned to classes by name — each with its own message.)
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +23,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
+from . import _checks, _labels
+from ._docs import doc
+from .build import counts_from_frame
 from .errors import few, user_stacklevel
 from .schema import FOLD, REPEAT, SUBSET
 
@@ -28,18 +35,44 @@ __all__ = ["cross_validate", "to_counts"]
 SAMPLE = "sample"
 TEST, TRAIN = "test", "train"
 _SCORE_METHODS = ("auto", "predict_proba", "decision_function", False, None)
-_STRATIFIED_SPLITTERS = ("StratifiedKFold", "RepeatedStratifiedKFold", "StratifiedShuffleSplit",
-                         "StratifiedGroupKFold")
-_UNSTRATIFIED_SPLITTERS = ("KFold", "RepeatedKFold", "ShuffleSplit", "GroupKFold",
-                           "GroupShuffleSplit", "LeaveOneOut", "LeavePOut", "LeaveOneGroupOut",
-                           "LeavePGroupsOut", "PredefinedSplit", "TimeSeriesSplit")
+_STRATIFIED_SPLITTERS = (
+    "StratifiedKFold",
+    "RepeatedStratifiedKFold",
+    "StratifiedShuffleSplit",
+    "StratifiedGroupKFold",
+)
+_UNSTRATIFIED_SPLITTERS = (
+    "KFold",
+    "RepeatedKFold",
+    "ShuffleSplit",
+    "GroupKFold",
+    "GroupShuffleSplit",
+    "LeaveOneOut",
+    "LeavePOut",
+    "LeaveOneGroupOut",
+    "LeavePGroupsOut",
+    "PredefinedSplit",
+    "TimeSeriesSplit",
+)
 
 
-def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 1,
-                   stratified: bool = True, groups: Any = None, scores: Any = "auto",
-                   return_train: bool = False, n_jobs: int | None = None,
-                   random_state: Any = None, *, pos_label: Hashable | None = None,
-                   progress: bool | None = None) -> pd.DataFrame:
+@doc
+def cross_validate(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    cv: Any = 10,
+    repeats: int = 1,
+    stratified: bool = True,
+    groups: Any = None,
+    scores: Any = "auto",
+    return_train: bool = False,
+    n_jobs: int | None = None,
+    random_state: Any = None,
+    *,
+    pos_label: Hashable | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
     """Cross-validate a classifier and keep every tested sample's outcome.
 
     Fits a clone of ``estimator`` on every training set of ``cv`` (in parallel with joblib
@@ -89,9 +122,12 @@ def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 
         Seed of the shuffle of an int ``cv``. With a splitter object, set its own
         ``random_state``; passing one here then raises.
     pos_label : label, optional
-        Binary tasks: the class whose score goes in the ``score`` column. Default: 1 (or
-        True) for labels {0, 1} ({False, True}), else the last label in class order (sorted,
-        or the category order). Recorded in ``frame.attrs["pos_label"]``.
+        Binary tasks: the class whose score goes in the ``score`` column and which the cube
+        and the scores of the frame treat as positive. It must be one of the two classes;
+        it is an error for a multiclass or multilabel ``y``. Default: 1 (or True) for labels
+        {0, 1} ({False, True}), else the last label in class order (sorted, or the category
+        order). Recorded in ``frame.attrs["pos_label"]``, which ``frame.cv.counts()``,
+        ``frame.cv.auc()`` and the other score functions read.
     progress : bool or None, default None
         Show a tqdm progress bar over the splits. ``None``: shown when stderr is a terminal,
         unless the environment variable ``CVFRAME_PROGRESS`` is ``0``/``false``/``no``.
@@ -116,21 +152,27 @@ def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 
           its decision_function score is NaN, with a warning);
         - multilabel instead: ``y_true_<label>``, ``y_pred_<label>`` (0/1) and
           ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
-          build its cube with :func:`to_counts`.
+          ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube.
 
         ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"), ``splitter`` (repr of
         the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
-        ``pos_label`` (binary) and ``labels`` (multilabel).
+        ``pos_label`` (binary) and ``labels`` (multiclass and multilabel: the class
+        universe, so a class never predicted nor tested in a fold is still a class).
 
     Raises
     ------
     TypeError
-        ``estimator`` lacks ``fit``/``predict`` (or is a class, not an instance); ``cv`` is
-        neither an int nor has ``split``.
+        ``estimator`` is a class, not an instance; ``cv`` is neither an int nor has
+        ``split``; ``stratified`` or ``return_train`` is not a bool.
+    NotAClassifierError
+        (a TypeError and a ValueError) ``estimator`` is a regressor or lacks
+        ``fit``/``predict``.
     ValueError
         ``X``, ``y`` or ``groups`` of different lengths; missing or mixed-type labels; a
-        continuous ``y``; a group splitter without ``groups``; a class with fewer samples
-        than stratified folds; an invalid ``cv``, ``repeats``, ``scores``.
+        continuous ``y``; ``pos_label`` not a class of ``y``, or given for a multiclass or
+        multilabel ``y``; predictions that are not labels of ``y``; a group splitter without
+        ``groups``; a class with fewer samples than stratified folds; an invalid ``cv``,
+        ``repeats``, ``scores``.
 
     See Also
     --------
@@ -170,6 +212,10 @@ def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 
     [569, 569, 569]
     """
     _check_estimator(estimator)
+    stratified = _checks.flag("stratified", stratified)
+    return_train = _checks.flag("return_train", return_train)
+    if progress is not None:
+        progress = _checks.flag("progress", progress)
     n = _n_samples(X)
     target = _Target(y, n, pos_label)
     if groups is not None:
@@ -179,24 +225,33 @@ def cross_validate(estimator: Any, X: Any, y: Any, cv: Any = 10, repeats: int = 
     splits = _splits(splitter, X, target, groups)
     n_rep = _n_repeats(splitter, len(splits))
 
-    results = _run(estimator, X, target.fit_y, splits, method, return_train, n_jobs,
-                   progress)
-    frame = _assemble(results, splits, n_rep, target, method, return_train)
-    frame.attrs.update({
-        "stratified": strat,
-        "splitter": _splitter_repr(splitter),
-        "task": target.task,
-        "test_sets": _test_sets(splits, n_rep, n),
-        "scores": method or "none",
-    })
+    results = _run(estimator, X, target.fit_y, splits, method, return_train, n_jobs, progress)
+    frame = _assemble(
+        results, splits, n_rep, target, method, return_train, type(estimator).__name__
+    )
+    frame.attrs.update(
+        {
+            "stratified": strat,
+            "splitter": _splitter_repr(splitter),
+            "task": target.task,
+            "test_sets": _test_sets(splits, n_rep, n),
+            "scores": method or "none",
+        }
+    )
     if target.task == "binary":
         frame.attrs["pos_label"] = target.pos_label
-    if target.task == "multilabel":
+    if target.task in ("multiclass", "multilabel"):
         frame.attrs["labels"] = list(target.labels)
     return frame
 
 
 # --- input checks -------------------------------------------------------------------------
+
+
+class NotAClassifierError(TypeError, ValueError):
+    """The estimator given to :func:`cross_validate` is not a classifier (a regressor, or an
+    object without ``fit``/``predict``); a TypeError and a ValueError."""
+
 
 def _check_estimator(estimator: Any) -> None:
     if isinstance(estimator, type):
@@ -204,13 +259,34 @@ def _check_estimator(estimator: Any) -> None:
             f"estimator={estimator.__name__} is a class; pass an instance, e.g. "
             f"{estimator.__name__}()."
         )
+    name = type(estimator).__name__
     missing = [m for m in ("fit", "predict") if not callable(getattr(estimator, m, None))]
     if missing:
-        raise TypeError(
-            f"estimator={type(estimator).__name__} has no {' or '.join(missing)} method; "
-            "cross_validate needs a scikit-learn classifier with fit(X, y) and predict(X) "
-            "(wrap other models in a Pipeline or an estimator class)."
+        raise NotAClassifierError(
+            f"estimator={name} has no {' or '.join(missing)} method, so it is not a "
+            "classifier; cross_validate needs a scikit-learn classifier with fit(X, y) and "
+            "predict(X) (wrap other models in a Pipeline or an estimator class)."
         )
+    if _is_regressor(estimator):
+        raise NotAClassifierError(
+            f"estimator={name} is a regressor, not a classifier; cross_validate evaluates "
+            "classifiers (their predictions are class labels). Pass a classifier, e.g. "
+            "LogisticRegression instead of LinearRegression."
+        )
+
+
+def _is_regressor(estimator: Any) -> bool:
+    """scikit-learn's own answer (tags or ``_estimator_type``), never an error."""
+    if getattr(estimator, "_estimator_type", None) == "regressor":
+        return True
+    try:
+        from sklearn.base import is_regressor
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return bool(is_regressor(estimator))
+    except Exception:  # noqa: BLE001 - objects outside scikit-learn have no tags
+        return False
 
 
 def _n_samples(X: Any) -> int:
@@ -229,90 +305,92 @@ def _check_groups(groups: Any, n: int) -> np.ndarray:
     g = np.asarray(groups)
     if g.ndim != 1 or len(g) != n:
         raise ValueError(
-            f"groups has shape {g.shape} but X has {n} samples; pass one group label per "
-            "sample."
+            f"groups has shape {g.shape} but X has {n} samples; pass one group label per sample."
         )
     return g
 
 
 class _Target:
-    """The validated target: task, label universe, what the estimator is fitted on."""
+    """The validated target: task, label universe, what the estimator is fitted on.
+
+    The class universe, its order and the positive class follow :mod:`cvframe._labels`
+    (the policy :func:`cvframe.from_predictions` and the score functions use), so the frame's
+    ``attrs["pos_label"]`` is the class every later step treats as positive.
+    """
 
     def __init__(self, y: Any, n: int, pos_label: Hashable | None) -> None:
         if y is None:
             raise ValueError("y is None; cross_validate needs the class label of every sample.")
-        self.frame_cols: list[str] | None = None
-        if isinstance(y, pd.DataFrame) and y.shape[1] > 1:
-            self._init_multilabel(y.to_numpy(), list(y.columns), n)
-            return
-        if isinstance(y, pd.DataFrame):
-            y = y.iloc[:, 0]
+        self.series: pd.Series | None = None
         if hasattr(y, "toarray"):  # sparse indicator matrix
             y = y.toarray()
-        if not isinstance(y, pd.Series):
-            arr = np.asarray(y)
-            if arr.ndim == 2 and arr.shape[1] > 1:
-                self._init_multilabel(arr, list(range(arr.shape[1])), n)
-                return
-            if arr.ndim == 2:
-                arr = arr[:, 0]
-            if arr.ndim != 1:
-                raise ValueError(
-                    f"y has shape {arr.shape}; pass 1-D class labels or a 2-D 0/1 indicator "
-                    "array for multilabel data."
-                )
-            y = pd.Series(arr)
-        y = y.reset_index(drop=True)
-        if len(y) != n:
+        if isinstance(y, pd.DataFrame) and y.shape[1] > 1:
+            self._init_multilabel(y.to_numpy(), list(y.columns), n, pos_label)
+            return
+        original = y.iloc[:, 0] if isinstance(y, pd.DataFrame) else y
+        values = _labels.as_labels(y, "y", allow_2d=True)
+        if getattr(values, "ndim", 1) == 2:
+            self._init_multilabel(np.asarray(values), list(range(values.shape[1])), n, pos_label)
+            return
+        if len(values) != n:
             raise ValueError(
-                f"X has {n} samples but y has {len(y)}; they must have the same length "
+                f"X has {n} samples but y has {len(values)}; they must have the same length "
                 "(one label per row of X)."
             )
-        miss = pd.isna(y).to_numpy()
+        miss = np.asarray(pd.isna(values), dtype=bool)
         if miss.any():
             raise ValueError(
                 f"y has {int(miss.sum())} missing labels (None/NaN/NA) at positions "
                 f"{few(np.flatnonzero(miss))}; drop those samples or give them a label."
             )
-        self.series = y
-        if isinstance(y.dtype, pd.CategoricalDtype):
-            labels = list(y.cat.categories)
-        else:
-            values = y.to_numpy()
-            if values.dtype.kind == "O":
-                from .build import _check_labels
-
-                _check_labels(pd.unique(values), "y")  # one label type, no missing labels
-            if values.dtype.kind == "f" and not np.all(values == np.round(values)):
-                bad = values[values != np.round(values)]
-                raise ValueError(
-                    f"y looks continuous (values {few(bad)}); cross_validate evaluates "
-                    "classifiers: pass class labels."
-                )
-            labels = sorted(pd.unique(values).tolist())
-        labels = [_plain(c) for c in labels]
-        if len(labels) < 2:
+        if (
+            isinstance(values, np.ndarray)
+            and values.dtype.kind == "f"
+            and not np.all(values == np.round(values))
+        ):
+            bad = values[values != np.round(values)]
             raise ValueError(
-                f"y has a single class {few(labels)}; a classifier needs at least two."
+                f"y looks continuous (values {few(bad)}); cross_validate evaluates "
+                "classifiers: pass class labels."
             )
-        self.labels = labels
+        if isinstance(values, pd.Categorical):  # its categories are the class universe
+            labels, from_data = [_labels.plain(c) for c in values.categories], False
+        else:
+            labels, from_data = _labels.merge([_labels.observed(values, "y")], "y"), True
+        if isinstance(values, pd.Categorical):  # unused categories are no samples
+            used = np.bincount(values.codes, minlength=len(labels)) > 0
+            present = [c for c, u in zip(labels, used, strict=True) if u]
+        else:
+            present = labels
+        if len(present) < 2:
+            raise ValueError(
+                f"y has a single class {few(present)}; a classifier needs at least two."
+            )
+        self.labels = list(labels)
         self.task = "binary" if len(labels) == 2 else "multiclass"
-        self.fit_y = np.asarray(y.to_numpy()) if not isinstance(
-            y.dtype, pd.CategoricalDtype) else np.asarray(y.astype(object).to_numpy())
+        if (
+            isinstance(original, pd.Series)
+            and len(original) == n
+            and not isinstance(values, pd.Categorical)
+        ):
+            self.series = original.reset_index(drop=True)
+        else:
+            self.series = pd.Series(values)
+        if isinstance(values, pd.Categorical) or not isinstance(values, np.ndarray):
+            self.fit_y = np.asarray(values, dtype=object)
+        else:
+            self.fit_y = values
         self.split_y = self.fit_y
         self.pos_label = None
-        if self.task == "binary":
-            if pos_label is None:
-                pos_label = True if set(labels) == {False, True} and all(
-                    isinstance(c, (bool, np.bool_)) for c in labels) else (
-                    1 if set(labels) == {0, 1} else labels[-1])
-            if pos_label not in labels:
-                raise ValueError(
-                    f"pos_label={pos_label!r} is not one of the labels {few(labels)}."
-                )
-            self.pos_label = _plain(pos_label)
+        if pos_label is not None:
+            self.pos_label = _labels.binary_pos(self.labels, from_data, pos_label)
+        elif self.task == "binary":
+            self.pos_label = _default_pos(self.labels)
 
-    def _init_multilabel(self, arr: np.ndarray, names: list[Any], n: int) -> None:
+    def _init_multilabel(
+        self, arr: np.ndarray, names: list[Any], n: int, pos_label: Hashable | None
+    ) -> None:
+        _labels.binary_pos([], False, pos_label, multilabel=True)  # pos_label refused
         if arr.shape[0] != n:
             raise ValueError(
                 f"X has {n} samples but y has {arr.shape[0]}; they must have the same length "
@@ -330,21 +408,33 @@ class _Target:
                 f"{few(v for v in vals if v not in (0, 1))}."
             )
         self.task = "multilabel"
-        self.labels = [_plain(c) for c in names]
+        self.labels = [_labels.plain(c) for c in names]
         self.fit_y = arr.astype(np.int64)
         self.split_y = self.fit_y
         self.series = None
         self.pos_label = None
 
 
-def _plain(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
+def _default_pos(labels: list[Hashable]) -> Hashable:
+    """The class whose score fills the ``score`` column when no ``pos_label`` is given.
+
+    {0, 1} and {False, True} give 1 / True (the policy of :func:`cvframe._labels.binary_pos`);
+    any other pair gives the last label in class order (sorted, or the category order), and
+    the frame records it in ``attrs["pos_label"]``, which the cube and the scores then use.
+    """
+    try:
+        pos = _labels.binary_pos(labels, True, None)
+    except ValueError:
+        return labels[-1]
+    return labels[-1] if pos is None else pos
 
 
 # --- the splitter -----------------------------------------------------------------------
 
-def _make_splitter(cv: Any, repeats: Any, stratified: bool, random_state: Any,
-                   target: _Target) -> tuple[Any, str]:
+
+def _make_splitter(
+    cv: Any, repeats: Any, stratified: bool, random_state: Any, target: _Target
+) -> tuple[Any, str]:
     from sklearn import model_selection as ms
 
     if isinstance(repeats, bool) or not isinstance(repeats, (int, np.integer)) or repeats < 1:
@@ -365,8 +455,11 @@ def _make_splitter(cv: Any, repeats: Any, stratified: bool, random_state: Any,
             splitter = cls(n_splits=int(cv), n_repeats=int(repeats), random_state=random_state)
         else:
             cls = ms.StratifiedKFold if stratified else ms.KFold
-            splitter = (cls(n_splits=int(cv)) if random_state is None else
-                        cls(n_splits=int(cv), shuffle=True, random_state=random_state))
+            splitter = (
+                cls(n_splits=int(cv))
+                if random_state is None
+                else cls(n_splits=int(cv), shuffle=True, random_state=random_state)
+            )
         strat = "yes" if stratified else "no"
     elif isinstance(cv, (list, tuple)):
         _reject_extras(cv, repeats, random_state)
@@ -430,6 +523,7 @@ def _check_stratifiable(splitter: Any, target: _Target) -> None:
         k = splitter.cvargs.get("n_splits", 5)
     else:
         return
+    assert target.series is not None
     counts = target.series.value_counts()
     counts = counts[counts > 0]  # unused categories are no samples to stratify
     small = counts[counts < k]
@@ -471,8 +565,9 @@ def _splitter_repr(cv: Any) -> str:
     return " ".join(repr(cv).split())
 
 
-def _splits(splitter: Any, X: Any, target: _Target,
-            groups: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+def _splits(
+    splitter: Any, X: Any, target: _Target, groups: Any
+) -> list[tuple[np.ndarray, np.ndarray]]:
     from sklearn.model_selection._split import GroupsConsumerMixin
 
     name = _splitter_repr(splitter)
@@ -482,14 +577,17 @@ def _splits(splitter: Any, X: Any, target: _Target,
             "(e.g. the patient or subject id), or use a splitter without groups."
         )
     try:
-        splits = [(np.asarray(tr), np.asarray(te))
-                  for tr, te in splitter.split(X, target.split_y, groups)]
+        splits = [
+            (np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, target.split_y, groups)
+        ]
     except ValueError as err:
         msg = str(err)
         hint = ""
         if "class" in msg or "member" in msg:
-            hint = (" A class is too small for this stratified splitter: use fewer splits or "
-                    "an unstratified splitter (stratified=False, KFold, ShuffleSplit).")
+            hint = (
+                " A class is too small for this stratified splitter: use fewer splits or "
+                "an unstratified splitter (stratified=False, KFold, ShuffleSplit)."
+            )
         elif "groups" in msg:
             hint = " Pass groups= (one group label per sample)."
         elif "multilabel" in msg or "target types" in msg:
@@ -537,6 +635,7 @@ def _test_sets(splits: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: int) 
 
 # --- fitting ------------------------------------------------------------------------------
 
+
 def _score_method(estimator: Any, scores: Any) -> str | None:
     for valid in _SCORE_METHODS:
         if scores is valid or (isinstance(scores, str) and scores == valid):
@@ -571,16 +670,27 @@ def _show_progress(progress: bool | None) -> bool:
     return bool(getattr(sys.stderr, "isatty", lambda: False)())
 
 
-def _run(estimator: Any, X: Any, y: np.ndarray, splits: list[Any], method: str | None,
-         return_train: bool, n_jobs: int | None, progress: bool | None) -> list[Any]:
+def _run(
+    estimator: Any,
+    X: Any,
+    y: np.ndarray,
+    splits: list[Any],
+    method: str | None,
+    return_train: bool,
+    n_jobs: int | None,
+    progress: bool | None,
+) -> list[Any]:
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
 
-    jobs = (delayed(_fit_predict)(estimator, X, y, tr, te, method, return_train, i)
-            for i, (tr, te) in enumerate(splits))
+    jobs = (
+        delayed(_fit_predict)(estimator, X, y, tr, te, method, return_train, i)
+        for i, (tr, te) in enumerate(splits)
+    )
     parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-    with tqdm(total=len(splits), desc="cross_validate", unit="fit",
-              disable=not _show_progress(progress)) as bar:
+    with tqdm(
+        total=len(splits), desc="cross_validate", unit="fit", disable=not _show_progress(progress)
+    ) as bar:
         out = []
         for res in parallel(jobs):
             out.append(res)
@@ -588,8 +698,16 @@ def _run(estimator: Any, X: Any, y: np.ndarray, splits: list[Any], method: str |
     return out
 
 
-def _fit_predict(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray, test: np.ndarray,
-                 method: str | None, return_train: bool, split: int) -> dict[str, Any]:
+def _fit_predict(
+    estimator: Any,
+    X: Any,
+    y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    method: str | None,
+    return_train: bool,
+    split: int,
+) -> dict[str, Any]:
     from sklearn.base import clone
     from sklearn.utils import _safe_indexing
 
@@ -614,8 +732,16 @@ def _fit_predict(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray, test:
 
 # --- the frame ----------------------------------------------------------------------------
 
-def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, target: _Target,
-              method: str | None, return_train: bool) -> pd.DataFrame:
+
+def _assemble(
+    results: list[dict[str, Any]],
+    splits: list[Any],
+    n_rep: int,
+    target: _Target,
+    method: str | None,
+    return_train: bool,
+    estimator_name: str,
+) -> pd.DataFrame:
     per = len(splits) // n_rep
     subsets = [TEST, TRAIN] if return_train else [TEST]
     parts: dict[str, list[Any]] = {k: [] for k in (SUBSET, REPEAT, FOLD, SAMPLE)}
@@ -623,7 +749,7 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
     score_parts: list[np.ndarray] = []
     n_absent = 0
     for sub in subsets:
-        for i, ((tr, te), res) in enumerate(zip(splits, results)):
+        for i, ((tr, te), res) in enumerate(zip(splits, results, strict=True)):
             idx = te if sub == TEST else tr
             parts[SUBSET].append(np.full(idx.size, sub, dtype=object))
             parts[REPEAT].append(np.full(idx.size, i // per, dtype=np.int64))
@@ -632,7 +758,9 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
             pred, score = res[sub]
             if idx.size == 0:
                 continue
-            preds.append(np.asarray(pred.toarray() if hasattr(pred, "toarray") else pred))
+            pred = np.asarray(pred.toarray() if hasattr(pred, "toarray") else pred)
+            _check_predictions(pred, target, estimator_name, i)
+            preds.append(pred)
             if method:
                 s, absent = _align_scores(score, res["classes"], target, method)
                 n_absent += absent
@@ -641,7 +769,8 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
         warnings.warn(
             f"{n_absent} (split, class) pairs had the class missing from the training set; "
             f"{method} gives no score for it, so those score_<label> entries are NaN.",
-            UserWarning, stacklevel=user_stacklevel(),
+            UserWarning,
+            stacklevel=user_stacklevel(),
         )
     sample = np.concatenate(parts[SAMPLE])
     cols: dict[str, Any] = {}
@@ -659,6 +788,7 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
         for j, c in enumerate(labels):
             cols[f"y_pred_{c}"] = y_pred[:, j].astype(np.int64)
     else:
+        assert target.series is not None
         y_true = target.series.iloc[sample].reset_index(drop=True)
         y_pred = np.concatenate(preds) if preds else np.empty(0, dtype=target.fit_y.dtype)
         if isinstance(target.series.dtype, pd.CategoricalDtype):
@@ -676,8 +806,42 @@ def _assemble(results: list[dict[str, Any]], splits: list[Any], n_rep: int, targ
     return frame
 
 
-def _align_scores(score: Any, classes: Any, target: _Target,
-                  method: str) -> tuple[np.ndarray, int]:
+def _check_predictions(pred: np.ndarray, target: _Target, name: str, split: int) -> None:
+    """Predictions must be labels of ``y``: an unknown label is never dropped or recoded."""
+    if target.task == "multilabel":
+        if pred.ndim != 2 or pred.shape[1] != len(target.labels):
+            raise ValueError(
+                f"estimator={name} predicted an array of shape {pred.shape} in split {split}; "
+                f"multilabel y needs one 0/1 column per label ({len(target.labels)})."
+            )
+        bad = np.setdiff1d(pd.unique(pred.ravel()), [0, 1])
+        if bad.size:
+            raise ValueError(
+                f"estimator={name} predicted values {few(bad)} in split {split}; multilabel y "
+                "needs 0/1 indicator predictions."
+            )
+        return
+    if pred.ndim != 1:
+        raise ValueError(
+            f"estimator={name} predicted an array of shape {pred.shape} in split {split}; a "
+            "classifier of 1-D y must predict one label per sample."
+        )
+    uniq = pd.unique(pred)
+    known = pd.Index(target.labels, dtype=object)
+    try:
+        found = known.get_indexer([_labels.plain(u) for u in uniq])
+    except TypeError:
+        found = np.full(len(uniq), -1, dtype=np.intp)
+    unknown = [_labels.plain(u) for u, i in zip(uniq, found, strict=True) if i < 0]
+    if unknown:
+        raise ValueError(
+            f"estimator={name} predicted labels {few(unknown)} in split {split} that are not "
+            f"classes of y {few(target.labels)}; cross_validate needs predictions that are "
+            "labels of y (a classifier fitted on y as given, not on transformed labels)."
+        )
+
+
+def _align_scores(score: Any, classes: Any, target: _Target, method: str) -> tuple[np.ndarray, int]:
     """Scores of one split as an (m, n_labels) array in the order of target.labels."""
     labels = target.labels
     fill = 0.0 if method == "predict_proba" else np.nan
@@ -693,7 +857,7 @@ def _align_scores(score: Any, classes: Any, target: _Target,
             return out, 0
         return np.asarray(score, dtype=float), 0
     score = np.asarray(score, dtype=float)
-    cl = [_plain(c) for c in np.asarray(classes).tolist()]
+    cl = [_labels.plain(c) for c in np.asarray(classes).tolist()]
     if score.ndim == 1:  # binary decision_function: the score of classes_[1]
         if len(cl) != 2:
             raise ValueError(
@@ -713,46 +877,6 @@ def _align_scores(score: Any, classes: Any, target: _Target,
 
 # --- the cube -----------------------------------------------------------------------------
 
-def to_counts(frame: pd.DataFrame, labels: Sequence[Hashable] | None = None,
-              pos_label: Hashable | None = None) -> xr.Dataset:
-    """The counts cube of a :func:`cross_validate` frame, also for multilabel and ``subset``.
-
-    Single-label frames go through ``frame.cv.counts()`` (a ``subset`` column from
-    ``return_train=True`` becomes the ``subset`` dim), with ``pos_label`` taken from the
-    frame's attrs. A multilabel frame (``y_true_<label>`` / ``y_pred_<label>`` columns, which
-    ``frame.cv.counts()`` does not read) is built with :func:`cvframe.from_predictions` from
-    the 2-D indicator arrays, one cube per subset concatenated along ``subset``. The frame's
-    attrs ``stratified`` and ``splitter`` are copied into the cube's attrs.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The output of :func:`cross_validate`.
-    labels, pos_label
-        As in :func:`cvframe.from_predictions`. For a binary frame ``pos_label`` defaults to
-        ``frame.attrs["pos_label"]``.
-
-    Returns
-    -------
-    xarray.Dataset
-        The counts cube over (``subset``,) ``repeat``, ``fold``, ``class``.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import load_breast_cancer
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> import cvframe
-    >>> from cvframe.runner import to_counts
-    >>> X, y = load_breast_cancer(return_X_y=True)
-    >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=5, return_train=True)
-    >>> ds = to_counts(frame)
-    >>> [str(s) for s in ds["subset"].values], dict(ds["tp"].sizes)
-    (['test', 'train'], {'subset': 2, 'repeat': 1, 'fold': 5, 'class': 1})
-    >>> ds.attrs["stratified"]
-    'yes'
-    """
-    from . import build
-
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
-    return build.counts_from_frame(frame, labels=labels, pos_label=pos_label)
+#: The counts cube of a :func:`cross_validate` frame (binary, multiclass, multilabel, with a
+#: ``subset`` dim for ``return_train=True``): the same function as ``frame.cv.counts()``.
+to_counts = counts_from_frame

@@ -5,6 +5,7 @@ groups=None)`` yielding ``(train, test)`` index arrays and ``get_n_splits``), so
 :func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score`` /
 ``cross_validate``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -96,8 +97,9 @@ class Bootstrap:
         self._check_n_splits()
         return int(self.n_splits)
 
-    def split(self, X: Any, y: Any = None,
-              groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def split(
+        self, X: Any, y: Any = None, groups: Any = None
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(train, test)`` index arrays, one pair per bootstrap draw.
 
         ``train`` has ``n`` indices drawn with replacement (duplicates kept, in draw order);
@@ -134,8 +136,9 @@ def _drawer(random_state: Any) -> Any:
     """A function n -> n indices drawn with replacement from range(n)."""
     if isinstance(random_state, np.random.RandomState):
         return lambda n: np.asarray(random_state.randint(0, n, size=n), dtype=np.intp)
-    if random_state is None or isinstance(random_state, (int, np.integer, np.random.Generator,
-                                                         np.random.SeedSequence)):
+    if random_state is None or isinstance(
+        random_state, (int, np.integer, np.random.Generator, np.random.SeedSequence)
+    ):
         if isinstance(random_state, bool):
             raise ValueError(f"random_state={random_state!r} is not valid; pass an int seed.")
         rng = np.random.default_rng(random_state)
@@ -152,6 +155,4 @@ def _num_samples(X: Any) -> int:
     try:
         return len(X)
     except TypeError:
-        raise TypeError(
-            f"X must be an array-like with a length, got {type(X).__name__}."
-        ) from None
+        raise TypeError(f"X must be an array-like with a length, got {type(X).__name__}.") from None

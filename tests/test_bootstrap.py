@@ -1,4 +1,5 @@
 """The out-of-bag Bootstrap splitter and the .632 / .632+ estimates."""
+
 from __future__ import annotations
 
 import warnings
@@ -65,6 +66,7 @@ def direct_632_plus(e_test, e_train, gamma):
 
 # --- the splitter -----------------------------------------------------------------------------
 
+
 @settings(max_examples=50)
 @given(n=st.integers(2, 60), k=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
 def test_bootstrap_split_properties(n, k, seed):
@@ -92,8 +94,8 @@ def test_bootstrap_seeds():
     a = [tr for tr, _ in Bootstrap(3, random_state=1).split(X)]
     b = [tr for tr, _ in Bootstrap(3, random_state=1).split(X)]
     c = [tr for tr, _ in Bootstrap(3, random_state=2).split(X)]
-    assert all(np.array_equal(x, y) for x, y in zip(a, b))
-    assert not all(np.array_equal(x, y) for x, y in zip(a, c))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
     bs = Bootstrap(2, random_state=None)
     first = next(bs.split(X))[0]
     assert any(not np.array_equal(first, next(bs.split(X))[0]) for _ in range(3))
@@ -135,11 +137,18 @@ def test_bootstrap_bad_arguments():
 
 # --- .632 and .632+ ---------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def boot_frame(noisy):
     X, y = noisy
-    return cross_validate(KNeighborsClassifier(1), X, y, cv=Bootstrap(30, random_state=1),
-                          return_train=True, scores=False)
+    return cross_validate(
+        KNeighborsClassifier(1),
+        X,
+        y,
+        cv=Bootstrap(30, random_state=1),
+        return_train=True,
+        scores=False,
+    )
 
 
 def test_632_equals_direct_computation(boot_frame):
@@ -169,8 +178,14 @@ def test_632_plus_deep_tree_multiclass():
     X, y = load_iris(return_X_y=True)
     rng = np.random.default_rng(0)
     y = np.where(rng.random(len(y)) < 0.3, rng.integers(0, 3, len(y)), y)  # label noise
-    frame = cross_validate(DecisionTreeClassifier(random_state=0), X, y,
-                           cv=Bootstrap(20, random_state=0), return_train=True, scores=False)
+    frame = cross_validate(
+        DecisionTreeClassifier(random_state=0),
+        X,
+        y,
+        cv=Bootstrap(20, random_state=0),
+        return_train=True,
+        scores=False,
+    )
     ds = frame.cv.counts()
     e_test, e_train = direct_errors(frame)
     e632 = bootstrap_632(ds)
@@ -186,8 +201,9 @@ def counts_cube(test, train, model=None):
     rows = []
     for sub, table in (("test", test), ("train", train)):
         for i, (tp, fp, fn, tn) in enumerate(table):
-            rows.append({"subset": sub, "fold": i, "class": 1, "tp": tp, "fp": fp, "fn": fn,
-                         "tn": tn})
+            rows.append(
+                {"subset": sub, "fold": i, "class": 1, "tp": tp, "fp": fp, "fn": fn, "tn": tn}
+            )
     return cvframe.from_counts(pd.DataFrame(rows))
 
 
@@ -210,9 +226,15 @@ def test_632_plus_hand_computed_cases():
 def test_multilabel_632_per_label(noisy):
     X, y = noisy
     Y = np.column_stack([y, (X[:, 1] > 0).astype(int)])
-    frame = cross_validate(DecisionTreeClassifier(max_depth=4, random_state=0), X, Y,
-                           cv=Bootstrap(10, random_state=0), stratified=False,
-                           return_train=True, scores=False)
+    frame = cross_validate(
+        DecisionTreeClassifier(max_depth=4, random_state=0),
+        X,
+        Y,
+        cv=Bootstrap(10, random_state=0),
+        stratified=False,
+        return_train=True,
+        scores=False,
+    )
     ds = to_counts(frame)
     got = bootstrap_632(ds)
     assert got.dims == ("repeat", "class")
@@ -225,8 +247,9 @@ def test_multilabel_632_per_label(noisy):
 
 def test_keeps_other_dims_and_accessor_parity(boot_frame, noisy):
     X, y = noisy
-    other = cross_validate(GaussianNB(), X, y, cv=Bootstrap(30, random_state=1),
-                           return_train=True, scores=False)
+    other = cross_validate(
+        GaussianNB(), X, y, cv=Bootstrap(30, random_state=1), return_train=True, scores=False
+    )
     a, b = boot_frame.cv.counts(), other.cv.counts()
     both = xr.concat([a, b], dim=pd.Index(["knn", "nb"], name="model"))
     for plus in (False, True):
@@ -235,7 +258,9 @@ def test_keeps_other_dims_and_accessor_parity(boot_frame, noisy):
         assert res.sel(model="knn").item() == bootstrap_632(a, plus=plus).item()
         assert res.sel(model="nb").item() == bootstrap_632(b, plus=plus).item()
         xr.testing.assert_identical(both.cv.bootstrap_632(plus=plus), res)
-    assert both.cv.bootstrap_632.__doc__ == bootstrap_632.__doc__
+    from cvframe._docs import accessor_doc
+
+    assert both.cv.bootstrap_632.__doc__ == accessor_doc(bootstrap_632)
 
 
 def test_survives_netcdf_round_trip(boot_frame, tmp_path):
@@ -262,9 +287,9 @@ def test_bootstrap_632_bad_inputs(boot_frame):
         bootstrap_632(ds.sel(subset=["test"]))
     with pytest.raises(ValueError, match="metric='f' is not valid"):
         bootstrap_632(ds, metric="f")
-    with pytest.raises(TypeError, match="plus='yes' is not valid"):
+    with pytest.raises(TypeError, match="plus='yes'"):
         bootstrap_632(ds, plus="yes")
-    with pytest.raises(ValueError, match="Dimension\\(s\\) 'folds' do not exist"):
+    with pytest.raises(ValueError, match="(?i)dimension\\(s\\) 'folds' do not exist.*dim='folds'"):
         bootstrap_632(ds, dim="folds")
     with pytest.raises(ValueError, match="includes 'class'"):
         bootstrap_632(ds, dim=["fold", "class"])
@@ -273,12 +298,17 @@ def test_bootstrap_632_bad_inputs(boot_frame):
     empty = ds.copy(deep=True)
     for v in ("tp", "fp", "fn", "tn"):
         empty[v].loc[{"subset": "test", "fold": 2}] = 0
-    with pytest.raises(CountsError,
-                       match=r"1 split\(s\) have an empty test set \(repeat=\[0\], fold=\[2\]\)"):
+    with pytest.raises(
+        CountsError, match=r"1 split\(s\) have an empty test set \(repeat=\[0\], fold=\[2\]\)"
+    ):
         bootstrap_632(empty)
-    multi = cross_validate(GaussianNB(), *load_iris(return_X_y=True),
-                           cv=Bootstrap(2, random_state=0), return_train=True,
-                           scores=False).cv.counts()
+    multi = cross_validate(
+        GaussianNB(),
+        *load_iris(return_X_y=True),
+        cv=Bootstrap(2, random_state=0),
+        return_train=True,
+        scores=False,
+    ).cv.counts()
     bare = multi.drop_vars("confusion")
     bare.attrs = {}
     with pytest.raises(CountsError, match="3 classes but no 'task' attr"):

@@ -4,11 +4,12 @@ Oracles: the model's own distributions (binomial, hypergeometric) through scipy,
 inclusion-exclusion written independently here with fractions, brute-force enumeration of
 tiny partitions, and the paper's qualitative findings (Forman & Scholz 2010, Section 4).
 """
+
 from __future__ import annotations
 
 import itertools
-import re
 import math
+import re
 import warnings
 from fractions import Fraction
 
@@ -21,7 +22,15 @@ from scipy import stats
 
 import cvframe
 from cvframe import reduce, simulation
-from cvframe.simulation import bias_study, p_fold_without_positives, simulate
+from cvframe.simulation import (
+    _model,
+    _sampler,
+    bias_study,
+    exact,
+    p_fold_without_positives,
+    simulate,
+)
+from cvframe.simulation import study as sim_study
 
 
 def _p_empty_bruteforce(n_pos: int, sizes: list[int]) -> Fraction:
@@ -38,25 +47,38 @@ def _p_empty_bruteforce(n_pos: int, sizes: list[int]) -> Fraction:
 def _p_empty_equal_folds(n_pos: int, n: int, k: int) -> float:
     """Inclusion-exclusion for k equal folds, written independently of the module."""
     s = n // k
-    acc = sum((-1) ** (j + 1) * math.comb(k, j) * Fraction(math.comb(n - j * s, n_pos))
-              for j in range(1, k + 1))
+    acc = sum(
+        (-1) ** (j + 1) * math.comb(k, j) * Fraction(math.comb(n - j * s, n_pos))
+        for j in range(1, k + 1)
+    )
     return float(acc / math.comb(n, n_pos))
 
 
 # --- p_fold_without_positives ---------------------------------------------------------------
-@pytest.mark.parametrize("n_pos,n,k", [(1, 1000, 10), (10, 1000, 10), (20, 1000, 10),
-                                       (37, 1000, 10), (100, 1000, 10), (5, 60, 5),
-                                       (12, 120, 4)])
+@pytest.mark.parametrize(
+    "n_pos,n,k",
+    [
+        (1, 1000, 10),
+        (10, 1000, 10),
+        (20, 1000, 10),
+        (37, 1000, 10),
+        (100, 1000, 10),
+        (5, 60, 5),
+        (12, 120, 4),
+    ],
+)
 def test_p_fold_without_positives_equals_inclusion_exclusion(n_pos, n, k):
     assert p_fold_without_positives(n_pos, n=n, k=k) == pytest.approx(
-        _p_empty_equal_folds(n_pos, n, k), rel=1e-12, abs=1e-300)
+        _p_empty_equal_folds(n_pos, n, k), rel=1e-12, abs=1e-300
+    )
 
 
 @pytest.mark.parametrize("n_pos,n,k", [(3, 11, 3), (4, 10, 4), (2, 9, 2), (5, 12, 5)])
 def test_p_fold_without_positives_unequal_folds_bruteforce(n_pos, n, k):
     sizes = list(n // k + (np.arange(k) < n % k))
     assert p_fold_without_positives(n_pos, n=n, k=k) == pytest.approx(
-        float(_p_empty_bruteforce(n_pos, sizes)), rel=1e-12)
+        float(_p_empty_bruteforce(n_pos, sizes)), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("trials", [1, 10, 1000, 10**6])
@@ -86,11 +108,17 @@ def test_p_fold_without_positives_matches_simulated_frequency():
     assert abs(freq - p) < 4 * se
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"n_pos": -1}, "n_pos has values"), ({"n_pos": 1001}, "outside"),
-    ({"n_pos": 2.5}, "n_pos"), ({"n_pos": 5, "k": 1}, "k=1"),
-    ({"n_pos": 5, "k": 2000}, "k=2000"), ({"n_pos": 5, "trials": 0}, "trials"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"n_pos": -1}, "n_pos has values"),
+        ({"n_pos": 1001}, "outside"),
+        ({"n_pos": 2.5}, "n_pos"),
+        ({"n_pos": 5, "k": 1}, "k=1"),
+        ({"n_pos": 5, "k": 2000}, "k=2000"),
+        ({"n_pos": 5, "trials": 0}, "trials"),
+    ],
+)
 def test_p_fold_without_positives_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         p_fold_without_positives(**kwargs)
@@ -99,8 +127,7 @@ def test_p_fold_without_positives_bad_arguments(kwargs, match):
 # --- the simulated cube follows the model ---------------------------------------------------
 @pytest.mark.parametrize("stratified", [True, False])
 def test_cube_structure_and_invariants(stratified):
-    ds = simulate(n=1003, prevalence=0.05, f=0.7, k=7, trials=3000, stratified=stratified,
-                  seed=1)
+    ds = simulate(n=1003, prevalence=0.05, f=0.7, k=7, trials=3000, stratified=stratified, seed=1)
     cvframe.validate(ds)
     assert dict(ds.sizes) == {"trial": 3000, "fold": 7, "class": 1}
     assert all(ds[v].dtype == np.int64 for v in ("tp", "fp", "fn", "tn"))
@@ -109,9 +136,9 @@ def test_cube_structure_and_invariants(stratified):
     assert ds["class"].values.tolist() == [1]
     size = (ds.tp + ds.fp + ds.fn + ds.tn).isel({"class": 0})
     sizes = 1003 // 7 + (np.arange(7) < 1003 % 7)
-    assert (size.values == sizes).all()          # fold totals fixed
+    assert (size.values == sizes).all()  # fold totals fixed
     pos = (ds.tp + ds.fn).isel({"class": 0})
-    assert (pos.sum("fold") == 50).all()         # positives per trial fixed (round(50.15))
+    assert (pos.sum("fold") == 50).all()  # positives per trial fixed (round(50.15))
     if stratified:
         assert int(pos.max()) - int(pos.min()) <= 1
         neg = size - pos
@@ -127,11 +154,11 @@ def test_cube_rates_within_monte_carlo_error(stratified):
     P = 50
     tp = int(ds.tp.sum())
     se_tp = math.sqrt(trials * P * f * (1 - f))
-    assert abs(tp - trials * P * f) < 4 * se_tp                  # TPR = f
+    assert abs(tp - trials * P * f) < 4 * se_tp  # TPR = f
     fp = int(ds.fp.sum())
     q = P * (1 - f) / (n - P)
     se_fp = math.sqrt(trials * (n - P) * q * (1 - q))
-    assert abs(fp - trials * P * (1 - f)) < 4 * se_fp            # E[FP] = P(1 - f)
+    assert abs(fp - trials * P * (1 - f)) < 4 * se_fp  # E[FP] = P(1 - f)
     # the whole distribution of one fold's FP and TP: chi-square against the binomial
     fold0_pos = int((ds.tp + ds.fn).isel(fold=0, trial=0).item())
     if stratified:
@@ -176,8 +203,9 @@ def test_dask_chunks_equal_numpy(stratified):
         assert lazy[v].dtype == np.int64
         np.testing.assert_array_equal(lazy[v].values, eager[v].values)
     # the first trials do not depend on how many follow
-    np.testing.assert_array_equal(simulate(trials=10, seed=4, stratified=stratified).tp,
-                                  eager.tp.isel(trial=slice(0, 10)))
+    np.testing.assert_array_equal(
+        simulate(trials=10, seed=4, stratified=stratified).tp, eager.tp.isel(trial=slice(0, 10))
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         m_lazy = reduce.f_methods(lazy, zero_division=0.0).compute()
@@ -185,8 +213,8 @@ def test_dask_chunks_equal_numpy(stratified):
 
 
 def test_numpy_fallback_for_large_folds(monkeypatch):
-    monkeypatch.setattr(simulation, "_TABLE_LIMIT", 10)
-    simulation._tables.cache_clear()
+    monkeypatch.setattr(_sampler, "TABLE_LIMIT", 10)
+    _sampler.tables.cache_clear()
     try:
         for stratified in (True, False):
             ds = simulate(trials=4000, seed=9, stratified=stratified, prevalence=0.05)
@@ -195,14 +223,21 @@ def test_numpy_fallback_for_large_folds(monkeypatch):
             tpr = float(ds.tp.sum() / (ds.tp + ds.fn).sum())
             assert abs(tpr - 0.8) < 4 * math.sqrt(0.16 / (4000 * 50))
             xr.testing.assert_identical(
-                ds, simulate(trials=4000, seed=9, stratified=stratified, prevalence=0.05))
+                ds, simulate(trials=4000, seed=9, stratified=stratified, prevalence=0.05)
+            )
     finally:
-        simulation._tables.cache_clear()
+        _sampler.tables.cache_clear()
 
 
 @settings(max_examples=25, deadline=None)
-@given(n=st.integers(2, 400), k=st.integers(2, 12), prev=st.floats(0.01, 0.99),
-       f=st.floats(0.05, 1.0), strat=st.booleans(), seed=st.integers(0, 2**32))
+@given(
+    n=st.integers(2, 400),
+    k=st.integers(2, 12),
+    prev=st.floats(0.01, 0.99),
+    f=st.floats(0.05, 1.0),
+    strat=st.booleans(),
+    seed=st.integers(0, 2**32),
+)
 def test_invariants_hypothesis(n, k, prev, f, strat, seed):
     k = min(k, n)
     try:
@@ -217,25 +252,43 @@ def test_invariants_hypothesis(n, k, prev, f, strat, seed):
 
 
 # --- bad arguments --------------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs,match", [
-    ({"prevalence": 0.0}, "prevalence=0.0"), ({"prevalence": 1.0}, "prevalence=1.0"),
-    ({"prevalence": -0.1}, "prevalence"), ({"prevalence": float("nan")}, "prevalence"),
-    ({"f": 0.0}, "f=0.0"), ({"f": 1.01}, "f=1.01"), ({"k": 1}, "k=1"),
-    ({"k": 1001}, "k=1001"), ({"trials": 0}, "trials=0"), ({"trials": 2.5}, "trials"),
-    ({"n": 1000, "prevalence": 0.0004}, "0 positives"), ({"n": 1}, "n=1"),
-    ({"prevalence": 0.9, "f": 0.5}, "f=0.5 is too low"), ({"seed": -3}, "seed"),
-    ({"stratified": "yes"}, "stratified"), ({"chunks": 0}, "chunks"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"prevalence": 0.0}, "prevalence=0.0"),
+        ({"prevalence": 1.0}, "prevalence=1.0"),
+        ({"prevalence": -0.1}, "prevalence"),
+        ({"prevalence": float("nan")}, "prevalence"),
+        ({"f": 0.0}, "f=0.0"),
+        ({"f": 1.01}, "f=1.01"),
+        ({"k": 1}, "k=1"),
+        ({"k": 1001}, "k=1001"),
+        ({"trials": 0}, "trials=0"),
+        ({"trials": 2.5}, "trials"),
+        ({"n": 1000, "prevalence": 0.0004}, "0 positives"),
+        ({"n": 1}, "n=1"),
+        ({"prevalence": 0.9, "f": 0.5}, "f=0.5 is too low"),
+        ({"seed": -3}, "seed"),
+        ({"stratified": "yes"}, "stratified"),
+        ({"chunks": 0}, "chunks"),
+    ],
+)
 def test_simulate_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         simulate(**{"trials": 10, **kwargs})
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"prevalence": [0.05, 1.5]}, "prevalence=1.5.*grid point"), ({"f": []}, "f is empty"),
-    ({"stratified": ["yes"]}, "stratified"), ({"trials": 0}, "trials"),
-    ({"exact": "yes"}, "exact"), ({"k": 1}, "k=1"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"prevalence": [0.05, 1.5]}, "prevalence=1.5.*grid point"),
+        ({"f": []}, "f is empty"),
+        ({"stratified": ["yes"]}, "stratified"),
+        ({"trials": 0}, "trials"),
+        ({"exact": "yes"}, "exact"),
+        ({"k": 1}, "k=1"),
+    ],
+)
 def test_bias_study_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         bias_study(**{"trials": 10, "progress": False, **kwargs})
@@ -246,8 +299,14 @@ def test_bias_study_bad_arguments(kwargs, match):
 def study():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # zero_division=0.0 is explicit: no warnings
-        return bias_study(prevalence=(0.01, 0.05), f=(0.6, 0.8), stratified=(True, False),
-                          trials=60_000, seed=2010, progress=False)
+        return bias_study(
+            prevalence=(0.01, 0.05),
+            f=(0.6, 0.8),
+            stratified=(True, False),
+            trials=60_000,
+            seed=2010,
+            progress=False,
+        )
 
 
 def test_study_layout(study):
@@ -269,7 +328,8 @@ def test_exact_agrees_with_monte_carlo(study):
     assert float(abs(z_bias).max()) < 4.5
     assert float(abs(z_std).max()) < 4.5
     z_p = (study.p_undefined_mc - study.p_undefined) / study.p_undefined_se.where(
-        study.p_undefined_se > 0, 1.0)
+        study.p_undefined_se > 0, 1.0
+    )
     assert float(abs(z_p).max()) < 4.5
 
 
@@ -282,7 +342,7 @@ def test_exact_tp_fp_by_direct_double_sum():
     F = np.where(t > 0, 2 * t / (t + P + x), 0.0)
     w = stats.binom.pmf(t, P, f) * stats.binom.pmf(x, N, q)
     mean = (w * F).sum()
-    got = simulation._exact(simulation._Model.make(1000, 0.02, 0.7, 10, False))
+    got = exact.moments(_model.Model.make(1000, 0.02, 0.7, 10, False))
     assert got["f_tp_fp_mean"] == pytest.approx(mean, rel=1e-12)
     assert got["f_tp_fp_std"] == pytest.approx(math.sqrt((w * F * F).sum() - mean**2), rel=1e-9)
 
@@ -291,18 +351,26 @@ def test_exact_unstratified_favg_by_enumeration():
     """Tiny unstratified design: enumerate every partition, every TP and FP."""
     n, P, k, f = 8, 3, 2, 0.6
     q = P * (1 - f) / (n - P)
-    model = simulation._Model.make(n, P / n, f, k, False)
-    got = simulation._exact(model)
+    model = _model.Model.make(n, P / n, f, k, False)
+    got = exact.moments(model)
     e1 = e2 = p_bad = 0.0
-    for combo in itertools.combinations(range(n), P):     # positives' slots; fold = slot // 4
+    for combo in itertools.combinations(range(n), P):  # positives' slots; fold = slot // 4
         a = [sum(1 for c in combo if c // 4 == i) for i in range(k)]
         b = [4 - ai for ai in a]
         pr = 1 / math.comb(n, P)
-        outs = [[(stats.binom.pmf(t, a[i], f) * stats.binom.pmf(x, b[i], q), t, x)
-                 for t in range(a[i] + 1) for x in range(b[i] + 1)] for i in range(k)]
+        outs = [
+            [
+                (stats.binom.pmf(t, a[i], f) * stats.binom.pmf(x, b[i], q), t, x)
+                for t in range(a[i] + 1)
+                for x in range(b[i] + 1)
+            ]
+            for i in range(k)
+        ]
         for (w0, t0, x0), (w1, t1, x1) in itertools.product(*outs):
-            F = [2 * t / (t + ai + x) if t > 0 else 0.0 for t, ai, x in
-                 ((t0, a[0], x0), (t1, a[1], x1))]
+            F = [
+                2 * t / (t + ai + x) if t > 0 else 0.0
+                for t, ai, x in ((t0, a[0], x0), (t1, a[1], x1))
+            ]
             bad = any(ai == 0 or t + x == 0 for t, ai, x in ((t0, a[0], x0), (t1, a[1], x1)))
             fa = sum(F) / k
             e1 += pr * w0 * w1 * fa
@@ -315,10 +383,11 @@ def test_exact_unstratified_favg_by_enumeration():
 
 def test_monte_carlo_estimators_are_the_cube_methods():
     """The study's Monte-Carlo means equal the cube methods applied to simulate()'s cube."""
-    st_ = bias_study(prevalence=0.03, f=0.7, stratified=False, trials=3000, exact=False,
-                     seed=77, progress=False)
-    model = simulation._Model.make(1000, 0.03, 0.7, 10, False)
-    seed = simulation._point_seed(np.random.SeedSequence(77), model)
+    st_ = bias_study(
+        prevalence=0.03, f=0.7, stratified=False, trials=3000, exact=False, seed=77, progress=False
+    )
+    model = _model.Model.make(1000, 0.03, 0.7, 10, False)
+    seed = sim_study.point_seed(np.random.SeedSequence(77), model)
     ds = simulate(prevalence=0.03, f=0.7, stratified=False, trials=3000, seed=seed)
     m = ds.cv.f_methods(zero_division=0.0)
     for name in simulation.ESTIMATORS:
@@ -330,22 +399,42 @@ def test_monte_carlo_estimators_are_the_cube_methods():
 
 
 def test_study_independent_of_chunks_and_grid():
-    a = bias_study(prevalence=0.05, f=0.8, stratified=True, trials=5000, seed=3,
-                   progress=False, chunks=700)
-    b = bias_study(prevalence=(0.02, 0.05), f=(0.8, 0.9), stratified=True, trials=5000,
-                   seed=3, progress=False, chunks=5000, scheduler="sync")
-    xr.testing.assert_allclose(a.rel_bias_mc, b.rel_bias_mc.sel(prevalence=[0.05], f=[0.8]),
-                               rtol=1e-10)
+    a = bias_study(
+        prevalence=0.05, f=0.8, stratified=True, trials=5000, seed=3, progress=False, chunks=700
+    )
+    b = bias_study(
+        prevalence=(0.02, 0.05),
+        f=(0.8, 0.9),
+        stratified=True,
+        trials=5000,
+        seed=3,
+        progress=False,
+        chunks=5000,
+        scheduler="sync",
+    )
+    xr.testing.assert_allclose(
+        a.rel_bias_mc, b.rel_bias_mc.sel(prevalence=[0.05], f=[0.8]), rtol=1e-10
+    )
 
 
 def test_study_on_distributed_cluster():
     distributed = pytest.importorskip("distributed", reason="dask.distributed not installed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster:
-        remote = bias_study(prevalence=0.05, f=0.8, stratified=False, trials=4000, seed=8,
-                            progress=False, chunks=1000, scheduler=cluster.scheduler_address)
-    local = bias_study(prevalence=0.05, f=0.8, stratified=False, trials=4000, seed=8,
-                       progress=False, chunks=1000)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        remote = bias_study(
+            prevalence=0.05,
+            f=0.8,
+            stratified=False,
+            trials=4000,
+            seed=8,
+            progress=False,
+            chunks=1000,
+            scheduler=cluster.scheduler_address,
+        )
+    local = bias_study(
+        prevalence=0.05, f=0.8, stratified=False, trials=4000, seed=8, progress=False, chunks=1000
+    )
     xr.testing.assert_allclose(remote, local, rtol=1e-12)
 
 
@@ -359,10 +448,11 @@ def test_paper_f_tp_fp_bias_tiny_everywhere(study):
 
 def test_paper_stratified_five_percent(study):
     at = study.sel(stratified=True, prevalence=0.05, f=0.8)
-    assert at.rel_bias.sel(estimator="f_pr_re").item() > 0.01           # biased up > 1%
-    assert -0.02 < at.rel_bias.sel(estimator="f_avg").item() < 0           # slightly down
+    assert at.rel_bias.sel(estimator="f_pr_re").item() > 0.01  # biased up > 1%
+    assert -0.02 < at.rel_bias.sel(estimator="f_avg").item() < 0  # slightly down
     assert at.rel_bias.sel(estimator="f_avg").item() < -3 * abs(
-        at.rel_bias.sel(estimator="f_tp_fp").item())
+        at.rel_bias.sel(estimator="f_tp_fp").item()
+    )
 
 
 def test_paper_one_percent_zero_substitution_down_skipping_up(study):
@@ -399,23 +489,42 @@ def test_study_netcdf_round_trip(study, tmp_path):
 def test_cli_simulate_writes_netcdf_and_prints_table(tmp_path, capsys):
     from cvframe.cli import main
 
-    rc = main(["simulate", "--prevalence", "0.02,0.05", "--f", "0.8", "--trials", "2000",
-               "--both", "--seed", "4", "--quiet", "--out", str(tmp_path)])
+    rc = main(
+        [
+            "simulate",
+            "--prevalence",
+            "0.02,0.05",
+            "--f",
+            "0.8",
+            "--trials",
+            "2000",
+            "--both",
+            "--seed",
+            "4",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert rc == 0
     out = capsys.readouterr().out
     assert "f_tp_fp" in out and "f_pr_re_skip" in out and "Relative bias" in out
     with xr.open_dataset(tmp_path / "bias_study.nc") as back:
         assert back.stratified.values.tolist() == ["yes", "no"]
         assert back.rel_bias.dims == ("stratified", "prevalence", "f", "estimator")
-        expected = bias_study(prevalence=(0.02, 0.05), f=0.8, trials=2000, seed=4,
-                              progress=False)
+        expected = bias_study(prevalence=(0.02, 0.05), f=0.8, trials=2000, seed=4, progress=False)
         np.testing.assert_array_equal(back.rel_bias.values, expected.rel_bias.values)
 
 
-@pytest.mark.parametrize("argv,match", [
-    (["--prevalence", "1.5"], "prevalence=1.5"), (["--trials", "0"], "trials=0"),
-    (["--k", "1"], "k=1"), (["--f", "0"], "f=0.0"),
-])
+@pytest.mark.parametrize(
+    "argv,match",
+    [
+        (["--prevalence", "1.5"], "prevalence=1.5"),
+        (["--trials", "0"], "trials=0"),
+        (["--k", "1"], "k=1"),
+        (["--f", "0"], "f=0.0"),
+    ],
+)
 def test_cli_simulate_user_errors_exit_2(argv, match, capsys):
     from cvframe.cli import main
 
@@ -445,8 +554,10 @@ def _five_estimators_numpy(ds: xr.Dataset) -> dict[str, np.ndarray]:
             "f_avg": f.mean(1),
             "f_pr_re": hm(pr.mean(1), re.mean(1)),
             "f_avg_skip": np.where(nv > 0, (f * v).sum(1) / nv, 0.0),
-            "f_pr_re_skip": hm(np.where(nv > 0, (pr * v).sum(1) / nv, 0.0),
-                               np.where(nv > 0, (re * v).sum(1) / nv, 0.0)),
+            "f_pr_re_skip": hm(
+                np.where(nv > 0, (pr * v).sum(1) / nv, 0.0),
+                np.where(nv > 0, (re * v).sum(1) / nv, 0.0),
+            ),
         }
 
 
@@ -457,37 +568,47 @@ def test_cube_methods_equal_numpy_oracle_on_simulated_cubes(prevalence, stratifi
         warnings.simplefilter("error")
         got = ds.cv.f_methods(zero_division=0.0)
     for name, expected in _five_estimators_numpy(ds).items():
-        np.testing.assert_allclose(got[name].isel({"class": 0}).values, expected,
-                                   rtol=1e-12, atol=0, err_msg=name)
+        np.testing.assert_allclose(
+            got[name].isel({"class": 0}).values, expected, rtol=1e-12, atol=0, err_msg=name
+        )
 
 
 def test_study_p_undefined_matches_cube_valid():
-    st_ = bias_study(prevalence=0.02, f=0.8, stratified=False, trials=3000, exact=False,
-                     seed=21, progress=False)
-    model = simulation._Model.make(1000, 0.02, 0.8, 10, False)
-    ds = simulate(prevalence=0.02, f=0.8, stratified=False, trials=3000,
-                  seed=simulation._point_seed(np.random.SeedSequence(21), model))
+    st_ = bias_study(
+        prevalence=0.02, f=0.8, stratified=False, trials=3000, exact=False, seed=21, progress=False
+    )
+    model = _model.Model.make(1000, 0.02, 0.8, 10, False)
+    ds = simulate(
+        prevalence=0.02,
+        f=0.8,
+        stratified=False,
+        trials=3000,
+        seed=sim_study.point_seed(np.random.SeedSequence(21), model),
+    )
     share = float((~ds.cv.valid()).any("fold").mean())
     assert st_.p_undefined_mc.item() == pytest.approx(share, abs=1e-15)
-    assert st_.p_undefined.item() == st_.p_undefined_mc.item()   # exact=False: MC value
+    assert st_.p_undefined.item() == st_.p_undefined_mc.item()  # exact=False: MC value
 
 
 @settings(max_examples=15, deadline=None)
 @given(chunks=st.integers(1, 400), trials=st.integers(1, 400), strat=st.booleans())
 def test_chunking_never_changes_the_cube(chunks, trials, strat):
     eager = simulate(prevalence=0.03, f=0.75, trials=trials, stratified=strat, seed=99)
-    lazy = simulate(prevalence=0.03, f=0.75, trials=trials, stratified=strat, seed=99,
-                    chunks=chunks)
+    lazy = simulate(
+        prevalence=0.03, f=0.75, trials=trials, stratified=strat, seed=99, chunks=chunks
+    )
     np.testing.assert_array_equal(lazy.fp.values, eager.fp.values)
     np.testing.assert_array_equal(lazy.fn.values, eager.fn.values)
 
 
 def test_progress_bar_on_request(capsys):
-    bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1,
-               progress=True)
+    bias_study(
+        prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1, progress=True
+    )
     assert "bias_study" in capsys.readouterr().err
-    bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1,
-               progress=False)
+    bias_study(
+        prevalence=0.05, f=0.8, stratified=True, trials=2000, chunks=500, seed=1, progress=False
+    )
     assert capsys.readouterr().err == ""
 
 

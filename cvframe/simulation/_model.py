@@ -1,0 +1,198 @@
+"""The simulated CV design: its arguments, its parameters and the distributions it uses.
+
+Numpy and scipy only. Every argument check of the simulation layer goes through
+:func:`check_int`, :func:`check_real` and :func:`check_flag`, which apply the shared checks of
+:mod:`cvframe._checks` and report a wrong type as a ``ValueError`` too: the simulation
+functions promise a ``ValueError`` naming the argument for every invalid value
+(``trials=True``, ``k=2.5``, ``stratified="yes"``, ...).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from scipy.special import gammaln
+
+from .. import _checks
+
+__all__ = [
+    "Model",
+    "as_seed",
+    "binom",
+    "check_flag",
+    "check_int",
+    "check_real",
+    "hyper",
+    "seed_attr",
+    "REFERENCE",
+]
+
+REFERENCE = (
+    'G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in '
+    'Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Section 4.'
+)
+
+
+def _as_value_error(check: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    try:
+        return check(*args, **kwargs)
+    except TypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def check_int(name: str, value: Any, low: int, high: int | None = None, fix: str = "") -> int:
+    """An integer argument in ``[low, high]``; bools and non-integral numbers are refused.
+
+    >>> check_int("trials", True, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: trials=True must be an integer, not a bool.
+    """
+    return int(_as_value_error(_checks.integer, name, value, low, high, fix=fix))
+
+
+def check_real(name: str, value: Any, low: float, high: float, *, high_open: bool) -> float:
+    """A finite real argument in ``(low, high)`` or ``(low, high]``."""
+    return float(
+        _as_value_error(_checks.real, name, value, low, high, low_open=True, high_open=high_open)
+    )
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """True or False (numpy bools too); anything else is a ValueError naming ``name``."""
+    return bool(_as_value_error(_checks.flag, name, value))
+
+
+@dataclass(frozen=True)
+class Model:
+    """One simulated CV design: ``n`` cases, ``pos`` positives, ``k`` folds, ground truth f."""
+
+    n: int
+    prevalence: float
+    f: float
+    k: int
+    stratified: bool
+
+    @classmethod
+    def make(cls, n: Any, prevalence: Any, f: Any, k: Any, stratified: Any) -> Model:
+        n = check_int("n", n, 2, fix="A data set needs at least 2 cases for 2 folds.")
+        prevalence = check_real("prevalence", prevalence, 0.0, 1.0, high_open=True)
+        f = check_real("f", f, 0.0, 1.0, high_open=False)
+        k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
+        model = cls(n, prevalence, f, k, check_flag("stratified", stratified))
+        pos, neg = model.pos, model.neg
+        if pos < 1:
+            raise ValueError(
+                f"prevalence={prevalence!r} gives round(n*prevalence) = 0 positives of n={n}; "
+                "at least one positive is needed: raise prevalence to at least "
+                f"{0.5 / n:.3g} or n."
+            )
+        if neg < 1:
+            raise ValueError(
+                f"prevalence={prevalence!r} gives {pos} positives of n={n}, no negatives; "
+                f"lower prevalence below {1 - 0.5 / n:.6g}."
+            )
+        if pos * (1.0 - f) > neg:
+            raise ValueError(
+                f"f={f!r} is too low for prevalence={prevalence!r}: precision = recall = f "
+                f"needs P(1-f) = {pos * (1 - f):g} false positives out of only {neg} negatives; "
+                f"use f >= {1 - neg / pos:.4g}."
+            )
+        return model
+
+    @property
+    def pos(self) -> int:
+        """Positives ``P = round(n * prevalence)`` (halves round up)."""
+        return int(math.floor(self.n * self.prevalence + 0.5))
+
+    @property
+    def neg(self) -> int:
+        return self.n - self.pos
+
+    @property
+    def q(self) -> float:
+        """Probability that a negative becomes a false positive, ``P(1-f)/N``."""
+        return self.pos * (1.0 - self.f) / self.neg
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Fold sizes ``n // k``, the first ``n % k`` folds one larger."""
+        return self.n // self.k + (np.arange(self.k) < self.n % self.k)
+
+    @cached_property
+    def strat_pos(self) -> np.ndarray:
+        """Stratified positives per fold: dealt round-robin, so they differ by at most 1."""
+        return self.pos // self.k + (np.arange(self.k) < self.pos % self.k)
+
+    @property
+    def draws_per_trial(self) -> int:
+        return 2 * self.k + (0 if self.stratified else self.k - 1)
+
+
+def as_seed(seed: Any) -> np.random.SeedSequence:
+    """``seed`` (None, a non-negative int or a SeedSequence) as a SeedSequence."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if seed is None:
+        return np.random.SeedSequence()
+    if (
+        isinstance(seed, (int, np.integer))
+        and not isinstance(seed, (bool, np.bool_))
+        and int(seed) >= 0
+    ):
+        return np.random.SeedSequence(int(seed))
+    raise ValueError(
+        f"seed={seed!r} must be None, a non-negative integer or a numpy.random.SeedSequence."
+    )
+
+
+def seed_attr(ss: np.random.SeedSequence) -> str:
+    """How a seed is recorded in ``attrs["seed"]`` (enough to regenerate the draws)."""
+    key = ",".join(str(x) for x in ss.spawn_key)
+    return f"SeedSequence(entropy={ss.entropy}" + (f", spawn_key=({key},))" if key else ")")
+
+
+# --- distributions --------------------------------------------------------------------------
+def _lcomb(a: Any, b: Any) -> Any:
+    return (
+        gammaln(np.asarray(a) + 1.0)
+        - gammaln(np.asarray(b) + 1.0)
+        - gammaln(np.asarray(a) - np.asarray(b) + 1.0)
+    )
+
+
+def binom(x: np.ndarray, m: Any, p: float) -> np.ndarray:
+    """Binomial pmf by log-gamma (vectorised, 0 outside the support)."""
+    x, m = np.broadcast_arrays(np.asarray(x, dtype=float), np.asarray(m, dtype=float))
+    ok = (x >= 0) & (x <= m)
+    xs, ms = np.where(ok, x, 0.0), np.where(ok, m, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lp = _lcomb(ms, xs) + xs * np.log(p) + (ms - xs) * np.log1p(-p)
+    if p <= 0.0 or p >= 1.0:
+        edge = xs == (0.0 if p <= 0.0 else ms)
+        return np.where(ok & edge, 1.0, 0.0)
+    return np.where(ok, np.exp(lp), 0.0)
+
+
+def hyper(a: Any, total: Any, good: Any, draws: Any) -> np.ndarray:
+    """Hypergeometric pmf P(a good among ``draws`` from ``total`` with ``good`` good ones)."""
+    a, total, good, draws = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (a, total, good, draws))
+    )
+    ok = (
+        (a >= 0)
+        & (a <= good)
+        & (draws - a >= 0)
+        & (draws - a <= total - good)
+        & (good <= total)
+        & (draws <= total)
+    )
+    z = np.where(ok, 0.0, 0.0)
+    a_, t_, g_, d_ = (np.where(ok, v, z) for v in (a, total, good, draws))
+    lp = _lcomb(g_, a_) + _lcomb(t_ - g_, d_ - a_) - _lcomb(t_, d_)
+    return np.where(ok, np.exp(lp), 0.0)

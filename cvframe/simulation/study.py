@@ -1,0 +1,339 @@
+"""The bias study: relative bias and spread of the five F estimators over a grid of designs.
+
+Each grid point's Monte-Carlo trials are the simulated cube of :func:`cvframe.simulate`
+reduced by the very cube method a user applies to real folds
+(:func:`cvframe.reduce.f_methods`); exact values come from
+:func:`cvframe.simulation.exact.moments`. The tasks run on dask
+(:mod:`cvframe.simulation._scheduler`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from .. import reduce
+from ..errors import few
+from ..schema import FOLD
+from ._model import REFERENCE, Model, as_seed, check_flag, check_int, seed_attr
+from ._sampler import Sampler, block_arrays
+from ._scheduler import run
+from .cube import cube
+from .exact import moments
+
+__all__ = ["ESTIMATORS", "EXACT_ESTIMATORS", "bias_study", "point_seed", "study_for_netcdf"]
+
+#: The five fold aggregations of Forman & Scholz (2010), in the order of their Section 3.
+ESTIMATORS = ("f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip")
+#: Estimators whose mean and standard deviation have an exact (summed) value.
+EXACT_ESTIMATORS = ("f_tp_fp", "f_avg")
+#: Trials per task of a bias study: large enough that the per-call overhead of the cube methods
+#: is small, small enough to keep a task's memory near 100 MB.
+STUDY_CHUNK = 1 << 16
+
+
+def point_seed(root: np.random.SeedSequence, model: Model) -> np.random.SeedSequence:
+    """The stream of one grid point: keyed by its parameters, not by its place in the grid."""
+    key = (
+        int(model.stratified),
+        int(round(model.prevalence * 1e12)),
+        int(round(model.f * 1e12)),
+        model.n,
+        model.k,
+    )
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, *key))
+
+
+def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> np.ndarray:
+    """Monte-Carlo sums of one chunk of trials: per estimator [count, S1..S4] of (F - f), and
+    the number of trials with an invalid fold. Uses the cube methods on the simulated cube."""
+    sampler = Sampler(model, seed)
+    tp, fp, fn, tn = block_arrays(sampler, t0, t1)
+    invalid = ((tp + fp == 0) | (tp + fn == 0)).any(axis=1)  # V = 0 somewhere in the trial
+    sim = cube(tp, fp, fn, tn, t0, model, seed_attr(seed))
+    est = reduce.f_methods(sim, FOLD, zero_division=0.0)
+    out = np.zeros((len(ESTIMATORS) + 1, 5))
+    for i, name in enumerate(ESTIMATORS):
+        x = np.asarray(est[name].values, dtype=float).ravel()
+        d = x[np.isfinite(x)] - model.f
+        d2 = d * d
+        out[i] = (d.size, d.sum(), d2.sum(), (d2 * d).sum(), (d2 * d2).sum())
+    out[-1, :2] = (t1 - t0, float(invalid.sum()))
+    return out
+
+
+def _exact_task(model: Model) -> dict[str, float]:
+    return moments(model)
+
+
+def _grid(name: str, values: Any) -> list[Any]:
+    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
+    if not vals:
+        raise ValueError(f"{name} is empty; give at least one value.")
+    return list(dict.fromkeys(v.item() if isinstance(v, np.generic) else v for v in vals))
+
+
+def bias_study(
+    prevalence: Any = (0.01, 0.02, 0.03, 0.04, 0.05),
+    f: Any = 0.8,
+    stratified: Any = (True, False),
+    n: int = 1000,
+    k: int = 10,
+    trials: int = 100_000,
+    exact: bool = True,
+    seed: Any = None,
+    scheduler: Any = None,
+    *,
+    chunks: int = STUDY_CHUNK,
+    progress: bool | None = None,
+) -> xr.Dataset:
+    r"""Relative bias and spread of the five F-measure estimators under simulated CV.
+
+    For every combination of ``stratified``, ``prevalence`` and ``f`` it simulates ``trials``
+    repetitions of ``k``-fold CV over ``n`` cases (:func:`simulate`), applies the five fold
+    aggregations — the cube method :func:`cvframe.reduce.f_methods` with
+    ``zero_division=0.0`` — to every trial and summarises
+
+    .. math::
+
+        \text{rel\_bias} = \frac{\bar F - f}{f}, \qquad
+        \text{rel\_std} = \frac{\operatorname{sd}(F)}{f}.
+
+    Exact values replace the Monte-Carlo ones where they are tractable (``exact=True``):
+    :math:`F_{tp,fp}` by summing over the binomial distributions of the pooled TP and FP
+    (stratification does not change them); :math:`F_{avg}` per fold type, with the
+    hypergeometric mixture (and pairwise fold covariances) for unstratified folds; and
+    ``p_undefined`` by a product over folds (stratified) or a dynamic programme over the
+    random partition (unstratified). :math:`F_{pr,re}` and the skipping methods are Monte Carlo.
+
+    Parameters
+    ----------
+    prevalence, f : float or sequence of float
+        Grid of positive shares and ground-truth F values (see :func:`simulate`).
+    stratified : bool or sequence of bool
+        Fold allocation(s) to study.
+    n, k : int
+        Cases and folds.
+    trials : int
+        Monte-Carlo trials per grid point (generated ``chunks`` at a time, so memory stays
+        bounded at any count).
+    exact : bool
+        Use the exact values where tractable (the Monte-Carlo ones are kept beside them).
+    seed : None, int or numpy.random.SeedSequence
+        Root seed; each grid point draws from its own stream keyed by its parameters, so a
+        point's numbers do not change when the grid around it does, nor with ``chunks`` or
+        the scheduler.
+    scheduler : None, str or distributed.Client
+        ``None`` runs on dask's threads on this machine; ``"sync"`` or ``"processes"`` pick
+        another local dask scheduler; any other string is a ``dask.distributed`` scheduler
+        address (``"tcp://host:8786"``) to run on a cluster; a ``Client`` is used as is.
+    chunks : int
+        Trials per task.
+    progress : bool, optional
+        Show a tqdm progress bar (``None``: when writing to a terminal).
+
+    Returns
+    -------
+    xarray.Dataset
+        Over (``stratified``, ``prevalence``, ``f``, ``estimator``):
+
+        - ``rel_bias``, ``rel_std`` — exact where ``exact`` is True, else Monte Carlo;
+        - ``rel_bias_mc``, ``rel_std_mc`` and their Monte-Carlo standard errors
+          ``rel_bias_se``, ``rel_std_se`` (``sd/sqrt(T)`` and the delta-method
+          ``sqrt((m4 - sd^4) / (4 sd^2 T))``, over ``f``);
+        - ``exact`` (bool) — whether ``rel_bias`` and ``rel_std`` are exact;
+
+        and over (``stratified``, ``prevalence``, ``f``): ``p_undefined`` (share of trials
+        with a fold where precision or recall is undefined; exact when ``exact``),
+        ``p_undefined_mc``, ``p_undefined_se``; ``positives`` over ``prevalence``. The
+        ``stratified`` coordinate holds booleans (write with ``stratified`` mapped to
+        "yes"/"no" for netCDF, as ``cvframe simulate`` does). attrs record ``n``, ``k``,
+        ``trials``, ``seed`` and ``zero_division``.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument and the grid point when a combination is invalid.
+
+    See Also
+    --------
+    simulate, cvframe.reduce.f_methods
+
+    References
+    ----------
+    .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+       Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Section 4,
+       Figures 4-8.
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> st = cvframe.bias_study(prevalence=0.05, f=0.8, stratified=True, trials=2000,
+    ...                         seed=0, progress=False)
+    >>> dict(st.rel_bias.sizes)
+    {'stratified': 1, 'prevalence': 1, 'f': 1, 'estimator': 5}
+    >>> st.exact.sel(stratified=True, prevalence=0.05, f=0.8).values.tolist()
+    [True, True, False, False, False]
+    >>> round(st.rel_bias.sel(stratified=True, prevalence=0.05, f=0.8,
+    ...                       estimator="f_tp_fp").item(), 5)   # exact: tiny
+    -0.00023
+    """
+    prevs = _grid("prevalence", prevalence)
+    fs = _grid("f", f)
+    strats = _grid("stratified", stratified)
+    for sv in strats:
+        if not isinstance(sv, (bool, np.bool_)):
+            raise ValueError(
+                f"stratified={few(strats)} has non-boolean values; use True and/or False."
+            )
+    trials = check_int("trials", trials, 1)
+    chunks = check_int("chunks", chunks, 1)
+    exact = check_flag("exact", exact)
+    root = as_seed(seed)
+    models = {}
+    for sv in strats:
+        for pv in prevs:
+            for fv in fs:
+                try:
+                    models[(sv, pv, fv)] = Model.make(n, pv, fv, k, sv)
+                except ValueError as err:
+                    raise ValueError(
+                        f"{err} (grid point stratified={sv}, prevalence={pv}, f={fv})"
+                    ) from None
+    tasks: list[tuple[Any, ...]] = []
+    slots: list[tuple[Any, ...]] = []
+    for key, model in models.items():
+        ss = point_seed(root, model)
+        for t0 in range(0, trials, chunks):
+            tasks.append((_mc_chunk, model, ss, t0, min(trials, t0 + chunks)))
+            slots.append(("mc", key))
+        if exact:
+            tasks.append((_exact_task, model))
+            slots.append(("exact", key))
+    results = run(tasks, scheduler, progress)
+
+    shape = (len(strats), len(prevs), len(fs))
+    sums = {key: np.zeros((len(ESTIMATORS) + 1, 5)) for key in models}
+    exacts: dict[Any, dict[str, float]] = {}
+    for (kind, key), res in zip(slots, results, strict=True):
+        if kind == "mc":
+            sums[key] += res
+        else:
+            exacts[key] = res
+    ne = len(ESTIMATORS)
+    var = {
+        name: np.full(shape + (ne,), np.nan)
+        for name in (
+            "rel_bias",
+            "rel_std",
+            "rel_bias_mc",
+            "rel_std_mc",
+            "rel_bias_se",
+            "rel_std_se",
+        )
+    }
+    is_exact = np.zeros(shape + (ne,), dtype=bool)
+    p_und, p_und_mc, p_und_se = (np.full(shape, np.nan) for _ in range(3))
+    for sv, pv, fv in models:
+        idx = (strats.index(sv), prevs.index(pv), fs.index(fv))
+        s = sums[(sv, pv, fv)]
+        cnt = s[:ne, 0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m1 = s[:ne, 1] / cnt
+            raw2, raw3, raw4 = s[:ne, 2] / cnt, s[:ne, 3] / cnt, s[:ne, 4] / cnt
+            pvar = np.maximum(raw2 - m1**2, 0.0)
+            m4 = raw4 - 4 * m1 * raw3 + 6 * m1**2 * raw2 - 3 * m1**4
+            sd = np.sqrt(pvar * cnt / np.maximum(cnt - 1, 1))
+            var["rel_bias_mc"][idx] = m1 / fv
+            var["rel_std_mc"][idx] = sd / fv
+            var["rel_bias_se"][idx] = sd / np.sqrt(cnt) / fv
+            var["rel_std_se"][idx] = np.sqrt(np.maximum(m4 - pvar**2, 0.0) / (4 * pvar * cnt)) / fv
+        var["rel_bias"][idx] = var["rel_bias_mc"][idx]
+        var["rel_std"][idx] = var["rel_std_mc"][idx]
+        t_all, t_bad = s[-1, 0], s[-1, 1]
+        p_und_mc[idx] = t_bad / t_all
+        p_und_se[idx] = math.sqrt(p_und_mc[idx] * (1 - p_und_mc[idx]) / t_all)
+        p_und[idx] = p_und_mc[idx]
+        if exact:
+            ex = exacts[(sv, pv, fv)]
+            for name in EXACT_ESTIMATORS:
+                j = ESTIMATORS.index(name)
+                var["rel_bias"][idx + (j,)] = (ex[f"{name}_mean"] - fv) / fv
+                var["rel_std"][idx + (j,)] = ex[f"{name}_std"] / fv
+                is_exact[idx + (j,)] = True
+            p_und[idx] = ex["p_undefined"]
+    dims4 = ("stratified", "prevalence", "f", "estimator")
+    dims3 = dims4[:3]
+    from .. import __version__
+
+    data: dict[str, Any] = {name: (dims4, arr) for name, arr in var.items()}
+    data["exact"] = (dims4, is_exact)
+    data["p_undefined"] = (dims3, p_und)
+    data["p_undefined_mc"] = (dims3, p_und_mc)
+    data["p_undefined_se"] = (dims3, p_und_se)
+    data["positives"] = (
+        ("prevalence",),
+        np.array([int(math.floor(n * p + 0.5)) for p in prevs], dtype=np.int64),
+    )
+    st = xr.Dataset(
+        data,
+        coords={
+            "stratified": np.array(strats, dtype=bool),
+            "prevalence": np.array(prevs, dtype=float),
+            "f": np.array(fs, dtype=float),
+            "estimator": list(ESTIMATORS),
+        },
+        attrs={
+            "n": int(n),
+            "k": int(k),
+            "trials": trials,
+            "seed": seed_attr(root),
+            "zero_division": "0.0",
+            "method": "bias_study",
+            "description": "Relative bias (mean - f)/f and relative std sd/f of five "
+            "F-measure fold aggregations under simulated k-fold CV.",
+            "reference": REFERENCE,
+            "cvframe_version": __version__,
+        },
+    )
+    _describe(st)
+    return st
+
+
+def _describe(st: xr.Dataset) -> None:
+    notes = {
+        "rel_bias": "(mean F - f)/f: exact where `exact`, else Monte Carlo",
+        "rel_std": "std(F)/f (ddof=1 for Monte Carlo): exact where `exact`",
+        "rel_bias_mc": "Monte-Carlo (mean F - f)/f",
+        "rel_std_mc": "Monte-Carlo std(F)/f",
+        "rel_bias_se": "Monte-Carlo standard error of rel_bias_mc",
+        "rel_std_se": "Monte-Carlo standard error of rel_std_mc (delta method)",
+        "exact": "rel_bias and rel_std are exact (summed over the model's distributions)",
+        "p_undefined": "P(some fold has undefined precision or recall); exact if exact=True",
+        "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
+        "p_undefined_se": "binomial standard error of p_undefined_mc",
+        "positives": "positives in the data set, round(n * prevalence)",
+    }
+    for name, text in notes.items():
+        st[name].attrs["description"] = text
+
+
+def study_for_netcdf(study: xr.Dataset) -> xr.Dataset:
+    """A copy of a :func:`bias_study` result that netCDF can store.
+
+    The boolean ``stratified`` coordinate and ``exact`` variable become "yes"/"no" strings
+    marked as booleans (:func:`cvframe.io.prepare_for_write`), which
+    :func:`cvframe.open_dataset` turns back into booleans: a study read from a file computes
+    and plots exactly like the one in memory.
+
+    >>> import cvframe
+    >>> st = cvframe.bias_study(prevalence=0.05, f=0.8, trials=10, seed=0, progress=False)
+    >>> study_for_netcdf(st).stratified.values.tolist()
+    ['yes', 'no']
+    """
+    from ..io import prepare_for_write
+
+    return prepare_for_write(study)
