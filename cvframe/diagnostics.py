@@ -1,10 +1,15 @@
 """Fold diagnostics: the findings a person should look at before trusting an aggregate.
 
 Forman & Scholz (2010) warn that anomalies in individual folds "go undiscovered when they
-are buried in aggregated results". :func:`anomalies` lists them, one row per finding;
-:func:`fold_table` and :func:`methods_table` are the tidy tables the report and the plots
-are drawn from.
+are buried in aggregated results". :func:`anomalies` lists them, one row per finding.
+The tidy tables the report and the plots draw (``fold_table``, ``methods_table``) live in
+:mod:`cvframe.tidy`; they are importable from here too.
+
+Cells that are not folds (all four counts 0 or all NaN: the padding of ``xr.concat`` of
+cubes with different folds, or of repeats with different fold ids) are read once, by
+:func:`cvframe.schema.read_counts`; they raise no finding and enter no test.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,111 +21,25 @@ import pandas as pd
 import xarray as xr
 
 from . import reduce
-from ._types import ZeroDivision
-from .schema import CLASS, COUNTS, FOLD, check_structure
+from .schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
+from .tidy import extra_dims, fold_table, methods_table
 
+# fold_table and methods_table are re-exported: they moved to cvframe.tidy
 __all__ = ["KINDS", "anomalies", "fold_table", "methods_table"]
 
 #: The kinds of finding :func:`anomalies` reports, in the order it lists them.
-KINDS = ("empty_fold", "undefined_precision", "undefined_recall", "outlying_fold",
-         "class_absent", "methods_disagree")
-
-_REFERENCE = """G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
-       Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010."""
-
-
-def _extra_dims(ds: xr.Dataset) -> list[Hashable]:
-    """The dims of the counts other than fold and class (repeat, model, ...), in cube order."""
-    return [d for d in ds["tp"].dims if d not in (FOLD, CLASS)]
+KINDS = (
+    "empty_fold",
+    "undefined_precision",
+    "undefined_recall",
+    "outlying_fold",
+    "class_absent",
+    "methods_disagree",
+)
 
 
-def _loaded(ds: xr.Dataset) -> xr.Dataset:
-    check_structure(ds)
-    names = list(COUNTS) + (["confusion"] if "confusion" in ds.data_vars else [])
-    return ds[names].load() if any(ds[v].chunks is not None for v in names) else ds
+# --- anomalies --------------------------------------------------------------------------------
 
-
-def _tidy(obj: xr.Dataset, order: list[Hashable]) -> pd.DataFrame:
-    """A Dataset as a flat frame with index dims as leading columns, in ``order``."""
-    dims = [d for d in order if d in obj.dims]
-    frame = obj.transpose(*dims).to_dataframe().reset_index()
-    keep = dims + [v for v in obj.data_vars]
-    return frame[keep]
-
-
-def fold_table(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 0.0
-               ) -> pd.DataFrame:
-    """Every fold's counts and metrics as a tidy table, one row per (..., fold, class).
-
-    Columns: the cube's other dims (``repeat``, ``model``, ...), ``fold``, ``class``,
-    ``tp``, ``fp``, ``fn``, ``tn``, ``precision``, ``recall``, ``f`` and ``valid``
-    (:math:`V^{(i)}`: precision and recall both defined).
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        A counts cube.
-    beta : float, default 1
-        F-measure weight (``beta=1`` is F1).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default 0.0
-        Value of an undefined precision or recall (the paper's 0; ``valid`` says where).
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Examples
-    --------
-    >>> import cvframe
-    >>> from cvframe.diagnostics import fold_table
-    >>> fold_table(cvframe.datasets.table2())[["fold", "tp", "fp", "fn", "f", "valid"]]
-       fold  tp  fp  fn         f  valid
-    0     0   2   0   2  0.666667   True
-    1     1   0   0   4  0.000000  False
-    2     2   4   0   0  1.000000   True
-    3     3   4   0   0  1.000000   True
-    """
-    ds = _loaded(ds)
-    out = xr.Dataset({v: ds[v] for v in COUNTS})
-    out["precision"] = reduce.precision(ds, zero_division=zero_division)
-    out["recall"] = reduce.recall(ds, zero_division=zero_division)
-    out["f"] = reduce.f(ds, beta=beta, zero_division=zero_division)
-    out["valid"] = reduce.valid(ds)
-    return _tidy(out, _extra_dims(ds) + [FOLD, CLASS])
-
-
-def methods_table(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 0.0
-                  ) -> pd.DataFrame:
-    """The five F aggregations over folds as a tidy table, one row per (..., class).
-
-    Columns: the cube's other dims, ``class`` and ``f_tp_fp``, ``f_avg``, ``f_pr_re``,
-    ``f_avg_skip``, ``f_pr_re_skip`` (see :func:`cvframe.reduce.f_methods`).
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        A counts cube.
-    beta : float, default 1
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default 0.0
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Examples
-    --------
-    >>> import cvframe
-    >>> from cvframe.diagnostics import methods_table
-    >>> methods_table(cvframe.datasets.table1()).round(3)
-       class  f_tp_fp  f_avg  f_pr_re  f_avg_skip  f_pr_re_skip
-    0      1    0.583  0.692    0.734       0.692         0.734
-    """
-    ds = _loaded(ds)
-    m = reduce.f_methods(ds, beta=beta, zero_division=zero_division)
-    return _tidy(m, _extra_dims(ds) + [CLASS])
-
-
-# --- anomalies -----------------------------------------------------------------------------------
 
 def _binom_two_sided(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Exact two-sided binomial p-value 2·min(P[X <= x], P[X >= x]), capped at 1."""
@@ -143,15 +62,15 @@ class _Findings:
         self.rows: list[dict[Any, Any]] = []
         self.keys: list[tuple[Any, ...]] = []
 
-    def add(self, mask: xr.DataArray, kind: str,
-            detail: Callable[[tuple[int, ...]], str]) -> None:
+    def add(self, mask: xr.DataArray, kind: str, detail: Callable[[tuple[int, ...]], str]) -> None:
         dims = mask.dims
         coords: dict[Any, Any] = {
-            d: mask[d].values if d in mask.coords else np.arange(mask.sizes[d]) for d in dims}
+            d: mask[d].values if d in mask.coords else np.arange(mask.sizes[d]) for d in dims
+        }
         kind_pos = KINDS.index(kind)
         for raw in np.argwhere(np.asarray(mask.values)):
             pos = tuple(int(i) for i in raw)
-            at: dict[Any, int] = dict(zip(dims, pos))
+            at: dict[Any, int] = dict(zip(dims, pos, strict=True))
             row: dict[Any, Any] = {d: _py(coords[d][at[d]]) for d in self.extra}
             row[FOLD] = _py(coords[FOLD][at[FOLD]]) if FOLD in at else None
             row[CLASS] = _py(coords[CLASS][at[CLASS]]) if CLASS in at else None
@@ -159,8 +78,9 @@ class _Findings:
             row["detail"] = detail(pos)
             self.rows.append(row)
             big = 1 << 40  # summary findings (no fold / no class) sort after the folds
-            self.keys.append(tuple(at[d] for d in self.extra)
-                             + (at.get(FOLD, big), at.get(CLASS, big), kind_pos))
+            self.keys.append(
+                tuple(at[d] for d in self.extra) + (at.get(FOLD, big), at.get(CLASS, big), kind_pos)
+            )
 
     def frame(self) -> pd.DataFrame:
         cols = [*self.extra, FOLD, CLASS, "kind", "detail"]
@@ -168,16 +88,31 @@ class _Findings:
             return pd.DataFrame({c: pd.Series([], dtype=object) for c in cols})
         order = sorted(range(len(self.rows)), key=self.keys.__getitem__)
         # object columns: a None fold or class stays None (no cast of labels to float)
-        return pd.DataFrame({c: pd.Series([self.rows[i][c] for i in order], dtype=object)
-                             for c in cols})
+        return pd.DataFrame(
+            {c: pd.Series([self.rows[i][c] for i in order], dtype=object) for c in cols}
+        )
+
+
+def _loaded(ds: xr.Dataset) -> xr.Dataset:
+    """The counts of ``ds`` (dask-backed ones computed), after the structure checks."""
+    check_structure(ds)
+    lazy = any(ds[v].chunks is not None for v in COUNTS)
+    return ds[list(COUNTS)].load() if lazy else ds
+
+
+def _num(v: Any) -> str:
+    """A count as text: integral values without a decimal point (NaN-padded cubes are float)."""
+    v = _py(v)
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def _py(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
-              beta: float = 1.0) -> pd.DataFrame:
+def anomalies(
+    ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01, beta: float = 1.0
+) -> pd.DataFrame:
     r"""Every finding about individual folds a person should look at, one row per finding.
 
     Kinds of finding (column ``kind``), each with a one-line ``detail`` giving the counts:
@@ -198,9 +133,12 @@ def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
         :math:`TP^{(i)} \sim \mathrm{Binomial}(TP^{(i)}+FP^{(i)}, \hat P)` (precision). Each
         gets the exact two-sided p-value :math:`2\min(P[X \le TP^{(i)}], P[X \ge TP^{(i)}])`;
         a fold is flagged when a p-value is below ``alpha / m``, where :math:`m` is the
-        number of tests run in the call (Bonferroni), so data that follow the binomial model
-        raise a false finding with probability at most ``alpha`` per call. Tests with no
+        number of tests run for its model (Bonferroni over the repeats, folds and classes of
+        one cell of the other dims: ``model``, ``dataset``, ...), so data that follow the
+        binomial model raise a false finding with probability at most ``alpha`` per model,
+        and a model's findings do not depend on the other models in the cube. Tests with no
         trials or a pooled rate of 0 or 1 (every fold then agrees exactly) are not run.
+        Cells that are not folds (no samples, or NaN padding) are never tested.
     ``class_absent``
         The class has zero support in every fold (``fold`` is None); its per-fold
         ``undefined_recall`` rows are folded into this one.
@@ -253,27 +191,46 @@ def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise ValueError(f"alpha={alpha!r} must be a number in (0, 1), e.g. alpha=0.01.")
     ds = _loaded(ds)
-    extra = _extra_dims(ds)
+    extra = extra_dims(ds)
     order = [*extra, FOLD, CLASS]
-    tp, fp, fn, tn = (ds[v].transpose(*order) for v in COUNTS)
-    n = tp + fp + fn + tn
+    read = read_counts(ds)
+    tp, fp, fn, tn = (read[v].transpose(*order) for v in COUNTS)
+    real = read.is_fold.transpose(*order)
     found = _Findings(extra)
-    a = {k: np.asarray(v.values) for k, v in zip(COUNTS, (tp, fp, fn, tn))}
+    a = {k: np.asarray(v.values) for k, v in zip(COUNTS, (tp, fp, fn, tn), strict=True)}
 
     def counts_at(pos: tuple[int, ...]) -> str:
-        return f"TP={a['tp'][pos]}, FP={a['fp'][pos]}, FN={a['fn'][pos]}"
+        return f"TP={_num(a['tp'][pos])}, FP={_num(a['fp'][pos])}, FN={_num(a['fn'][pos])}"
 
-    empty = n.max(CLASS) == 0
-    found.add(empty, "empty_fold", lambda pos: "the fold tested no samples")
+    # a fold id without samples in every cell of the cube was declared empty by the user;
+    # one that has samples elsewhere (another repeat or model) is padding: no finding
+    fold_real = real.any(CLASS)
+    others = [d for d in fold_real.dims if d != FOLD]
+    empty = ~fold_real & ~(fold_real.any(others) if others else fold_real)
+    found.add(
+        empty,
+        "empty_fold",
+        lambda pos: "the fold tested no samples; it is left out of every average over folds",
+    )
 
     support_all = (tp + fn).sum(FOLD)
     absent = support_all == 0
-    nonempty = n > 0
-    found.add(nonempty & (tp + fp == 0), "undefined_precision", lambda pos: (
-        f"no predicted positives ({counts_at(pos)}): precision undefined, F counts as 0"))
-    found.add(nonempty & (tp + fn == 0) & ~absent, "undefined_recall", lambda pos: (
-        f"no positives in the fold ({counts_at(pos)}, TN={a['tn'][pos]}): recall undefined, "
-        "F counts as 0"))
+    n_folds = np.asarray(fold_real.sum(FOLD).values)
+    found.add(
+        real & (tp + fp == 0),
+        "undefined_precision",
+        lambda pos: (
+            f"no predicted positives ({counts_at(pos)}): precision undefined, F counts as 0"
+        ),
+    )
+    found.add(
+        real & (tp + fn == 0) & ~absent,
+        "undefined_recall",
+        lambda pos: (
+            f"no positives in the fold ({counts_at(pos)}, TN={_num(a['tn'][pos])}): recall "
+            "undefined, F counts as 0"
+        ),
+    )
 
     # outlying folds: exact binomial tests against the pooled rates, Bonferroni over tests
     p_val = {}
@@ -283,15 +240,19 @@ def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
         tot_tp = np.asarray(tp.sum(FOLD).values)[..., None, :]
         tot_n = np.asarray((tp + other).sum(FOLD).values)[..., None, :]
         with np.errstate(invalid="ignore", divide="ignore"):
-            rate = np.broadcast_to(np.where(tot_n > 0, tot_tp / np.maximum(tot_n, 1), np.nan),
-                                   trials.shape)
+            rate = np.broadcast_to(
+                np.where(tot_n > 0, tot_tp / np.maximum(tot_n, 1), np.nan), trials.shape
+            )
         run = (trials > 0) & (rate > 0) & (rate < 1)
         p = np.ones(trials.shape)
         p[run] = _binom_two_sided(a["tp"][run], trials[run], rate[run])
         p_val[name] = np.where(run, p, 1.0)
         tests[name] = (trials, rate, run)
-    m = int(sum(int(t[2].sum()) for t in tests.values()))
-    cut = alpha / max(m, 1)
+    # one Bonferroni family per model (user-dim cell): its repeats, folds and classes
+    family = tuple(i for i, d in enumerate(order) if d in (REPEAT, FOLD, CLASS))
+    runs = tests["recall"][2].astype(int) + tests["precision"][2].astype(int)
+    m_at = np.broadcast_to(runs.sum(axis=family, keepdims=True), runs.shape)
+    cut = alpha / np.maximum(m_at, 1)
     out_r, out_p = p_val["recall"] < cut, p_val["precision"] < cut
     outlying = xr.DataArray(out_r | out_p, dims=tp.dims, coords=tp.coords)
 
@@ -301,16 +262,23 @@ def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
             if flag[pos]:
                 trials, rate, _ = tests[name]
                 parts.append(
-                    f"{name} {a['tp'][pos] / trials[pos]:.3f} ({a['tp'][pos]}/{trials[pos]}) "
+                    f"{name} {a['tp'][pos] / trials[pos]:.3f} "
+                    f"({_num(a['tp'][pos])}/{_num(trials[pos])}) "
                     f"vs pooled {rate[pos]:.3f}: binomial p={p_val[name][pos]:.2g} "
-                    f"< {alpha:g}/{m}")
+                    f"< {alpha:g}/{int(m_at[pos])}"
+                )
         return "; ".join(parts)
 
     found.add(outlying, "outlying_fold", outlying_detail)
 
-    found.add(absent, "class_absent", lambda pos: (
-        f"the class has no positives in any of the {ds.sizes[FOLD]} folds: recall and F are "
-        "undefined for it"))
+    found.add(
+        absent,
+        "class_absent",
+        lambda pos: (
+            f"the class has no positives in any of the {int(n_folds[pos[:-1]])} folds: "
+            "recall and F are undefined for it"
+        ),
+    )
 
     methods = reduce.f_methods(ds, beta=beta, zero_division=0.0)
     names = list(methods.data_vars)
@@ -318,23 +286,30 @@ def anomalies(ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01,
     vals = np.asarray(stacked.values)
     with np.errstate(invalid="ignore"):
         spread = np.nanmax(vals, axis=-1) - np.nanmin(vals, axis=-1) if vals.size else vals
-    disagree = xr.DataArray(np.nan_to_num(spread, nan=0.0) > tol,
-                            dims=[*extra, CLASS],
-                            coords={d: ds[d] for d in [*extra, CLASS] if d in ds.coords})
+    disagree = xr.DataArray(
+        np.nan_to_num(spread, nan=0.0) > tol,
+        dims=[*extra, CLASS],
+        coords={d: ds[d] for d in [*extra, CLASS] if d in ds.coords},
+    )
     disagree = disagree & ~absent.transpose(*extra, CLASS)
 
     def disagree_detail(pos: tuple[int, ...]) -> str:
         v = vals[pos]
-        listed = ", ".join(f"{k}={_fmt(x)}" for k, x in zip(names, v))
-        return (f"the five F methods span {_fmt(np.nanmin(v))}-{_fmt(np.nanmax(v))} "
-                f"(spread {np.nanmax(v) - np.nanmin(v):.3f} > tolerance {tol:g}): {listed}")
+        listed = ", ".join(f"{k}={_fmt(x)}" for k, x in zip(names, v, strict=True))
+        return (
+            f"the five F methods span {_fmt(np.nanmin(v))}-{_fmt(np.nanmax(v))} "
+            f"(spread {np.nanmax(v) - np.nanmin(v):.3f} > tolerance {tol:g}): {listed}"
+        )
 
     found.add(disagree, "methods_disagree", disagree_detail)
     return found.frame()
 
 
 def _nonneg(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not (
-            math.isfinite(float(value)) and float(value) >= 0):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.number))
+        or not (math.isfinite(float(value)) and float(value) >= 0)
+    ):
         raise ValueError(f"{name}={value!r} must be a finite number >= 0, e.g. {name}=0.05.")
     return float(value)

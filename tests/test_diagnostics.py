@@ -1,5 +1,6 @@
 """Fold diagnostics: every kind of finding on a constructed case, the paper's Table 2, none on
 clean data, dims kept, bad arguments named."""
+
 from __future__ import annotations
 
 import warnings
@@ -15,16 +16,20 @@ from cvframe.diagnostics import KINDS, anomalies, fold_table, methods_table
 
 
 def _binary(tp, fp, fn, tn):
-    return cvframe.from_counts({"tp": np.array(tp), "fp": np.array(fp), "fn": np.array(fn),
-                                "tn": np.array(tn)}, task="binary", pos_label=1)
+    return cvframe.from_counts(
+        {"tp": np.array(tp), "fp": np.array(fp), "fn": np.array(fn), "tn": np.array(tn)},
+        task="binary",
+        pos_label=1,
+    )
 
 
 def _kinds(found):
     return sorted(found["kind"].tolist())
 
 
-def _clean(seed: int, folds: int = 10, repeats: int = 3, n: int = 3000,
-           classes: int = 3) -> xr.Dataset:
+def _clean(
+    seed: int, folds: int = 10, repeats: int = 3, n: int = 3000, classes: int = 3
+) -> xr.Dataset:
     """Single-label predictions with a constant 85% accuracy: binomial noise only."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, classes, n * repeats)
@@ -74,8 +79,7 @@ def test_class_absent_replaces_its_per_fold_undefined_recall():
     # class "c" is in the label universe but never true (it is predicted once)
     y_true = ["a", "b", "a", "b", "a", "b", "a", "b"]
     y_pred = ["a", "b", "a", "c", "a", "b", "a", "b"]
-    ds = cvframe.from_predictions(y_true, y_pred, [0, 0, 0, 0, 1, 1, 1, 1],
-                                  labels=["a", "b", "c"])
+    ds = cvframe.from_predictions(y_true, y_pred, [0, 0, 0, 0, 1, 1, 1, 1], labels=["a", "b", "c"])
     found = anomalies(ds, tolerance=1.0)
     absent = found[found.kind == "class_absent"]
     assert absent["class"].tolist() == ["c"] and absent["fold"].tolist() == [None]
@@ -98,6 +102,7 @@ def test_outlying_fold_flagged_by_the_binomial_rule():
     pooled = sum(tp) / 500
     p = 2 * stats.binom.cdf(10, 50, pooled)
     assert p < 0.01 / 20
+
     def flagged(alpha):
         return anomalies(ds, tolerance=1.0, alpha=alpha).query("kind == 'outlying_fold'")
 
@@ -129,14 +134,18 @@ def test_every_kind_is_documented():
 
 def test_user_dims_become_columns_and_are_kept():
     base = cvframe.datasets.table2()
-    ds = xr.concat([base, base.assign(tp=base.tp * 0 + 2, fn=base.fn * 0 + 2)],
-                   dim=pd.Index(["m1", "m2"], name="model"))
+    ds = xr.concat(
+        [base, base.assign(tp=base.tp * 0 + 2, fn=base.fn * 0 + 2)],
+        dim=pd.Index(["m1", "m2"], name="model"),
+    )
     ds = xr.concat([ds, ds], dim=pd.Index([0, 1], name="repeat"))
     found = anomalies(ds)
     assert list(found.columns) == ["repeat", "model", "fold", "class", "kind", "detail"]
     prec = found[found.kind == "undefined_precision"]
-    assert sorted(zip(prec["repeat"], prec["model"], prec["fold"])) == [(0, "m1", 1),
-                                                                         (1, "m1", 1)]
+    assert sorted(zip(prec["repeat"], prec["model"], prec["fold"], strict=True)) == [
+        (0, "m1", 1),
+        (1, "m1", 1),
+    ]
     # sorted by repeat, then model, with the whole-class finding after the folds
     assert found["repeat"].tolist() == sorted(found["repeat"].tolist())
 
@@ -158,16 +167,23 @@ def test_silent_under_warnings_as_errors():
 def test_accessor_delegates():
     ds = cvframe.datasets.table1()
     pd.testing.assert_frame_equal(ds.cv.anomalies(tolerance=0.1), anomalies(ds, tolerance=0.1))
-    assert ds.cv.anomalies.__doc__ == anomalies.__doc__
+    # the accessor shows the function's docstring without the ds parameter it supplies
+    from cvframe._docs import accessor_doc
+
+    assert ds.cv.anomalies.__doc__ == accessor_doc(anomalies)
+    assert "ds : xarray.Dataset" not in ds.cv.anomalies.__doc__
 
 
-@pytest.mark.parametrize("kw, match", [
-    ({"tolerance": -0.1}, "tolerance=-0.1 must be a finite number >= 0"),
-    ({"tolerance": float("nan")}, "tolerance=nan"),
-    ({"tolerance": "0.1"}, "tolerance='0.1'"),
-    ({"alpha": 0}, r"alpha=0 must be a number in \(0, 1\)"),
-    ({"alpha": 1.5}, "alpha=1.5"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"tolerance": -0.1}, "tolerance=-0.1 must be a finite number >= 0"),
+        ({"tolerance": float("nan")}, "tolerance=nan"),
+        ({"tolerance": "0.1"}, "tolerance='0.1'"),
+        ({"alpha": 0}, r"alpha=0 must be a number in \(0, 1\)"),
+        ({"alpha": 1.5}, "alpha=1.5"),
+    ],
+)
 def test_bad_arguments_are_named(kw, match):
     with pytest.raises(ValueError, match=match):
         anomalies(cvframe.datasets.table1(), **kw)
@@ -198,9 +214,85 @@ def test_fold_table_matches_sklearn_per_fold():
 
 def test_methods_table_has_the_paper_values():
     row = methods_table(cvframe.datasets.table2()).iloc[0]
-    assert [round(row[m], 3) for m in cvframe.reduce.F_METHODS] == [0.769, 0.667, 0.682,
-                                                                    0.889, 0.909]
+    assert [round(row[m], 3) for m in cvframe.reduce.F_METHODS] == [
+        0.769,
+        0.667,
+        0.682,
+        0.889,
+        0.909,
+    ]
 
 
 def test_module_all():
     assert set(diagnostics.__all__) == {"KINDS", "anomalies", "fold_table", "methods_table"}
+
+
+# --- cells that are not folds -------------------------------------------------------------
+
+
+def _per_model(found, name):
+    part = found[found["model"] == name].drop(columns="model").reset_index(drop=True)
+    return part.astype(object)
+
+
+def test_concat_of_a_5_and_a_10_fold_model_finds_what_each_finds_alone():
+    # model a: fold 1 predicts nothing; model b: fold 7 has no positives, fold 3 is an outlier
+    a = _binary([5, 0, 5, 4, 5], [1, 0, 1, 2, 1], [1, 4, 1, 2, 1], [93, 96, 93, 92, 93])
+    tp = [45] * 10
+    tp[3] = 10
+    fn = [50 - t for t in tp]
+    tp[7], fn[7] = 0, 0
+    b = _binary(tp, [5] * 10, fn, [445] * 10)
+    both = xr.concat([a, b], dim=pd.Index(["a", "b"], name="model"), join="outer")
+    assert bool(both.tp.isnull().any())  # NaN padding for folds 5-9 of model a
+    found = anomalies(both)
+    alone_a, alone_b = anomalies(a), anomalies(b)
+    assert "empty_fold" not in set(found["kind"])
+    assert _kinds(alone_a) == ["methods_disagree", "undefined_precision"]
+    assert "undefined_recall" in _kinds(alone_b) and "outlying_fold" in _kinds(alone_b)
+    pd.testing.assert_frame_equal(_per_model(found, "a"), alone_a.astype(object))
+    pd.testing.assert_frame_equal(_per_model(found, "b"), alone_b.astype(object))
+
+
+def _two_repeats(fold_1):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 600)
+    y_pred = np.where(rng.random(600) < 0.15, 1 - y, y)
+    fold = np.concatenate([np.arange(300) % 5, fold_1])
+    return cvframe.from_predictions(y, y_pred, fold, repeat=np.repeat([0, 1], 300))
+
+
+@pytest.mark.parametrize("fold_1, padded", [(np.arange(300) % 10, 5), (5 + np.arange(300) % 5, 10)])
+def test_repeats_with_different_folds_raise_no_padding_finding(fold_1, padded):
+    ds = _two_repeats(fold_1)
+    assert int((ds.tp + ds.fp + ds.fn + ds.tn == 0).sum()) == padded  # padded cells exist
+    found = anomalies(ds)
+    assert found.empty, found
+    for r in (0, 1):
+        alone = ds.sel(repeat=r)
+        alone = alone.isel(
+            fold=np.flatnonzero((alone.tp + alone.fp + alone.fn + alone.tn).values.ravel() > 0)
+        )
+        assert anomalies(alone).empty
+
+
+def test_class_absent_counts_the_real_folds():
+    y_true = ["a", "b"] * 6
+    y_pred = ["a", "b"] * 6
+    fold = np.concatenate([np.arange(6) % 2, np.arange(6) % 3])
+    ds = cvframe.from_predictions(
+        y_true, y_pred, fold, repeat=np.repeat([0, 1], 6), labels=["a", "b", "c"]
+    )
+    found = anomalies(ds, tolerance=1.0)
+    absent = found[found.kind == "class_absent"]
+    assert absent["repeat"].tolist() == [0, 1]
+    assert "any of the 2 folds" in absent["detail"].iloc[0]
+    assert "any of the 3 folds" in absent["detail"].iloc[1]
+    assert "empty_fold" not in set(found["kind"])
+
+
+def test_partial_nan_cell_is_an_error_naming_the_variable():
+    ds = cvframe.datasets.table2().astype(float)
+    ds["fn"][2, 0] = np.nan
+    with pytest.raises(cvframe.CountsError, match="fn"):
+        anomalies(ds)

@@ -1,6 +1,7 @@
 """Every plot renders to a PNG of sensible size for binary, multiclass, repeated and model-dim
 inputs; plots return Axes/FacetGrid and never show; figures are closed after each test
 (conftest)."""
+
 from __future__ import annotations
 
 import matplotlib
@@ -19,17 +20,28 @@ import cvframe  # noqa: E402
 from cvframe import plot  # noqa: E402
 
 
-def _predictions(seed: int = 0, n: int = 300, folds: int = 5, repeats: int = 2,
-                 classes: int = 2, models: tuple[str, ...] = ()) -> pd.DataFrame:
+def _predictions(
+    seed: int = 0,
+    n: int = 300,
+    folds: int = 5,
+    repeats: int = 2,
+    classes: int = 2,
+    models: tuple[str, ...] = (),
+) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     frames = []
     for m in models or (None,):
         y = rng.integers(0, classes, n * repeats)
         noise = rng.normal(0, 1.0, (y.size, classes))
         raw = noise + 2.0 * np.eye(classes)[y]
-        df = pd.DataFrame({"repeat": np.repeat(np.arange(repeats), n),
-                           "fold": np.tile(np.arange(n) % folds, repeats), "y_true": y,
-                           "y_pred": raw.argmax(1)})
+        df = pd.DataFrame(
+            {
+                "repeat": np.repeat(np.arange(repeats), n),
+                "fold": np.tile(np.arange(n) % folds, repeats),
+                "y_true": y,
+                "y_pred": raw.argmax(1),
+            }
+        )
         if classes == 2:
             df["score"] = raw[:, 1] - raw[:, 0]
         else:
@@ -79,9 +91,13 @@ def test_folds_plot_draws_every_fold(tmp_path):
     ds = cvframe.datasets.table1()
     g = plot.folds(ds)
     ax = g.axes_dict["precision"]
-    pts = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections
-                          if hasattr(c, "get_offsets") and len(c.get_offsets())
-                          and c.get_offsets().shape[0] == 4])
+    pts = np.concatenate(
+        [
+            c.get_offsets()[:, 1]
+            for c in ax.collections
+            if hasattr(c, "get_offsets") and len(c.get_offsets()) and c.get_offsets().shape[0] == 4
+        ]
+    )
     expected = ds.cv.precision().values.ravel()
     assert sorted(np.round(pts, 6)) == sorted(np.round(expected, 6))
 
@@ -91,13 +107,25 @@ def test_methods_plot(name, tmp_path):
     ds = CUBES[name]()
     g = plot.methods(ds)
     _png(g, tmp_path / "methods.png")
-    assert [t.get_text() for t in g.legend.get_texts()] == ["F_tp,fp", "F_avg", "F_pr,re",
-                                                           "~F_avg", "~F_pr,re"]
+    assert [t.get_text() for t in g.legend.get_texts()] == [
+        "F_tp,fp",
+        "F_avg",
+        "F_pr,re",
+        "~F_avg",
+        "~F_pr,re",
+    ]
 
 
-@pytest.mark.parametrize("name, normalize", [("binary", None), ("multiclass", "pred"),
-                                             ("repeated", "true"), ("model_dim", "all"),
-                                             ("binary_models", "true")])
+@pytest.mark.parametrize(
+    "name, normalize",
+    [
+        ("binary", None),
+        ("multiclass", "pred"),
+        ("repeated", "true"),
+        ("model_dim", "all"),
+        ("binary_models", "true"),
+    ],
+)
 def test_confusion_plot(name, normalize, tmp_path):
     ds = CUBES[name]()
     out = plot.confusion(ds, normalize=normalize)
@@ -120,8 +148,7 @@ def test_confusion_values_and_errors():
         plot.confusion(multilabel)
 
 
-@pytest.mark.parametrize("kw", [dict(repeats=1), dict(classes=3, n=150),
-                                dict(models=("lr", "nb"))])
+@pytest.mark.parametrize("kw", [dict(repeats=1), dict(classes=3, n=150), dict(models=("lr", "nb"))])
 def test_roc_and_score_rates(kw, tmp_path):
     df = _predictions(**kw)
     g = plot.roc(df)
@@ -143,7 +170,12 @@ def test_roc_draws_the_merged_curve_in_black():
 def test_accessor_namespaces():
     ds = cvframe.datasets.table1()
     assert isinstance(ds.cv.plot, plot.DatasetPlotter)
-    assert ds.cv.plot.folds.__doc__ == plot.folds.__doc__
+    # the accessor shows the function's docstring without the ds/df parameter it supplies
+    from cvframe._docs import accessor_doc
+
+    assert ds.cv.plot.folds.__doc__ == accessor_doc(plot.folds)
+    assert "ds : xarray.Dataset" not in ds.cv.plot.folds.__doc__
+    assert pd.DataFrame().cv.plot.roc.__doc__ == accessor_doc(plot.roc)
     df = _predictions()
     assert isinstance(df.cv.plot, plot.DataFramePlotter)
     assert isinstance(df.cv.plot.score_rates(), sns.FacetGrid)
@@ -153,12 +185,12 @@ def test_accessor_namespaces():
 
 @pytest.fixture(scope="module")
 def study():
-    return cvframe.bias_study(prevalence=(0.01, 0.03, 0.05), f=(0.7, 0.9), trials=200,
-                              seed=1)
+    return cvframe.bias_study(prevalence=(0.01, 0.03, 0.05), f=(0.7, 0.9), trials=200, seed=1)
 
 
-@pytest.mark.parametrize("x, y", [("prevalence", "rel_bias"), ("f", "rel_std"),
-                                  ("prevalence", "p_undefined")])
+@pytest.mark.parametrize(
+    "x, y", [("prevalence", "rel_bias"), ("f", "rel_std"), ("prevalence", "p_undefined")]
+)
 def test_bias_plot(study, x, y, tmp_path):
     g = plot.bias(study, x=x, y=y)
     _png(g, tmp_path / "bias.png")
@@ -188,3 +220,45 @@ def test_plots_never_show(monkeypatch):
     monkeypatch.setattr(plt, "show", boom)
     ds = CUBES["model_dim"]()
     plot.folds(ds), plot.methods(ds), plot.confusion(ds)
+
+
+def test_bias_plot_of_a_study_read_back_from_file(study, tmp_path):
+    from cvframe.simulation import study_for_netcdf
+
+    path = tmp_path / "study.nc"
+    study_for_netcdf(study).to_netcdf(path)
+    with xr.open_dataset(path) as back:
+        g_file = plot.bias(back.load())
+    g_mem = plot.bias(study)
+    assert g_file.axes.shape == g_mem.axes.shape == (2, 2)  # f rows x stratified columns
+    assert [ax.get_title() for ax in g_file.axes[0]] == ["stratified", "unstratified"]
+    for ax_f, ax_m in zip(g_file.axes.flat, g_mem.axes.flat, strict=True):
+        ys_f = [tuple(np.round(ln.get_ydata(), 12)) for ln in ax_f.get_lines()]
+        ys_m = [tuple(np.round(ln.get_ydata(), 12)) for ln in ax_m.get_lines()]
+        assert ys_f == ys_m and len(ys_f) >= 5
+
+
+def test_folds_plot_of_a_padded_concat_draws_only_real_folds():
+    a = cvframe.datasets.table1()
+    b = cvframe.datasets.table2().isel(fold=[0, 1])
+    both = xr.concat([a, b], dim=pd.Index(["a", "b"], name="model"), join="outer")
+    g = plot.folds(both)
+    from matplotlib.collections import PathCollection
+
+    n_pts = sum(
+        len(c.get_offsets())
+        for ax in g.axes[:, 0]
+        for c in ax.collections
+        if isinstance(c, PathCollection)
+    )
+    assert n_pts == 4 + 2  # the NaN padding of model b is not drawn
+
+
+def test_folds_plot_lines_are_the_tidy_values():
+    ds = cvframe.datasets.table2()
+    g = plot.folds(ds)
+    agg = cvframe.tidy.fold_aggregates(ds)
+    drawn = sorted(
+        round(float(y), 9) for ax in g.axes.flat for ln in ax.get_lines() for y in ln.get_ydata()
+    )
+    assert drawn == sorted(round(float(v), 9) for v in agg["value"])
