@@ -1,5 +1,6 @@
 """The command line end to end: `python -m cvframe ...` in a subprocess (success paths and user
 errors: exit code 2, one line on stderr, no traceback) and `main(argv)` in process."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,14 @@ ENV = dict(os.environ, MPLBACKEND="Agg", CVFRAME_PROGRESS="0")
 
 
 def run(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cvframe", *args], capture_output=True,
-                          text=True, timeout=300, env=ENV, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "cvframe", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +36,9 @@ def predictions(tmp_path_factory) -> dict[str, str]:
     n = 400
     y = rng.integers(0, 2, n)
     score = y + rng.normal(0, 0.7, n)
-    df = pd.DataFrame({"fold": np.arange(n) % 5, "y_true": y,
-                       "y_pred": (score > 0.5).astype(int), "score": score})
+    df = pd.DataFrame(
+        {"fold": np.arange(n) % 5, "y_true": y, "y_pred": (score > 0.5).astype(int), "score": score}
+    )
     paths = {"csv": str(d / "preds.csv"), "parquet": str(d / "preds.parquet")}
     df.to_csv(paths["csv"], index=False)
     df.to_parquet(paths["parquet"])
@@ -61,7 +69,8 @@ def test_report_text_matches_the_api(predictions):
     f = df.cv.counts().cv.f_tp_fp(zero_division=0.0).item()
     assert f"{f:.4f}" in res.stdout
     assert "AUC_avg" in res.stdout and res.stdout.rstrip().splitlines()[-1].startswith(
-        "Recommended: F_tp,fp")
+        "Recommended: F_tp,fp"
+    )
 
 
 def test_report_json_from_parquet(predictions):
@@ -69,15 +78,29 @@ def test_report_json_from_parquet(predictions):
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["methods"][0]["f_tp_fp"] == pytest.approx(
-        predictions["df"].cv.counts().cv.f_tp_fp(zero_division=0.0).item())
+        predictions["df"].cv.counts().cv.f_tp_fp(zero_division=0.0).item()
+    )
     assert out["auc"][0]["auc_avg"] > 0.8
 
 
 def test_report_html_to_out_dir(predictions, tmp_path):
     out = tmp_path / "out"
-    res = run("report", predictions["renamed"], "--fold-col", "split", "--y-true-col", "label",
-              "--y-pred-col", "guess", "--pos-label", "spam", "--format", "html",
-              "--out", str(out))
+    res = run(
+        "report",
+        predictions["renamed"],
+        "--fold-col",
+        "split",
+        "--y-true-col",
+        "label",
+        "--y-pred-col",
+        "guess",
+        "--pos-label",
+        "spam",
+        "--format",
+        "html",
+        "--out",
+        str(out),
+    )
     assert res.returncode == 0, res.stderr
     html = (out / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "data:image/png;base64," in html
@@ -105,10 +128,34 @@ USER_ERRORS = [
     (["report", "{garbage}"], "cannot read"),
     (["report", "{empty}"], "cannot read"),
     (["report", "{nan}"], "y_true"),
-    (["report", "{renamed}", "--fold-col", "split", "--y-true-col", "label",
-      "--y-pred-col", "guess"], "pos_label"),
-    (["report", "{renamed}", "--fold-col", "split", "--y-true-col", "label",
-      "--y-pred-col", "guess", "--pos-label", "eggs"], "eggs"),
+    (
+        [
+            "report",
+            "{renamed}",
+            "--fold-col",
+            "split",
+            "--y-true-col",
+            "label",
+            "--y-pred-col",
+            "guess",
+        ],
+        "--pos-label",
+    ),
+    (
+        [
+            "report",
+            "{renamed}",
+            "--fold-col",
+            "split",
+            "--y-true-col",
+            "label",
+            "--y-pred-col",
+            "guess",
+            "--pos-label",
+            "eggs",
+        ],
+        "eggs",
+    ),
     (["report", "{csv}", "--out", "{csv}"], "exists and is not a directory"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ]
@@ -138,16 +185,24 @@ def test_no_command_prints_help_and_exits_2(capsys):
 
 def test_demo_in_process(tmp_path, monkeypatch, capsys):
     """The demo end to end with one repeat (the full run is timed in docs/cli.md)."""
-    monkeypatch.setattr(cli, "DEMO_REPEATS", 1)
+    monkeypatch.setattr(cli.demo, "DEMO_REPEATS", 1)
     out = tmp_path / "demo"
     assert cli.main(["demo", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "f_tp_fp=0.583, f_avg=0.692, f_pr_re=0.734" in text  # Table 1 teaser
     assert "cvframe report: breast_cancer" in text and "cvframe report: digits" in text
     files = sorted(p.name for p in out.iterdir())
-    for name in ("breast_cancer.nc", "digits.nc", "report.html", "breast_cancer_folds.png",
-                 "digits_methods.png", "digits_confusion.png", "breast_cancer_roc.png",
-                 "breast_cancer_score_rates.png", "fold_risk.png"):
+    for name in (
+        "breast_cancer.nc",
+        "digits.nc",
+        "report.html",
+        "breast_cancer_folds.png",
+        "digits_methods.png",
+        "digits_confusion.png",
+        "breast_cancer_roc.png",
+        "breast_cancer_score_rates.png",
+        "fold_risk.png",
+    ):
         assert name in files
     cube = cvframe.open_dataset(out / "digits.nc")
     assert set(cube.tp.dims) == {"model", "repeat", "fold", "class"}

@@ -1,4 +1,5 @@
 """The report: text, JSON and self-contained HTML; the HTML renders in headless Chromium."""
+
 from __future__ import annotations
 
 import base64
@@ -21,9 +22,15 @@ def _frame(seed: int = 0, n: int = 240, folds: int = 4, repeats: int = 2) -> pd.
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n * repeats)
     score = y + rng.normal(0, 0.8, y.size)
-    return pd.DataFrame({"repeat": np.repeat(np.arange(repeats), n),
-                         "fold": np.tile(np.arange(n) % folds, repeats),
-                         "y_true": y, "y_pred": (score > 0.5).astype(int), "score": score})
+    return pd.DataFrame(
+        {
+            "repeat": np.repeat(np.arange(repeats), n),
+            "fold": np.tile(np.arange(n) % folds, repeats),
+            "y_true": y,
+            "y_pred": (score > 0.5).astype(int),
+            "score": score,
+        }
+    )
 
 
 def test_text_report_of_table2():
@@ -82,6 +89,16 @@ def test_auc_table_matches_sklearn():
     assert "AUC_avg" in report(ds, scores=df)
 
 
+def test_auc_table_of_bool_labels_keeps_the_bool_positive_class():
+    """attrs hold pos_label "True"; the AUC table resolves it against the class coordinate."""
+    from sklearn.metrics import roc_auc_score
+
+    df = _frame(repeats=1).drop(columns="repeat").astype({"y_true": bool, "y_pred": bool})
+    out = json.loads(report(df.cv.counts(), scores=df, format="json"))
+    assert out["attrs"]["pos_label"] is True and out["auc"][0]["class"] is True
+    assert out["auc"][0]["auc_merge"] == pytest.approx(roc_auc_score(df.y_true, df.score))
+
+
 def test_repeats_are_averaged_with_their_sd():
     df = _frame()
     ds = df.cv.counts()
@@ -132,6 +149,104 @@ def test_silent_with_explicit_policy():
         report(cvframe.datasets.slides_confusion(), format="json")
 
 
+def _undefined(caught) -> list[str]:
+    return [
+        str(w.message) for w in caught if issubclass(w.category, cvframe.UndefinedMetricWarning)
+    ]
+
+
+@pytest.mark.parametrize("format", ["text", "json"])
+def test_zero_division_warn_is_one_warning_per_call(format):
+    """The tables warn several times inside; the report says it once, with the counts."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        text = report(cvframe.datasets.table2(), zero_division="warn", format=format)
+    messages = _undefined(caught)
+    assert len(messages) == 1, messages
+    # Table 2: fold 1 has TP = FP = 0 (precision undefined), recall is defined everywhere
+    assert "undefined in 1 of 4 cells (fold=[1], class=[1])" in messages[0]
+    assert "precision 1" in messages[0] and "recall 0" in messages[0]
+    assert "zero_division=" in messages[0]
+    assert "warn" in text  # the report states the policy it used
+
+
+def test_the_warning_points_at_the_callers_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report(cvframe.datasets.table2(), zero_division="warn")
+    assert [w.filename for w in caught] == [__file__]
+
+
+def test_one_warning_for_several_cubes():
+    cubes = {"t1": cvframe.datasets.table1(), "t2": cvframe.datasets.table2()}
+    with pytest.warns(
+        cvframe.UndefinedMetricWarning, match=r"undefined in 1 of 8 cells \(t2: fold=\[1\]"
+    ) as caught:
+        report(cubes, zero_division="warn")
+    assert len(_undefined(caught)) == 1
+
+
+def test_warn_without_undefined_cells_is_silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report(cvframe.datasets.table1(), zero_division="warn")
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+def test_explicit_policy_is_silent(zero_division):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report(cvframe.datasets.table2(), zero_division=zero_division, format="json")
+
+
+def test_report_draws_the_tidy_tables():
+    """The report's numbers are the tidy frames' numbers (computed once, nowhere else)."""
+    from cvframe import tidy
+
+    ds = _frame().cv.counts()
+    out = json.loads(report(ds, format="json"))
+    methods = tidy.over_repeats(
+        tidy.methods_table(ds, zero_division=0.0),
+        ["class"],
+        ["f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip"],
+    )
+    for col in methods.columns.drop("class"):
+        assert out["methods"][0][col] == pytest.approx(float(methods[col].iloc[0]))
+    per_fold = tidy.fold_table(ds, zero_division=0.0)
+    assert [r["f"] for r in out["per_fold"]] == pytest.approx(per_fold["f"].tolist())
+
+
+def test_repeats_with_their_own_fold_ids_are_not_padded_folds():
+    """Fold ids unique across repeats: each repeat's missing ids are not folds scoring 0."""
+    n = 100
+    y = np.arange(n) % 2
+    df = pd.DataFrame(
+        {
+            "repeat": np.repeat([0, 1], n),
+            "fold": np.r_[np.arange(n) % 5, 5 + np.arange(n) % 5],
+            "y_true": np.r_[y, y],
+            "y_pred": np.r_[y, y],
+        }
+    )
+    out = json.loads(report(df.cv.counts(), format="json"))
+    assert out["methods"][0]["f_avg"] == 1.0 and out["methods"][0]["f_pr_re"] == 1.0
+    assert len(out["per_fold"]) == 10 and out["findings"] == []
+
+
+def test_bad_numeric_arguments_name_themselves():
+    ds = cvframe.datasets.table1()
+    with pytest.raises(ValueError, match="alpha=1.5"):
+        report(ds, alpha=1.5)
+    with pytest.raises(ValueError, match="tolerance=-1"):
+        report(ds, tolerance=-1)
+    with pytest.raises(TypeError, match="beta='2'"):
+        report(ds, beta="2")
+    with pytest.raises(TypeError, match="plots=1"):
+        report(ds, plots=1)
+    with pytest.raises(TypeError, match="max_fold_rows=2.5"):
+        report(ds, max_fold_rows=2.5)
+
+
 def test_accessor_delegates():
     ds = cvframe.datasets.table1()
     assert ds.cv.report(format="json") == report(ds, format="json")
@@ -139,14 +254,18 @@ def test_accessor_delegates():
 
 # --- HTML -------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def html_page() -> str:
     import matplotlib
 
     matplotlib.use("Agg")
     df = _frame()
-    cubes = {"binary": df.cv.counts(), "multiclass": cvframe.datasets.slides_confusion(),
-             "table2": cvframe.datasets.table2()}
+    cubes = {
+        "binary": df.cv.counts(),
+        "multiclass": cvframe.datasets.slides_confusion(),
+        "table2": cvframe.datasets.table2(),
+    }
     return report(cubes, scores={"binary": df}, format="html")
 
 
@@ -154,8 +273,9 @@ def test_html_is_self_contained(html_page):
     assert html_page.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:)""", html_page)
     assert "<script" not in html_page and "<link" not in html_page
-    images = re.findall(r'<img alt="[^"]*" src="data:image/png;base64,([A-Za-z0-9+/=]+)"',
-                        html_page)
+    images = re.findall(
+        r'<img alt="[^"]*" src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html_page
+    )
     # binary: folds, methods, confusion, roc; multiclass: 3; table2: 3
     assert len(images) == 10
     for data in images:
@@ -181,13 +301,24 @@ def test_html_renders_in_headless_chromium(html_page, tmp_path):
         pytest.skip("chromium not installed (apt-get install chromium); required in CI")
     page = tmp_path / "report.html"
     page.write_text(html_page, encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run",
-             "--disable-quic", "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
-             f"--user-data-dir={tmp_path / 'profile'}"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        "--disable-dev-shm-usage",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
     url = page.as_uri()
-    dom = subprocess.run([browser, *flags, "--dump-dom", url], capture_output=True,
-                         text=True, timeout=120)
+    dom = subprocess.run(
+        [browser, *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     html = dom.stdout
     # the DOM the browser built: the tables with their rows and the images with data
@@ -197,8 +328,12 @@ def test_html_renders_in_headless_chromium(html_page, tmp_path):
     assert len(imgs) == 10 and all(len(d) > 1000 for d in imgs)
     assert "Uncaught" not in dom.stderr and ":CONSOLE" not in dom.stderr
     shot = tmp_path / "shot.png"
-    res = subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1200,2000",
-                          url], capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [browser, *flags, f"--screenshot={shot}", "--window-size=1200,2000", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     import matplotlib.image as mpimg
 

@@ -1,0 +1,111 @@
+"""The ``cvframe`` command line: ``main(argv) -> int``; I/O and calls to the public API only.
+
+Subcommands (one module each):
+
+- ``cvframe demo [--out DIR]``: repeated stratified 10-fold CV of three scikit-learn
+  classifiers on a binary and a multiclass data set shipped with scikit-learn; prints the
+  apples-to-apples report and writes the cubes (netCDF), the plots (PNG) and ``report.html``.
+- ``cvframe report PREDICTIONS.csv|.parquet [--fold-col ...] [--labels a,b] [--out DIR]
+  [--format ...]``: the report of a predictions frame written by any tool.
+- ``cvframe simulate ...``: the bias study of :func:`cvframe.bias_study`.
+
+Exit codes: 0 on success, 2 on a user error: one line on stderr, in the command line's words
+(``--pos-label``, never ``pos_label=``), no traceback. Warnings are printed as one line each.
+Set ``CVFRAME_DEBUG=1`` to see the traceback of an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+
+from . import demo, report, simulate
+from ._common import Parser, UserError, first_line, translate
+from .demo import DEMO_FOLDS, DEMO_REPEATS
+
+__all__ = ["DEMO_FOLDS", "DEMO_REPEATS", "UserError", "build_parser", "main"]
+
+#: The errors a user's input or files can cause: one line, exit code 2. ArithmeticError
+#: covers overflow of ids that do not fit the library's integers; LookupError a missing key.
+USER_ERRORS = (UserError, OSError, LookupError, ValueError, TypeError, ArithmeticError)
+
+
+def build_parser() -> Parser:
+    """The argument parser of ``cvframe`` with its subcommands."""
+    return _build()[0]
+
+
+def _build() -> tuple[Parser, dict[str, Parser]]:
+    """The parser and each subcommand's parser by name."""
+    from .. import __version__
+
+    parser = Parser(
+        prog="cvframe",
+        description="Honest, comparable classifier evaluation under cross-validation: every "
+        "fold kept, every aggregation named (Forman & Scholz 2010).",
+    )
+    parser.add_argument("--version", action="version", version=f"cvframe {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    subs = {
+        name: module.add_parser(sub)
+        for name, module in (("demo", demo), ("report", report), ("simulate", simulate))
+    }
+    return parser, subs
+
+
+def _columns_of(args: argparse.Namespace) -> dict[str, str] | None:
+    """The columns the user named, for the subcommands that read a file."""
+    return args.columns(args) if getattr(args, "columns", None) else None
+
+
+def _say(command: str, kind: str, message: str) -> None:
+    print(f"cvframe {command}: {kind}: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 user error)."""
+    parser, subs = _build()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the subcommand, so that its --help is the one suggested
+            subs.get(getattr(args, "command", None) or "", parser).error(
+                f"unrecognized arguments: {' '.join(extra)}"
+            )
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if getattr(args, "func", None) is None:
+        parser.print_help()
+        return 2
+
+    def words(exc: BaseException) -> str:
+        return translate(first_line(exc), args.options, _columns_of(args))
+
+    caught: list[warnings.WarningMessage] | None = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            code = int(args.func(args))
+    except UserError as exc:
+        _say(args.command, "error", str(exc))
+        return 2
+    except Exception as exc:  # noqa: BLE001 - no traceback on a user's file, even on a bug
+        if os.environ.get("CVFRAME_DEBUG"):
+            raise
+        message = words(exc)
+        if not isinstance(exc, USER_ERRORS):
+            message = (
+                f"unexpected {type(exc).__name__}: {message} (CVFRAME_DEBUG=1 shows "
+                "the traceback; please report it)"
+            )
+        _say(args.command, "error", message)
+        return 2
+    finally:
+        for text in dict.fromkeys(first_line(w.message) for w in caught or []):
+            _say(args.command, "warning", translate(text, args.options, _columns_of(args)))
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,183 @@
+"""``cvframe report PREDICTIONS``: the report of a predictions file written by any tool."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from typing import Any
+
+from ._common import UserError, label, labels, number, out_dir, read_frame, zero_division
+
+__all__ = ["OPTIONS", "add_parser", "columns", "run"]
+
+#: Library argument names and the options that set them.
+OPTIONS = {
+    "y_true": "--y-true-col",
+    "y_pred": "--y-pred-col",
+    "fold": "--fold-col",
+    "repeat": "--repeat-col",
+    "score": "--score-col",
+    "pos_label": "--pos-label",
+    "labels": "--labels",
+    "zero_division": "--zero-division",
+    "tolerance": "--tolerance",
+    "alpha": "--alpha",
+    "format": "--format",
+}
+
+
+def columns(args: argparse.Namespace) -> dict[str, str]:
+    """The library arguments that name a column, and the columns the user gave."""
+    return {
+        "y_true": args.y_true_col,
+        "y_pred": args.y_pred_col,
+        "fold": args.fold_col,
+        "repeat": args.repeat_col,
+        "score": args.score_col,
+    }
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``report`` to ``sub`` (an argparse subparsers object)."""
+    p = sub.add_parser(
+        "report",
+        help="the report of a predictions file (.csv or .parquet)",
+        description="Build the counts cube of a predictions file (one row per tested sample: "
+        "fold, y_true, y_pred, optional repeat and score columns) and print or "
+        "write its report.",
+    )
+    p.add_argument(
+        "predictions",
+        metavar="PREDICTIONS",
+        help="a .csv or .parquet file, one row per tested sample",
+    )
+    p.add_argument("--fold-col", default="fold", help="fold column (default: fold)")
+    p.add_argument("--y-true-col", default="y_true", help="true label column (y_true)")
+    p.add_argument("--y-pred-col", default="y_pred", help="predicted label column (y_pred)")
+    p.add_argument(
+        "--repeat-col", default="repeat", help="repeat column (default: repeat, used when present)"
+    )
+    p.add_argument(
+        "--score-col",
+        default="score",
+        help="binary score column (default: score; multiclass: score_<label>)",
+    )
+    p.add_argument(
+        "--pos-label", default=None, help="positive class of a binary task whose labels are not 0/1"
+    )
+    p.add_argument(
+        "--labels",
+        default=None,
+        metavar="A,B,...",
+        help="the classes, comma-separated, in report order (default: the "
+        "labels in the file); with two labels, a one-vs-all report of both",
+    )
+    p.add_argument(
+        "--zero-division",
+        default="0",
+        metavar="{warn,0,1,nan}",
+        help="value of undefined precision/recall (default 0, the paper's)",
+    )
+    p.add_argument(
+        "--tolerance",
+        default="0.05",
+        help="flag classes whose five F methods differ by more (default 0.05)",
+    )
+    p.add_argument(
+        "--alpha", default="0.01", help="false-alarm rate of the outlying-fold tests (default 0.01)"
+    )
+    p.add_argument(
+        "--format",
+        default="text",
+        choices=["text", "json", "html"],
+        help="output format (default text)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write report.<ext> and counts.nc to DIR instead of printing",
+    )
+    p.set_defaults(func=run, options=OPTIONS, columns=columns)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``cvframe report``."""
+    from ..report import report
+
+    zd = zero_division(args.zero_division)
+    tolerance = number(args.tolerance, "--tolerance", 0.0)
+    alpha = number(args.alpha, "--alpha", 1e-300, 1.0)
+    frame = read_frame(args.predictions)
+    cols = {
+        "--fold-col": args.fold_col,
+        "--y-true-col": args.y_true_col,
+        "--y-pred-col": args.y_pred_col,
+    }
+    missing = [f"{opt} {col!r}" for opt, col in cols.items() if col not in frame.columns]
+    if missing:
+        raise UserError(
+            f"{args.predictions!r} has no column {', '.join(missing)}; its columns "
+            f"are {list(frame.columns)[:12]} (name yours with --fold-col, "
+            "--y-true-col, --y-pred-col)."
+        )
+    repeat = args.repeat_col if args.repeat_col in frame.columns else None
+    if args.repeat_col != "repeat" and repeat is None:
+        raise UserError(
+            f"{args.predictions!r} has no column --repeat-col "
+            f"{args.repeat_col!r}; its columns are {list(frame.columns)[:12]}."
+        )
+    truth = frame[args.y_true_col]
+    pos_label = label(args.pos_label, truth)
+    classes = labels(args.labels, truth)
+    ds = frame.cv.counts(
+        labels=classes,
+        pos_label=pos_label,
+        y_true=args.y_true_col,
+        y_pred=args.y_pred_col,
+        fold=args.fold_col,
+        repeat=repeat,
+    )
+    ds.attrs["source"] = os.path.basename(args.predictions)
+    binary = ds.attrs.get("task") == "binary"
+    per_class = any(str(c).startswith("score_") for c in frame.columns)
+    has_scores = args.score_col in frame.columns if binary else per_class
+    if not binary and not per_class and args.score_col in frame.columns:
+        warnings.warn(
+            f"--score-col {args.score_col!r} scores one class, but this report is "
+            f"one-vs-all over {ds.sizes['class']} classes: no AUC table (it needs "
+            "a score_<label> column per class, or --pos-label for a binary report).",
+            UserWarning,
+            stacklevel=2,
+        )
+    kwargs = dict(
+        scores=frame if has_scores else None,
+        zero_division=zd,
+        tolerance=tolerance,
+        alpha=alpha,
+        y_true=args.y_true_col,
+        fold=args.fold_col,
+        repeat=repeat,
+        score=args.score_col,
+    )
+    if args.out is None:
+        sys.stdout.write(report(ds, format=args.format, **kwargs))
+        return 0
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out = out_dir(args.out)
+    ext = {"text": "txt", "json": "json", "html": "html"}[args.format]
+    path = os.path.join(out, f"report.{ext}")
+    text = report(ds, format=args.format, **kwargs)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    cube = os.path.join(out, "counts.nc")
+    from ..io import prepare_for_write
+
+    prepare_for_write(ds).to_netcdf(cube)
+    print(f"wrote {path} and {cube}")
+    return 0

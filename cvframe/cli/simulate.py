@@ -1,0 +1,141 @@
+"""``cvframe simulate``: the bias study of :func:`cvframe.bias_study` from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ._common import UserError, out_dir
+
+__all__ = ["OPTIONS", "add_parser", "run", "table"]
+
+#: Library argument names and the options that set them.
+OPTIONS = {
+    "prevalence": "--prevalence",
+    "f": "--f",
+    "trials": "--trials",
+    "n": "--n",
+    "k": "--k",
+    "seed": "--seed",
+    "scheduler": "--scheduler",
+}
+
+
+def _floats(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``simulate`` to ``sub`` (an argparse subparsers object)."""
+    p = sub.add_parser(
+        "simulate",
+        help="bias and spread of the five F-measure estimators under simulated CV",
+        description="Simulate repeated k-fold CV of a classifier with known F (precision = "
+        "recall = F) and report each F aggregation's relative bias and relative "
+        "standard deviation (Forman & Scholz 2010, Section 4).",
+    )
+    p.add_argument(
+        "--prevalence",
+        type=_floats,
+        action="extend",
+        metavar="P[,P...]",
+        help="share(s) of positives (default 0.01,0.02,0.05,0.1,0.25)",
+    )
+    p.add_argument(
+        "--f",
+        type=_floats,
+        action="extend",
+        metavar="F[,F...]",
+        help="ground-truth F value(s) (default 0.8)",
+    )
+    p.add_argument("--trials", type=int, default=100_000, help="trials per point")
+    p.add_argument("--n", type=int, default=1000, help="cases in the data set")
+    p.add_argument("--k", type=int, default=10, help="folds")
+    p.add_argument(
+        "--unstratified", action="store_true", help="random folds instead of stratified ones"
+    )
+    p.add_argument("--both", action="store_true", help="stratified and unstratified")
+    p.add_argument(
+        "--no-exact", action="store_true", help="Monte Carlo only (skip the exact values)"
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="dask.distributed scheduler address (default: local threads)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="root seed (reproducible study)")
+    p.add_argument(
+        "--out", metavar="DIR", default=None, help="write the study to DIR/bias_study.nc"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run, options=OPTIONS)
+    return p
+
+
+def table(study: Any) -> str:
+    """The study as text: relative bias (and std) in percent, one row per grid point."""
+    import pandas as pd
+
+    bias = study.rel_bias.to_series().unstack("estimator") * 100
+    se = study.rel_bias_se.to_series().unstack("estimator") * 100
+    std = study.rel_std.to_series().unstack("estimator") * 100
+    und = study.p_undefined.to_series() * 100
+    exact = study.exact.to_series().unstack("estimator")
+    cols = list(study.estimator.values)
+    fmt = pd.DataFrame(index=bias.index)
+    for c in cols:
+        fmt[c] = [
+            f"{b:+.3f}" + ("" if e else f"±{2 * s:.3f}")
+            for b, s, e in zip(bias[c], se[c], exact[c], strict=True)
+        ]
+    fmt["P(undef fold) %"] = und.reindex(bias.index).map(lambda x: f"{x:.3g}")
+    sd = std.round(3)
+    lines = [
+        f"Relative bias (mean F - f)/f in %, {study.attrs['k']}-fold CV of "
+        f"n={study.attrs['n']}, {study.attrs['trials']} trials per point, "
+        f"zero_division=0 (±: 2 Monte-Carlo standard errors; none: exact)",
+        fmt.to_string(),
+        "",
+        "Relative standard deviation sd(F)/f in %",
+        sd.to_string(),
+    ]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``cvframe simulate``."""
+    from ..simulation import bias_study, study_for_netcdf
+
+    if args.unstratified and args.both:
+        raise UserError(
+            "--unstratified and --both exclude each other; --both runs "
+            "stratified and unstratified folds."
+        )
+    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
+        out_dir(args.out)  # the error, before a long simulation
+    strat: Any = (True, False) if args.both else (not args.unstratified)
+    study = bias_study(
+        prevalence=args.prevalence or (0.01, 0.02, 0.05, 0.1, 0.25),
+        f=args.f or 0.8,
+        stratified=strat,
+        n=args.n,
+        k=args.k,
+        trials=args.trials,
+        exact=not args.no_exact,
+        seed=args.seed,
+        scheduler=args.scheduler,
+        progress=False if args.quiet else None,
+    )
+    print(table(study))
+    if args.out:
+        path = os.path.join(out_dir(args.out), "bias_study.nc")
+        study_for_netcdf(study).to_netcdf(path)
+        print(f"\nwrote {path}")
+    return 0

@@ -1,0 +1,151 @@
+"""What a report says: every table computed once, as a plain dict the renderers draw.
+
+The tables are the tidy long frames of :mod:`cvframe.tidy` (every fold's counts and
+metrics, the five F methods, the class averages, means over repeats), AUC_avg next to
+AUC_merge from :func:`cvframe.scores.auc_methods` and the findings of
+:func:`cvframe.diagnostics.anomalies`. Nothing here formats text; :mod:`.text` and :mod:`.html`
+only draw what :func:`content` returns.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from .. import _checks, _labels, diagnostics, tidy
+from ..reduce import F_METHODS
+from ..schema import CLASS, COUNTS, FOLD, REPEAT
+
+__all__ = ["RECOMMENDATION", "content", "plain", "policy_text", "pos_label", "undefined_cells"]
+
+#: The one-line recommendation every report ends with.
+RECOMMENDATION = (
+    "Recommended: F_tp,fp (f_tp_fp: sum TP, FP and FN over the folds, then compute F once) -- "
+    "the only one of the five that is essentially unbiased; F_avg and F_pr,re are biased "
+    "down/up by folds with undefined or extreme precision/recall, the skip variants upwards "
+    "(Forman & Scholz 2010, §4)."
+)
+
+#: Cube attrs the report shows.
+SHOWN_ATTRS = ("task", "pos_label", "stratified", "splitter", "cvframe_version")
+
+
+def plain(v: Any) -> Any:
+    """A table cell as a JSON value: numpy scalars as Python ones, NaN/inf/NA as None."""
+    v = _labels.plain(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if v is pd.NA or v is pd.NaT:
+        return None
+    return v
+
+
+def policy_text(zero_division: Any) -> str:
+    """The ``zero_division`` policy in words, as the report states it."""
+    value = _checks.zero_division(zero_division)
+    if math.isnan(value):
+        return (
+            "undefined precision/recall (0/0) is NaN; F of a fold with TP = 0 < FP + FN "
+            "is 0 as in scikit-learn >= 1.3"
+        )
+    return (
+        f"undefined precision/recall (0/0) counts as {value:g} in F_avg and F_pr,re; "
+        "F of a fold with TP = 0 < FP + FN is 0; the ~ (skip) methods drop folds where "
+        "either is undefined"
+    )
+
+
+def pos_label(ds: xr.Dataset) -> Any:
+    """The cube's positive class as its class coordinate holds it (a bool stays a bool)."""
+    if "pos_label" not in ds.attrs:
+        return None
+    return _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
+
+
+def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]) -> pd.DataFrame:
+    """AUC_avg and AUC_merge per class (and per model/dataset column of the frame).
+
+    The scores functions keep the frame's ``model``/``dataset`` columns as dims; training-set
+    rows (``subset="train"``) are left out: the report is about the test folds.
+    """
+    from .. import scores as sc
+
+    if "subset" in scores.columns:
+        scores = scores[scores["subset"] == "test"].drop(columns="subset")
+    labels = list(ds.indexes[CLASS]) if ds.attrs.get("task") != "binary" else None
+    m = sc.auc_methods(
+        scores, labels=labels, pos_label=pos_label(ds), undefined="nan", **score_kwargs
+    )
+    dims = [str(d) for d in m.dims]
+    frame = m.to_dataframe().reset_index()[dims + ["auc_avg", "auc_merge"]]
+    if REPEAT in dims:
+        by = [d for d in dims if d != REPEAT]
+        frame = frame.groupby(by, sort=False)[["auc_avg", "auc_merge"]].mean().reset_index()
+    return frame
+
+
+def content(
+    ds: xr.Dataset,
+    scores: pd.DataFrame | None,
+    *,
+    zero_division: Any,
+    beta: float,
+    tolerance: float,
+    alpha: float,
+    score_kwargs: dict[str, Any],
+) -> dict[str, Any]:
+    """Every table and fact of one cube's report, each computed once.
+
+    Keys: ``title``, ``dims``, ``count_dims``, ``attrs``, ``policy``, ``methods`` (the five
+    F methods per class, averaged over repeats), ``methods_per_repeat``, ``class_averages``
+    (multiclass only), ``auc`` (when ``scores`` is given), ``per_fold``, ``findings``,
+    ``tolerance``, ``alpha`` and ``recommendation``.
+    """
+    extra = tidy.extra_dims(ds)
+    has_repeat = REPEAT in extra
+    by = [d for d in extra if d != REPEAT] + [CLASS]
+    methods = tidy.methods_table(ds, beta=beta, zero_division=zero_division)
+    return {
+        "title": str(ds.attrs.get("source") or ds.attrs.get("title") or "counts cube"),
+        "dims": {str(k): int(v) for k, v in ds.sizes.items()},
+        "count_dims": [str(d) for d in ds["tp"].dims],
+        "attrs": {
+            k: plain(pos_label(ds) if k == "pos_label" else v)
+            for k, v in ds.attrs.items()
+            if k in SHOWN_ATTRS
+        },
+        "policy": {
+            "zero_division": _checks.zero_division_attr(zero_division),
+            "beta": beta,
+            "meaning": policy_text(zero_division),
+        },
+        "methods": tidy.over_repeats(methods, by, list(F_METHODS), has_repeat),
+        "methods_per_repeat": methods if has_repeat else None,
+        "class_averages": tidy.class_averages(ds, beta=beta, zero_division=zero_division),
+        "auc": (_auc_table(scores, ds, score_kwargs) if scores is not None else None),
+        "per_fold": tidy.fold_table(ds, beta=beta, zero_division=zero_division),
+        "findings": diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta),
+        "tolerance": tolerance,
+        "alpha": alpha,
+        "recommendation": RECOMMENDATION,
+    }
+
+
+def undefined_cells(per_fold: pd.DataFrame) -> tuple[int, int, int, list[Any], list[Any]]:
+    """Where precision or recall is undefined in a per-fold table.
+
+    Returns (cells with undefined precision, cells with undefined recall, cells with either,
+    their folds, their classes); the table's ``tp``, ``fp``, ``fn`` columns are read.
+    """
+    if not set(COUNTS[:3]) <= set(per_fold.columns):
+        return 0, 0, 0, [], []
+    pr = (per_fold["tp"] + per_fold["fp"]).to_numpy() == 0
+    re = (per_fold["tp"] + per_fold["fn"]).to_numpy() == 0
+    either = pr | re
+    rows = per_fold[either]
+    folds = list(dict.fromkeys(rows[FOLD])) if FOLD in rows else []
+    classes = list(dict.fromkeys(rows[CLASS])) if CLASS in rows else []
+    return int(pr.sum()), int(re.sum()), int(either.sum()), folds, classes
