@@ -5,14 +5,15 @@ Every fold's outcome lives in a labeled :class:`xarray.Dataset` (the "counts cub
 dims); the ``ds.cv`` and ``df.cv`` accessors compute every aggregation explicitly and by
 name. See Forman & Scholz (2010), "Apples-to-Apples in Cross-Validation Studies".
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 __version__ = "0.1.0"
 
-from . import datasets, formulas, reduce, schema  # noqa: E402
 from . import accessors as _accessors  # noqa: E402,F401  (registers ds.cv and df.cv)
+from . import datasets, formulas, reduce, schema  # noqa: E402
 from .build import from_confusion, from_counts, from_predictions  # noqa: E402
 from .errors import CountsError, UndefinedMetricWarning  # noqa: E402
 from .io import open_dataset  # noqa: E402
@@ -37,12 +38,15 @@ __all__ = [
     "bias_study",
     "cross_validate",
     "datasets",
+    "formulas",
     "from_confusion",
     "from_counts",
     "from_predictions",
     "open_dataset",
     "p_fold_without_positives",
     "plot",
+    "reduce",
+    "schema",
     "simulate",
     "simulation",
     "splits",

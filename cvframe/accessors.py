@@ -1,33 +1,91 @@
 """The ``ds.cv`` and ``df.cv`` accessors: one-line facades over the module functions.
 
 Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate nothing in
-``__init__``; each method has the explicit signature and the docstring of the function it
-delegates to (the function API is the typed API; the accessor is sugar).
+``__init__``. Each method has its own explicit signature (the data argument is the accessor's
+object, the other parameters keep the function's names and defaults) and the function's
+docstring rendered for the method: without the ``ds``/``df`` parameter, the parameters in the
+method's order. No ``__wrapped__``: ``help`` and ``inspect.signature`` show the method as it
+is called. The function API is the typed API; the accessor is sugar.
 
 The modules delegated to import only numpy, pandas, xarray (and scipy lazily); plotting
 (matplotlib/seaborn) is imported on first use of the ``plot`` namespaces.
+
+Longer than ~400 lines on purpose: every method spells out its whole signature (never
+``*args, **kwargs``) so that ``help``, IDEs and type checkers see the real parameters; each
+method is still one call. ``tests/test_parity.py`` keeps the two APIs in step.
 """
+
 from __future__ import annotations
 
-import functools
+import inspect
+import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 import pandas as pd
 import xarray as xr
 
-from . import bootstrap, build, diagnostics, multiclass, reduce, report, scores
-from ._types import Dims, ZeroDivision
+from . import _docs, bootstrap, build, diagnostics, multiclass, reduce, repeats, report, scores
+from ._types import (
+    CellMetric,
+    Definition,
+    Dims,
+    FoldMethod,
+    How,
+    KappaFoldMethod,
+    Metric,
+    ZeroDivision,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_SECTION = re.compile(r"^(?P<indent>[ \t]*)Parameters\n(?P=indent)-+\n", re.MULTILINE)
+
+
+def _in_method_order(text: str, method: Callable[..., Any]) -> str:
+    """Reorder the Parameters entries of ``text`` as the parameters of ``method``.
+
+    An entry starts on a line at the section's indent (``name : type`` or ``a, b : type``)
+    and runs until the next such line; an entry naming several parameters sits at the first
+    of them; entries naming no parameter of the method keep their order at the end. A
+    section left empty (the function documented only its data parameter) is removed.
+    """
+    head = _SECTION.search(text)
+    if head is None:
+        return text
+    indent = head.group("indent")
+    lines = text[head.end() :].split("\n")
+    end = 0  # the section ends at the first blank line followed by an unindented line
+    while end < len(lines) and (
+        lines[end].strip() or (end + 1 < len(lines) and lines[end + 1].startswith(indent + " "))
+    ):
+        end += 1
+    if end == 0:  # only the data parameter was documented: no section at all
+        return text[: head.start()] + "\n".join(lines[1:])
+    entries: list[list[str]] = []
+    for line in lines[:end]:
+        if line.startswith(indent) and line[len(indent) : len(indent) + 1].strip():
+            entries.append([line])
+        elif entries:
+            entries[-1].append(line)
+        else:
+            return text
+    order = {name: i for i, name in enumerate(inspect.signature(method).parameters)}
+
+    def position(entry: list[str]) -> int:
+        names = entry[0].split(" : ")[0].replace("*", "").split(",")
+        return min((order.get(n.strip(), len(order)) for n in names), default=len(order))
+
+    entries.sort(key=position)  # stable: ties keep the function's order
+    body = [line for entry in entries for line in entry]
+    return text[: head.end()] + "\n".join(body + lines[end:])
+
 
 def _doc_from(func: Callable[..., Any]) -> Callable[[F], F]:
-    """Give the accessor method the docstring of the function it delegates to."""
+    """Give the accessor method ``func``'s docstring as the method's: no data parameter."""
 
     def deco(method: F) -> F:
-        method.__doc__ = func.__doc__
-        functools.update_wrapper(method, func, assigned=("__doc__",), updated=())
+        method.__doc__ = _in_method_order(_docs.accessor_doc(func), method)
         return method
 
     return deco
@@ -59,13 +117,15 @@ class CVDatasetAccessor:
         return reduce.f(self._obj, beta=beta, zero_division=zero_division)
 
     @_doc_from(reduce.accuracy)
-    def accuracy(self, how: str | None = None, dim: Dims = "fold", *,
-                 zero_division: ZeroDivision = "warn") -> xr.DataArray:
+    def accuracy(
+        self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
         return reduce.accuracy(self._obj, how=how, dim=dim, zero_division=zero_division)
 
     @_doc_from(reduce.error_rate)
-    def error_rate(self, how: str | None = None, dim: Dims = "fold", *,
-                   zero_division: ZeroDivision = "warn") -> xr.DataArray:
+    def error_rate(
+        self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
         return reduce.error_rate(self._obj, how=how, dim=dim, zero_division=zero_division)
 
     @_doc_from(reduce.specificity)
@@ -81,90 +141,181 @@ class CVDatasetAccessor:
     def pooled(self, dim: Dims = "fold") -> xr.Dataset:
         return reduce.pooled(self._obj, dim=dim)
 
+    @_doc_from(reduce.aggregate)
+    def aggregate(
+        self,
+        metric: CellMetric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        *,
+        dim: Dims = "fold",
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.aggregate(
+            self._obj,
+            metric,
+            fold_method,
+            dim,
+            beta=beta,
+            skip_undefined=skip_undefined,
+            zero_division=zero_division,
+        )
+
     @_doc_from(reduce.f_tp_fp)
-    def f_tp_fp(self, beta: float = 1.0, *, dim: Dims = "fold",
-                zero_division: ZeroDivision = "warn") -> xr.DataArray:
+    def f_tp_fp(
+        self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
         return reduce.f_tp_fp(self._obj, dim, beta=beta, zero_division=zero_division)
 
     @_doc_from(reduce.f_avg)
-    def f_avg(self, beta: float = 1.0, skip_undefined: bool = False, *, dim: Dims = "fold",
-              zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        return reduce.f_avg(self._obj, dim, beta=beta, skip_undefined=skip_undefined,
-                            zero_division=zero_division)
+    def f_avg(
+        self,
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.f_avg(
+            self._obj, dim, beta=beta, skip_undefined=skip_undefined, zero_division=zero_division
+        )
 
     @_doc_from(reduce.f_pr_re)
-    def f_pr_re(self, beta: float = 1.0, skip_undefined: bool = False, *, dim: Dims = "fold",
-                zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        return reduce.f_pr_re(self._obj, dim, beta=beta, skip_undefined=skip_undefined,
-                              zero_division=zero_division)
+    def f_pr_re(
+        self,
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.f_pr_re(
+            self._obj, dim, beta=beta, skip_undefined=skip_undefined, zero_division=zero_division
+        )
 
     @_doc_from(reduce.f_methods)
-    def f_methods(self, beta: float = 1.0, *, dim: Dims = "fold",
-                  zero_division: ZeroDivision = "warn") -> xr.Dataset:
+    def f_methods(
+        self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
+    ) -> xr.Dataset:
         return reduce.f_methods(self._obj, dim, beta=beta, zero_division=zero_division)
 
-    # --- multiclass and repeats (issue 3: cvframe/multiclass.py) -----------------------------
+    # --- class averages, multiclass and repeats ------------------------------------------
     @_doc_from(multiclass.macro)
-    def macro(self, metric: str = "f", fold_method: str | None = "tp_fp",
-              definition: str = "mean", beta: float = 1.0, *, dim: Dims = "fold",
-              zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        return multiclass.macro(self._obj, metric, fold_method, definition, beta, dim=dim,
-                                zero_division=zero_division)
+    def macro(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        definition: Definition = "mean",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.macro(
+            self._obj, metric, fold_method, definition, beta, dim=dim, zero_division=zero_division
+        )
 
     @_doc_from(multiclass.micro)
-    def micro(self, metric: str = "f", fold_method: str | None = "tp_fp", beta: float = 1.0,
-              *, dim: Dims = "fold", zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        return multiclass.micro(self._obj, metric, fold_method, beta, dim=dim,
-                                zero_division=zero_division)
+    def micro(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.micro(
+            self._obj, metric, fold_method, beta, dim=dim, zero_division=zero_division
+        )
 
     @_doc_from(multiclass.weighted)
-    def weighted(self, metric: str = "f", fold_method: str | None = "tp_fp",
-                 beta: float = 1.0, *, dim: Dims = "fold",
-                 zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        return multiclass.weighted(self._obj, metric, fold_method, beta, dim=dim,
-                                   zero_division=zero_division)
+    def weighted(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.weighted(
+            self._obj, metric, fold_method, beta, dim=dim, zero_division=zero_division
+        )
 
     @_doc_from(multiclass.kappa)
-    def kappa(self, fold_method: str | None = "tp_fp", *, dim: Dims = "fold",
-              zero_division: ZeroDivision = "warn") -> xr.DataArray:
+    def kappa(
+        self,
+        fold_method: KappaFoldMethod = "tp_fp",
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
         return multiclass.kappa(self._obj, fold_method, dim=dim, zero_division=zero_division)
 
     @_doc_from(multiclass.confusion)
     def confusion(self, dim: Dims = "fold") -> xr.DataArray:
         return multiclass.confusion(self._obj, dim)
 
-    @_doc_from(multiclass.summary)
-    def summary(self, result: xr.DataArray | xr.Dataset | None = None, dim: str = "repeat",
-                ci: float = 0.95) -> xr.Dataset:
-        return multiclass.summary(self._obj, result, dim, ci)
+    @_doc_from(repeats.summary)
+    def summary(
+        self, result: xr.DataArray | xr.Dataset | None = None, dim: str = "repeat", ci: float = 0.95
+    ) -> xr.Dataset:
+        return repeats.summary(self._obj, result, dim, ci)
 
-    # --- .632 bootstrap (issue 5: cvframe/bootstrap.py) -------------------------------------
+    # --- .632 bootstrap ----------------------------------------------------------------------
     @_doc_from(bootstrap.bootstrap_632)
-    def bootstrap_632(self, metric: str = "error", plus: bool = False, *,
-                      dim: Dims = "fold") -> xr.DataArray:
+    def bootstrap_632(
+        self, metric: str = "error", plus: bool = False, *, dim: Dims = "fold"
+    ) -> xr.DataArray:
         return bootstrap.bootstrap_632(self._obj, metric=metric, plus=plus, dim=dim)
 
-    # --- diagnostics, report and plots (issue 7) --------------------------------------------
+    # --- diagnostics, report and plots -------------------------------------------------------
     @_doc_from(diagnostics.anomalies)
-    def anomalies(self, *, tolerance: float = 0.05, alpha: float = 0.01,
-                  beta: float = 1.0) -> pd.DataFrame:
+    def anomalies(
+        self, *, tolerance: float = 0.05, alpha: float = 0.01, beta: float = 1.0
+    ) -> pd.DataFrame:
         return diagnostics.anomalies(self._obj, tolerance=tolerance, alpha=alpha, beta=beta)
 
     @_doc_from(report.report)
-    def report(self, *, scores: pd.DataFrame | None = None, format: str = "text",
-               zero_division: ZeroDivision = 0.0, beta: float = 1.0, tolerance: float = 0.05,
-               alpha: float = 0.01, plots: bool = True, max_fold_rows: int = 40,
-               y_true: str = "y_true", fold: str = "fold", repeat: str | None = "repeat",
-               score: str = "score") -> str:
-        return report.report(self._obj, scores=scores, format=format, zero_division=zero_division,
-                      beta=beta, tolerance=tolerance, alpha=alpha, plots=plots,
-                      max_fold_rows=max_fold_rows, y_true=y_true, fold=fold, repeat=repeat,
-                      score=score)
+    def report(
+        self,
+        *,
+        scores: pd.DataFrame | None = None,
+        format: str = "text",
+        zero_division: ZeroDivision = 0.0,
+        beta: float = 1.0,
+        tolerance: float = 0.05,
+        alpha: float = 0.01,
+        plots: bool = True,
+        max_fold_rows: int = 40,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> str:
+        return report.report(
+            self._obj,
+            scores=scores,
+            format=format,
+            zero_division=zero_division,
+            beta=beta,
+            tolerance=tolerance,
+            alpha=alpha,
+            plots=plots,
+            max_fold_rows=max_fold_rows,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @property
     def plot(self) -> Any:
         """Plots of the cube: ``.folds()``, ``.methods()``, ``.confusion()`` (cvframe.plot)."""
         from .plot import DatasetPlotter
+
         return DatasetPlotter(self._obj)
 
 
@@ -182,74 +333,216 @@ class CVDataFrameAccessor:
         self._obj = df
 
     @_doc_from(build.counts_from_frame)
-    def counts(self, labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
-               *, y_true: str = "y_true", y_pred: str = "y_pred", fold: str = "fold",
-               repeat: str | None = "repeat", sample_weight: str | None = None) -> xr.Dataset:
-        return build.counts_from_frame(self._obj, labels=labels, pos_label=pos_label,
-                                       y_true=y_true, y_pred=y_pred, fold=fold, repeat=repeat,
-                                       sample_weight=sample_weight)
+    def counts(
+        self,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        *,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample_weight: str | None = None,
+        dims: Sequence[str] | None = None,
+    ) -> xr.Dataset:
+        return build.counts_from_frame(
+            self._obj,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            y_pred=y_pred,
+            fold=fold,
+            repeat=repeat,
+            sample_weight=sample_weight,
+            dims=dims,
+        )
 
-    # --- scores (issue 4: cvframe/scores.py) ------------------------------------------------
+    # --- scores ------------------------------------------------------------------------------
     @_doc_from(scores.auc)
-    def auc(self, method: str = "avg", undefined: str = "skip", *,
-            average: str | None = None, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return scores.auc(self._obj, method, undefined, average=average, labels=labels,
-            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+    def auc(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.auc(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.auc_methods)
-    def auc_methods(self, undefined: str = "skip", *, average: str | None = None,
-            labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> xr.Dataset:
-        return scores.auc_methods(self._obj, undefined, average=average, labels=labels,
-            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+    def auc_methods(
+        self,
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.auc_methods(
+            self._obj,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.average_precision)
-    def average_precision(self, method: str = "avg", undefined: str = "skip", *,
-            average: str | None = None, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return scores.average_precision(self._obj, method, undefined, average=average,
-            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
-            score=score)
+    def average_precision(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.average_precision(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.precision_at_k)
-    def precision_at_k(self, k: int, method: str = "avg", undefined: str = "skip", *,
-            average: str | None = None, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return scores.precision_at_k(self._obj, k, method, undefined, average=average,
-            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
-            score=score)
+    def precision_at_k(
+        self,
+        k: int,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.precision_at_k(
+            self._obj,
+            k,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.r_precision)
-    def r_precision(self, method: str = "avg", undefined: str = "skip", *,
-            average: str | None = None, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> xr.DataArray:
-        return scores.r_precision(self._obj, method, undefined, average=average,
-            labels=labels, pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat,
-            score=score)
+    def r_precision(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.r_precision(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.roc)
-    def roc(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
-        return scores.roc(self._obj, undefined, labels=labels,
-            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+    def roc(
+        self,
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.roc(
+            self._obj,
+            undefined,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
     @_doc_from(scores.score_rates)
-    def score_rates(self, undefined: str = "skip", *, labels: Sequence[Hashable] | None = None,
-            pos_label: Hashable | None = None, y_true: str = "y_true", fold: str = "fold",
-            repeat: str | None = "repeat", score: str = "score") -> pd.DataFrame:
-        return scores.score_rates(self._obj, undefined, labels=labels,
-            pos_label=pos_label, y_true=y_true, fold=fold, repeat=repeat, score=score)
+    def score_rates(
+        self,
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.score_rates(
+            self._obj,
+            undefined,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
 
-    # --- plots (issue 7) --------------------------------------------------------------------
+    # --- plots -------------------------------------------------------------------------------
     @property
     def plot(self) -> Any:
         """Plots of the predictions frame: ``.roc()``, ``.score_rates()`` (cvframe.plot)."""
         from .plot import DataFramePlotter
+
         return DataFramePlotter(self._obj)

@@ -1,4 +1,5 @@
 """Shared test configuration: hypothesis profiles, headless matplotlib, figure cleanup."""
+
 from __future__ import annotations
 
 import os
@@ -10,10 +11,12 @@ from hypothesis import HealthCheck, settings
 matplotlib.use("Agg")
 
 # A fast default profile for development and a thorough one for CI (CI=true).
-settings.register_profile("dev", max_examples=30, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("ci", max_examples=100, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

@@ -1,4 +1,5 @@
 """The accessors are facades: every method has a documented function twin and no state."""
+
 from __future__ import annotations
 
 import inspect
@@ -10,10 +11,10 @@ import xarray as xr
 import cvframe
 from cvframe.accessors import CVDataFrameAccessor, CVDatasetAccessor
 
-PUBLIC_DS = [n for n, v in vars(CVDatasetAccessor).items()
-             if not n.startswith("_") and callable(v)]
-PUBLIC_DF = [n for n, v in vars(CVDataFrameAccessor).items()
-             if not n.startswith("_") and callable(v)]
+PUBLIC_DS = [n for n, v in vars(CVDatasetAccessor).items() if not n.startswith("_") and callable(v)]
+PUBLIC_DF = [
+    n for n, v in vars(CVDataFrameAccessor).items() if not n.startswith("_") and callable(v)
+]
 
 
 @pytest.mark.parametrize("name", PUBLIC_DS + PUBLIC_DF)
@@ -38,14 +39,52 @@ def test_accessors_hold_no_state_and_do_not_validate_on_init():
     assert isinstance(pd.DataFrame({"a": [1]}).cv, CVDataFrameAccessor)
 
 
-@pytest.mark.parametrize("name, kwargs", [
-    ("f_tp_fp", {}), ("f_avg", {"zero_division": 0.0}), ("f_pr_re", {"zero_division": 0.0}),
-    ("f_methods", {"zero_division": 0.0}), ("precision", {"zero_division": 0.0}),
-    ("recall", {}), ("f", {"zero_division": 0.0}), ("specificity", {}), ("valid", {}),
-    ("pooled", {}),
-])
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("f_tp_fp", {}),
+        ("f_avg", {"zero_division": 0.0}),
+        ("f_pr_re", {"zero_division": 0.0}),
+        ("f_methods", {"zero_division": 0.0}),
+        ("precision", {"zero_division": 0.0}),
+        ("recall", {}),
+        ("f", {"zero_division": 0.0}),
+        ("specificity", {}),
+        ("valid", {}),
+        ("pooled", {}),
+    ],
+)
 def test_accessor_equals_function(name, kwargs):
     ds = cvframe.datasets.table2()
     via_acc = getattr(ds.cv, name)(**kwargs)
     via_fn = getattr(cvframe.reduce, name)(ds, **kwargs)
     xr.testing.assert_identical(via_acc, via_fn)
+
+
+def test_counts_takes_dims_as_documented():
+    df = pd.DataFrame(
+        {
+            "fold": [0, 0, 1, 1] * 2,
+            "clf": ["a"] * 4 + ["b"] * 4,
+            "y_true": [0, 1, 0, 1] * 2,
+            "y_pred": [0, 1, 1, 1, 0, 0, 0, 1],
+        }
+    )
+    ds = df.cv.counts(dims=["clf"])
+    assert ds.tp.dims == ("clf", "fold", "class")
+    assert ds.tp.sel(clf="a").values.ravel().tolist() == [1, 1]
+    assert ds.tp.sel(clf="b").values.ravel().tolist() == [0, 1]
+    assert ds.fp.sel(clf="a").values.ravel().tolist() == [0, 1]
+    xr.testing.assert_identical(ds, cvframe.build.counts_from_frame(df, dims=["clf"]))
+
+
+def test_help_shows_the_method_not_the_function():
+    ds = cvframe.datasets.table1()
+    for method in (ds.cv.f_avg, ds.cv.f_tp_fp, ds.cv.macro):
+        assert not hasattr(method, "__wrapped__")
+        assert "ds" not in inspect.signature(method).parameters
+    assert list(inspect.signature(ds.cv.f_avg).parameters)[:2] == ["beta", "skip_undefined"]
+    doc = inspect.getdoc(ds.cv.f_avg)
+    params = doc[doc.index("Parameters") : doc.index("Returns")]
+    assert "ds : " not in params
+    assert params.index("beta :") < params.index("skip_undefined :") < params.index("dim :")

@@ -1,4 +1,5 @@
 """Docs are part of the work: the API page is current and every linked page exists."""
+
 from __future__ import annotations
 
 import pathlib
@@ -11,7 +12,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 def test_api_page_is_current():
     gen = runpy.run_path(str(ROOT / "docs" / "gen_api.py"))
     assert (ROOT / "docs" / "api.md").read_text() == gen["render"](), (
-        "docs/api.md is stale: run python docs/gen_api.py")
+        "docs/api.md is stale: run python docs/gen_api.py"
+    )
 
 
 def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
@@ -30,3 +32,22 @@ def test_linked_pages_exist():
             if target.startswith("http"):
                 continue
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_api_page_shows_the_accessor_methods_as_they_are_called():
+    text = (ROOT / "docs" / "api.md").read_text()
+    assert "### `ds.cv.f_avg(beta: 'float' = 1.0, skip_undefined: 'bool' = False, *, dim:" in text
+    heads = [line for line in text.splitlines() if line.startswith(("### `ds.cv.", "### `df.cv."))]
+    assert heads and not [h for h in heads if "(ds:" in h or "(df:" in h or "(self" in h]
+
+
+def test_api_page_lists_every_public_module_and_package():
+    import pkgutil
+
+    import cvframe
+
+    text = (ROOT / "docs" / "api.md").read_text()
+    for info in pkgutil.iter_modules(cvframe.__path__):
+        if not info.name.startswith("_"):
+            kind = " (package)" if info.ispkg else ""
+            assert f"### `cvframe.{info.name}`{kind}\n" in text, info.name

@@ -1,4 +1,5 @@
 """Every runnable example in examples/ runs headless and prints what its docs page promises."""
+
 from __future__ import annotations
 
 import os
@@ -12,8 +13,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # ova_report.py is run by tests/test_repeats.py.
 EXAMPLES = {
-    "apples_to_apples.py": ["f_tp_fp         0.583", "f_avg           0.692",
-                            "f_pr_re_skip    0.909"],
+    "apples_to_apples.py": [
+        "f_tp_fp         0.583",
+        "f_avg           0.692",
+        "f_pr_re_skip    0.909",
+    ],
     "auc_calibration.py": ["AUC_avg  AUC_merge", "AUC_avg is the same for both"],
     "plots.py": [],
     "sklearn_f1.py": ["cross_val_score"],
@@ -23,8 +27,14 @@ EXAMPLES = {
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_example_runs(name, tmp_path):
     env = dict(os.environ, MPLBACKEND="Agg", CVFRAME_PROGRESS="0")
-    proc = subprocess.run([sys.executable, str(ROOT / "examples" / name)], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300, env=env)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / name)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
     for text in EXAMPLES[name]:
