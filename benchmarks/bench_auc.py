@@ -16,6 +16,7 @@ The per-class score columns of the multiclass case are independent random draws 
 signal for the true class; results are checked against scikit-learn on every run where the
 loop is timed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,9 @@ import pandas as pd
 from cvframe import scores
 
 
-def make_frame(rows: int, folds: int, classes: int, seed: int = 0,
-               kind: str = "signed") -> pd.DataFrame:
+def make_frame(
+    rows: int, folds: int, classes: int, seed: int = 0, kind: str = "signed"
+) -> pd.DataFrame:
     """Scores: "signed" = decision-function-like (label + normal noise), "proba" = their
     logistic transform (probability-like, all positive)."""
     rng = np.random.default_rng(seed)
@@ -75,12 +77,13 @@ def sklearn_loop(df: pd.DataFrame, classes: int) -> np.ndarray:
     return out
 
 
-def run(rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool,
-        kind: str = "signed") -> None:
+def run(
+    rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool, kind: str = "signed"
+) -> None:
     df = make_frame(rows, folds, classes, kind=kind)
     cols = ["score"] if classes == 2 else [f"score_{c}" for c in range(classes)]
     arrays = [df[c].to_numpy() for c in cols]
-    scores.auc(df.head(1000))                       # warm-up (imports, first allocations)
+    scores.auc(df.head(1000))  # warm-up (imports, first allocations)
     # interleaved, best of `repeat`: a busy machine slows floor and candidate alike
     t_sort = t_ours = t_avg = float("inf")
     res = None
@@ -91,31 +94,49 @@ def run(rows: int, folds: int, classes: int, repeat: int, with_sklearn: bool,
         t_avg = min(t_avg, best_of(lambda: scores.auc(df), 1)[0])
     print(f"rows={rows:,} folds={folds} classes={classes} scores={kind}")
     print(f"  np.sort of {len(cols)} score column(s) (floor) {t_sort:8.3f} s")
-    print(f"  cvframe auc(method='fold')              {t_ours:8.3f} s   "
-          f"{t_ours / t_sort:5.2f}x the floor")
-    print(f"  cvframe auc(method='avg')               {t_avg:8.3f} s   "
-          f"{t_avg / t_sort:5.2f}x the floor")
+    print(
+        f"  cvframe auc(method='fold')              {t_ours:8.3f} s   "
+        f"{t_ours / t_sort:5.2f}x the floor"
+    )
+    print(
+        f"  cvframe auc(method='avg')               {t_avg:8.3f} s   "
+        f"{t_avg / t_sort:5.2f}x the floor"
+    )
     if with_sklearn:
         t0 = time.perf_counter()
         ref = sklearn_loop(df, classes)
         t_sk = time.perf_counter() - t0
         np.testing.assert_allclose(np.asarray(res.values), ref, rtol=0, atol=1e-12)
-        print(f"  sklearn roc_auc_score loop ({ref.size} calls)  {t_sk:8.3f} s   "
-              f"cvframe is {t_sk / t_ours:5.1f}x faster (results equal to 1e-12)")
+        print(
+            f"  sklearn roc_auc_score loop ({ref.size} calls)  {t_sk:8.3f} s   "
+            f"cvframe is {t_sk / t_ours:5.1f}x faster (results equal to 1e-12)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rows", type=int, default=1_000_000,
-                   help="scored rows (default 10^6 for a quick check; the issue uses 10^7)")
-    p.add_argument("--rows-multiclass", type=int, default=None,
-                   help="rows for the multiclass case (default: --rows)")
+    p.add_argument(
+        "--rows",
+        type=int,
+        default=1_000_000,
+        help="scored rows (default 10^6 for a quick check; the issue uses 10^7)",
+    )
+    p.add_argument(
+        "--rows-multiclass",
+        type=int,
+        default=None,
+        help="rows for the multiclass case (default: --rows)",
+    )
     p.add_argument("--folds", type=int, default=10)
     p.add_argument("--classes", default="2,10", help="comma-separated, e.g. 2,10")
     p.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     p.add_argument("--no-sklearn", action="store_true", help="skip the scikit-learn loop")
-    p.add_argument("--scores", choices=["signed", "proba"], default="signed",
-                   help="decision-function-like scores (default) or probabilities")
+    p.add_argument(
+        "--scores",
+        choices=["signed", "proba"],
+        default="signed",
+        help="decision-function-like scores (default) or probabilities",
+    )
     a = p.parse_args(argv)
     for c in (int(x) for x in a.classes.split(",")):
         rows = a.rows if c == 2 or a.rows_multiclass is None else a.rows_multiclass

@@ -10,6 +10,7 @@ cvframe.from_predictions and its ratio against
 
 Run: python benchmarks/bench_build.py [--rows N] [--repeats R]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,8 +44,10 @@ def main(argv=None):
     fold = np.tile(np.repeat(np.arange(10), n // 100), 10)
     n = len(repeat)
     print(f"rows={n:,} (10 repeats x 10 folds)")
-    print(f"{'C':>4} {'cvframe s':>10} {'sklearn loop s':>15} {'x faster':>9} "
-          f"{'read floor s':>13} {'x floor':>8} {'bincount s':>11} {'x bincount':>11}")
+    print(
+        f"{'C':>4} {'cvframe s':>10} {'sklearn loop s':>15} {'x faster':>9} "
+        f"{'read floor s':>13} {'x floor':>8} {'bincount s':>11} {'x bincount':>11}"
+    )
     for c in args.classes:
         y = rng.integers(0, c, n)
         yp = np.where(rng.random(n) < 0.7, y, rng.integers(0, c, n))
@@ -74,8 +77,10 @@ def main(argv=None):
         t_read = best_of(read, args.repeats)
         t_bin = best_of(bincount, args.repeats)
         t_sk = float("nan") if args.skip_sklearn else best_of(sklearn_loop, 1)
-        print(f"{c:>4} {t_cv:>10.3f} {t_sk:>15.3f} {t_sk / t_cv:>9.1f} {t_read:>13.3f} "
-              f"{t_cv / t_read:>8.1f} {t_bin:>11.3f} {t_cv / t_bin:>11.2f}")
+        print(
+            f"{c:>4} {t_cv:>10.3f} {t_sk:>15.3f} {t_sk / t_cv:>9.1f} {t_read:>13.3f} "
+            f"{t_cv / t_read:>8.1f} {t_bin:>11.3f} {t_cv / t_bin:>11.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Reports (wall-clock seconds on this machine):
    25% x F 0.60-0.95, stratified and unstratified: 54 distinct points) at ``--grid-trials`` per point,
    extrapolated to 10^6 trials when fewer are run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -77,10 +78,13 @@ def fused_numpy(ds) -> dict:
         nv = v.sum(1)
         T = tp.sum(1), fp.sum(1), fn.sum(1)
         hm = lambda p, r: np.where(p + r > 0, 2 * p * r / (p + r), 0.0)  # noqa: E731
-        return {"f_tp_fp": 2 * T[0] / (2 * T[0] + T[1] + T[2]), "f_avg": f.mean(1),
-                "f_pr_re": hm(pr.mean(1), re.mean(1)),
-                "f_avg_skip": (f * v).sum(1) / nv,
-                "f_pr_re_skip": hm((pr * v).sum(1) / nv, (re * v).sum(1) / nv)}
+        return {
+            "f_tp_fp": 2 * T[0] / (2 * T[0] + T[1] + T[2]),
+            "f_avg": f.mean(1),
+            "f_pr_re": hm(pr.mean(1), re.mean(1)),
+            "f_avg_skip": (f * v).sum(1) / nv,
+            "f_pr_re_skip": hm((pr * v).sum(1) / nv, (re * v).sum(1) / nv),
+        }
 
 
 def paper_grid() -> list[tuple[bool, float, float]]:
@@ -107,34 +111,50 @@ def main() -> None:
     t_studies = {}
     for strat in (True, False):
         t_sim, ds = _timed(cvframe.simulate, trials=T, stratified=strat, seed=1)
-        print(f"simulate(stratified={strat}): {t_sim:.2f} s "
-              f"({ds.nbytes / 2**20:.0f} MiB cube)")
+        print(f"simulate(stratified={strat}): {t_sim:.2f} s ({ds.nbytes / 2**20:.0f} MiB cube)")
         sub = ds.isel(trial=slice(0, 1 << 17))
         t_est, _ = _timed(reduce.f_methods, sub, zero_division=0.0)
-        print(f"  reduce.f_methods on 2^17 trials (one thread): {t_est:.2f} s "
-              f"-> {t_est * T / (1 << 17):.2f} s per {T} trials")
+        print(
+            f"  reduce.f_methods on 2^17 trials (one thread): {t_est:.2f} s "
+            f"-> {t_est * T / (1 << 17):.2f} s per {T} trials"
+        )
         t_fused, _ = _timed(fused_numpy, ds)
-        print(f"  yardstick: the five estimators fused in plain numpy on the whole cube: "
-              f"{t_fused:.2f} s (one thread)")
+        print(
+            f"  yardstick: the five estimators fused in plain numpy on the whole cube: "
+            f"{t_fused:.2f} s (one thread)"
+        )
         del ds, sub
         simulation._tables.cache_clear()
-        t_study, st = _timed(simulation.bias_study, prevalence=0.05, f=0.8,
-                             stratified=strat, trials=T, seed=1, progress=False)
-        print(f"  bias_study one point, all five estimators + exact (dask threads): "
-              f"{t_study:.2f} s")
+        t_study, st = _timed(
+            simulation.bias_study,
+            prevalence=0.05,
+            f=0.8,
+            stratified=strat,
+            trials=T,
+            seed=1,
+            progress=False,
+        )
+        print(
+            f"  bias_study one point, all five estimators + exact (dask threads): {t_study:.2f} s"
+        )
         t_studies[strat] = t_study
     rng = np.random.default_rng(0)
     sizes_pos = np.array([5] * 10)
     sizes_neg = np.array([95] * 10)
-    t_floor, _ = _timed(lambda: (rng.binomial(np.broadcast_to(sizes_pos, (T, 10)), 0.8),
-                                 rng.binomial(np.broadcast_to(sizes_neg, (T, 10)),
-                                              50 * 0.2 / 950)))
+    t_floor, _ = _timed(
+        lambda: (
+            rng.binomial(np.broadcast_to(sizes_pos, (T, 10)), 0.8),
+            rng.binomial(np.broadcast_to(sizes_neg, (T, 10)), 50 * 0.2 / 950),
+        )
+    )
     print(f"floor: Generator.binomial, {2 * 10 * T:.1e} draws: {t_floor:.2f} s")
     t_loop, _ = _timed(python_loop, a.loop_trials)
     loop_est = t_loop * T / a.loop_trials
-    print(f"plain Python loop: {t_loop:.2f} s for {a.loop_trials} trials -> "
-          f"{loop_est:.0f} s extrapolated to {T} (ratio to bias_study stratified: "
-          f"{loop_est / t_studies[True]:.0f}x)")
+    print(
+        f"plain Python loop: {t_loop:.2f} s for {a.loop_trials} trials -> "
+        f"{loop_est:.0f} s extrapolated to {T} (ratio to bias_study stratified: "
+        f"{loop_est / t_studies[True]:.0f}x)"
+    )
     if a.skip_grid:
         return
     grid = paper_grid()
@@ -146,12 +166,24 @@ def main() -> None:
         prevs = sorted({p for _, p, _ in pts})
         for p in prevs:
             fl = [f for s, pp, f in pts if pp == p]
-            simulation.bias_study(prevalence=p, f=fl, stratified=strat,
-                                  trials=a.grid_trials, seed=2010, progress=False)
+            simulation.bias_study(
+                prevalence=p,
+                f=fl,
+                stratified=strat,
+                trials=a.grid_trials,
+                seed=2010,
+                progress=False,
+            )
     t_grid = time.perf_counter() - t0
     scale = 1_000_000 / a.grid_trials
-    print(f"grid: {t_grid:.1f} s" + (f" -> about {t_grid * scale:.0f} s at 10^6 trials per "
-                                     "point (extrapolated)" if scale != 1 else ""))
+    print(
+        f"grid: {t_grid:.1f} s"
+        + (
+            f" -> about {t_grid * scale:.0f} s at 10^6 trials per point (extrapolated)"
+            if scale != 1
+            else ""
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ decision values or differently regularised models do). Run it::
 
     python examples/auc_calibration.py
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,17 +32,20 @@ def predictions(offsets, n_per_fold=1500, prevalence=0.025, separation=2.2, seed
 
 def main() -> None:
     calibrated = predictions(offsets=[0.0, 0.0, 0.0, 0.0])
-    shifted = predictions(offsets=[0.0, 0.2, 1.5, -1.5])   # same ranks inside every fold
+    shifted = predictions(offsets=[0.0, 0.2, 1.5, -1.5])  # same ranks inside every fold
 
     print("per-fold AUC — equal for both: a shift inside one fold changes no ranking")
     for name, df in (("calibrated", calibrated), ("shifted", shifted)):
         per_fold = df.cv.auc(method="fold").sel({"class": 1})
-        print(f"    {name:11s}", "  ".join(f"fold {f}: {v:.3f}" for f, v in
-                                           zip(per_fold["fold"].values, per_fold.values)))
+        print(
+            f"    {name:11s}",
+            "  ".join(
+                f"fold {f}: {v:.3f}" for f, v in zip(per_fold["fold"].values, per_fold.values)
+            ),
+        )
     print()
     print(f"{'':28s}{'AUC_avg':>9s}{'AUC_merge':>11s}")
-    for name, df in (("calibrated fold models", calibrated),
-                     ("shifted fold models", shifted)):
+    for name, df in (("calibrated fold models", calibrated), ("shifted fold models", shifted)):
         ds = df.cv.auc_methods()
         print(f"{name:28s}{ds.auc_avg.item():9.3f}{ds.auc_merge.item():11.3f}")
     print()

@@ -10,6 +10,7 @@ logistic regression and Gaussian naive Bayes. The two counts cubes are stacked a
 
 Run:  python examples/ova_report.py   (about 5-10 s)
 """
+
 from __future__ import annotations
 
 import time
@@ -32,25 +33,39 @@ ZD = 0.0  # explicit zero_division: the report states its policy and stays silen
 
 def cube_of(model, X, y) -> xr.Dataset:
     """Repeated stratified k-fold predictions of one model, as a counts cube."""
-    frame = cvframe.cross_validate(model, X, y, cv=FOLDS, repeats=REPEATS, stratified=True,
-                                   random_state=SEED, scores=False, n_jobs=1)
+    frame = cvframe.cross_validate(
+        model,
+        X,
+        y,
+        cv=FOLDS,
+        repeats=REPEATS,
+        stratified=True,
+        random_state=SEED,
+        scores=False,
+        n_jobs=1,
+    )
     return frame.cv.counts()
 
 
 def fmt(s: xr.Dataset) -> pd.Series:
     """'mean [ci_low, ci_high]' per model."""
-    return pd.Series({m: f"{s['mean'].sel(model=m).item():.4f} "
-                         f"[{s['ci_low'].sel(model=m).item():.4f}, "
-                         f"{s['ci_high'].sel(model=m).item():.4f}]"
-                      for m in s.model.values})
+    return pd.Series(
+        {
+            m: f"{s['mean'].sel(model=m).item():.4f} "
+            f"[{s['ci_low'].sel(model=m).item():.4f}, "
+            f"{s['ci_high'].sel(model=m).item():.4f}]"
+            for m in s.model.values
+        }
+    )
 
 
 def main() -> None:
     start = time.perf_counter()
     X, y = load_digits(return_X_y=True)
     models = {
-        "LogisticRegression": make_pipeline(StandardScaler(),
-                                            LogisticRegression(C=0.1, max_iter=500)),
+        "LogisticRegression": make_pipeline(
+            StandardScaler(), LogisticRegression(C=0.1, max_iter=500)
+        ),
         "GaussianNB": GaussianNB(),
     }
     # The fits are tiny: one BLAS/OpenMP thread each avoids oversubscribing a busy machine
@@ -60,15 +75,16 @@ def main() -> None:
     ds = xr.concat(cubes, dim="model", join="exact").assign_coords(model=list(models))
     cvframe.validate(ds)
 
-    print(f"OVA report: digits ({len(y)} samples, {ds.sizes['class']} classes), "
-          f"{REPEATS} x {FOLDS}-fold stratified CV, models {list(models)}")
+    print(
+        f"OVA report: digits ({len(y)} samples, {ds.sizes['class']} classes), "
+        f"{REPEATS} x {FOLDS}-fold stratified CV, models {list(models)}"
+    )
     print(f"splitter: {ds.attrs.get('splitter', '?')}; zero_division={ZD}")
     print()
 
     # per-class F by each fold aggregation, mean over repeats
     methods = ds.cv.f_methods(zero_division=ZD)[["f_tp_fp", "f_avg", "f_pr_re"]]
-    per_class = methods.mean("repeat").to_array("method").to_series().unstack(["model",
-                                                                               "method"])
+    per_class = methods.mean("repeat").to_array("method").to_series().unstack(["model", "method"])
     per_class = per_class[[(m, k) for m in models for k in ("f_tp_fp", "f_avg", "f_pr_re")]]
     print(f"per-class F by fold aggregation (mean over {REPEATS} repeats)")
     print(per_class.round(4).to_string())
@@ -77,8 +93,9 @@ def main() -> None:
     # class averages: each a DataArray over (model, repeat), summarised across repeats
     results = {
         "macro F (tp_fp, mean of class F)": ds.cv.macro("f", zero_division=ZD),
-        "macro F (tp_fp, F of macro P, R)": ds.cv.macro("f", definition="f_of_means",
-                                                        zero_division=ZD),
+        "macro F (tp_fp, F of macro P, R)": ds.cv.macro(
+            "f", definition="f_of_means", zero_division=ZD
+        ),
         "macro F (avg over folds)": ds.cv.macro("f", "avg", zero_division=ZD),
         "macro F (pr_re)": ds.cv.macro("f", "pr_re", zero_division=ZD),
         "macro precision (tp_fp)": ds.cv.macro("precision", zero_division=ZD),
@@ -91,8 +108,9 @@ def main() -> None:
     }
     summaries = {name: ds.cv.summary(res, ci=0.95) for name, res in results.items()}
     table = pd.DataFrame({name: fmt(s) for name, s in summaries.items()}).T
-    print(f"class averages: mean over repeats [95% t-interval: ci_low, ci_high], "
-          f"n={REPEATS} repeats")
+    print(
+        f"class averages: mean over repeats [95% t-interval: ci_low, ci_high], n={REPEATS} repeats"
+    )
     print(table.to_string())
     print()
 
@@ -104,11 +122,12 @@ def main() -> None:
     # the apples-to-apples point, in one line per model
     for m in models:
         one = methods.sel(model=m).mean("class")
-        spread = float(one.to_array().max("variable").max() - one.to_array().min("variable")
-                       .min())
-        print(f"{m}: class-mean F ranges over {spread:.4f} across fold aggregations and "
-              f"repeats; the recommended f_tp_fp macro F is "
-              f"{summaries['macro F (tp_fp, mean of class F)']['mean'].sel(model=m).item():.4f}")
+        spread = float(one.to_array().max("variable").max() - one.to_array().min("variable").min())
+        print(
+            f"{m}: class-mean F ranges over {spread:.4f} across fold aggregations and "
+            f"repeats; the recommended f_tp_fp macro F is "
+            f"{summaries['macro F (tp_fp, mean of class F)']['mean'].sel(model=m).item():.4f}"
+        )
     acc = ds.cv.accuracy(how="pooled", zero_division=ZD).mean("repeat")
     assert np.allclose(acc.values, results["micro F (tp_fp) = accuracy"].mean("repeat").values)
     print(f"\ndone in {time.perf_counter() - start:.1f} s")

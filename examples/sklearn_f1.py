@@ -10,6 +10,7 @@ Run:  python examples/sklearn_f1.py
 3. Leave-one-out: every test fold holds one sample, so per-fold F is 1, 0 or undefined and
    its average (F_avg) is meaningless, while F_tp,fp pools the same predictions honestly.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -18,8 +19,7 @@ import numpy as np
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
-from sklearn.model_selection import (LeaveOneOut, StratifiedKFold, cross_val_predict,
-                                     cross_val_score)
+from sklearn.model_selection import LeaveOneOut, StratifiedKFold, cross_val_predict, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
@@ -69,14 +69,18 @@ def main() -> None:
     per_fold = ds_loo.cv.f(zero_division=0.0).values.ravel()
     n_undef = int((~ds_loo.cv.valid()).sum())
     print(f"\n3. leave-one-out ({ds_loo.sizes['fold']} folds of one sample)")
-    print(f"  per-fold F values seen: {sorted({float(v) for v in per_fold})}; "
-          f"{n_undef} folds have undefined precision or recall")
+    print(
+        f"  per-fold F values seen: {sorted({float(v) for v in per_fold})}; "
+        f"{n_undef} folds have undefined precision or recall"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cvframe.UndefinedMetricWarning)
         f_avg = ds_loo.cv.f_avg().item()
     print(f"  F_avg   {f_avg:.4f}  (almost every fold is a negative sample: F counted as 0)")
-    print(f"  F_tp,fp {ds_loo.cv.f_tp_fp().item():.4f}  "
-          f"= f1_score over all predictions {f1_score(yr, loo.sort_values('sample')['y_pred']):.4f}")
+    print(
+        f"  F_tp,fp {ds_loo.cv.f_tp_fp().item():.4f}  "
+        f"= f1_score over all predictions {f1_score(yr, loo.sort_values('sample')['y_pred']):.4f}"
+    )
 
 
 if __name__ == "__main__":
