@@ -26,10 +26,12 @@ LINES: dict[int, set[str]] = {
     1: {"_types", "_docs", "_checks", "_labels", "errors", "schema", "formulas"},
     2: {"reduce", "multiclass", "repeats"},
     # splits holds the resampling iterators runner uses; it imports nothing of cvframe.
-    3: {"build", "scores", "tidy", "diagnostics", "bootstrap", "io", "splits"},
+    # compare tests differences of cubes and of predictions frames (scores, build).
+    3: {"build", "scores", "tidy", "diagnostics", "bootstrap", "io", "splits", "compare"},
     # datasets builds the paper's cubes with build; __init__/__main__ are the package's doors.
     4: {
         "runner",
+        "search",
         "simulation",
         "plot",
         "report",
