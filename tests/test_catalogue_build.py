@@ -557,3 +557,16 @@ def test_nullable_integer_labels_without_na():
     ds = cvframe.from_predictions(y, pd.array([0, 1, 1, 1], dtype="Int64"), [0, 0, 1, 1])
     assert ds["class"].values.tolist() == [0, 1, 2]
     assert ds.tp.values.tolist() == [[1, 1, 0], [0, 1, 0]]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["3", "4"], [True, False], np.array([3, "4"], dtype=object)],
+    ids=["strings", "bools", "object-mixed"],
+)
+def test_from_counts_refuses_non_numeric_counts(values):
+    frame = pd.DataFrame(
+        {"fold": [0, 1], "class": [1, 1], "tp": values, "fp": [1, 0], "fn": [0, 2], "tn": [6, 4]}
+    )
+    with pytest.raises(cvframe.CountsError, match="tp"):
+        cvframe.from_counts(frame)

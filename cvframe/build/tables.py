@@ -44,6 +44,12 @@ def as_counts(arr: Any, name: str) -> np.ndarray:
             f"{name} is ragged ({exc}); every row must have the same length."
         ) from None
     if arr.dtype.kind == "O":
+        odd = [v for v in arr.ravel() if isinstance(v, (str, bytes, bool, np.bool_))]
+        if odd:
+            raise CountsError(
+                f"{name} holds {type(odd[0]).__name__} values {few(odd)}; counts must be "
+                "numbers (convert the column first, e.g. pd.to_numeric)."
+            )
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
