@@ -6,6 +6,11 @@ its repeat, fold, sample index, true label, predicted label and scores. Nothing 
 ``frame.cv.counts()`` (or :func:`to_counts`) turns it into the counts cube, from which every
 aggregation of Forman & Scholz (2010) is computed by name.
 
+Several models (a dict or list of named estimators) and the candidates of a parameter grid
+(``param_grid=``) are fit on one set of splits, drawn once, so their results are paired; the
+frame labels them with ``model`` and ``param`` columns (Categoricals in the order given), and
+:func:`param_label` / :func:`read_params` give the candidates' labels and values.
+
 This is an outer layer: it imports scikit-learn and joblib, and the core never imports it.
 
 (Over 400 lines: the one entry point carries the checks that keep a run honest — a
@@ -15,10 +20,11 @@ predictions inside ``y``, scores aligned to classes by name — each with its ow
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,7 +36,7 @@ from .build import counts_from_frame
 from .errors import few, user_stacklevel
 from .schema import FOLD, REPEAT, SUBSET
 
-__all__ = ["cross_validate", "to_counts"]
+__all__ = ["cross_validate", "param_label", "read_params", "to_counts"]
 
 SAMPLE = "sample"
 TEST, TRAIN = "test", "train"
@@ -70,20 +76,26 @@ def cross_validate(
     n_jobs: int | None = None,
     random_state: Any = None,
     *,
+    param_grid: Any = None,
     pos_label: Hashable | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """Cross-validate a classifier and keep every tested sample's outcome.
+    """Cross-validate one or several classifiers and keep every tested sample's outcome.
 
     Fits a clone of ``estimator`` on every training set of ``cv`` (in parallel with joblib
     when ``n_jobs`` asks for it, as scikit-learn does) and predicts its test set. Returns the
-    predictions frame, from which ``frame.cv.counts()`` builds the counts cube.
+    predictions frame, from which ``frame.cv.counts()`` builds the counts cube. Several
+    models, and the candidates of a parameter grid, are all fit on the **same** splits
+    (computed once), so their results are paired: fold ``f`` of repeat ``r`` tests the same
+    samples for every model and candidate.
 
     Parameters
     ----------
-    estimator : scikit-learn classifier
+    estimator : scikit-learn classifier, dict or list of (name, classifier) pairs
         Any object with ``fit(X, y)`` and ``predict(X)`` (a Pipeline is fine); it is cloned
-        for every split and never fitted in place.
+        for every split and never fitted in place. A dict ``{name: classifier}`` or a list of
+        ``(name, classifier)`` pairs runs every model on the same splits and adds a ``model``
+        column; names are non-empty, distinct strings, kept in the order given.
     X : array-like of shape (n_samples, ...)
         numpy array, pandas DataFrame, sparse matrix or list; indexed by position.
     y : array-like of shape (n_samples,) or (n_samples, n_labels)
@@ -110,6 +122,10 @@ def cross_validate(
     scores : {"auto", "predict_proba", "decision_function", False, None}, default "auto"
         Where the score columns come from: ``"auto"`` uses ``predict_proba`` when the
         estimator has it, else ``decision_function``, else none. ``False``/``None`` skip them.
+        With several models ``"auto"`` picks per model and ``attrs["score_methods"]`` records
+        which; the score columns are shared, so a model's scores are compared only with its
+        own (ranking metrics are computed per model); a model with neither method gets NaN
+        scores, with a warning. A named method must exist on every model.
     return_train : bool, default False
         Also predict every training set (resubstitution) and record those rows with
         ``subset == "train"`` (test rows have ``"test"``). For the bootstrap the training
@@ -121,6 +137,14 @@ def cross_validate(
     random_state : int, numpy RandomState or None
         Seed of the shuffle of an int ``cv``. With a splitter object, set its own
         ``random_state``; passing one here then raises.
+    param_grid : dict, list of dicts, or dict of model name to grid, optional
+        Candidates as for scikit-learn's ``ParameterGrid`` (``{"C": [0.1, 1.0]}``, or a list
+        of such dicts; names as in ``get_params()``, e.g. ``"logisticregression__C"`` in a
+        pipeline): every candidate (set with ``set_params`` on a clone) is fit on every split,
+        and a ``param`` column labels the rows. With several models a grid belongs to one
+        model: ``param_grid`` maps model names to grids, and a model without one runs as given
+        (``param`` label ``"(as given)"``); models with different grids leave (model, param)
+        combinations that were never run, which are empty cells of the cube (zero folds).
     pos_label : label, optional
         Binary tasks: the class whose score goes in the ``score`` column and which the cube
         and the scores of the frame treat as positive. It must be one of the two classes;
@@ -129,14 +153,21 @@ def cross_validate(
         order). Recorded in ``frame.attrs["pos_label"]``, which ``frame.cv.counts()``,
         ``frame.cv.auc()`` and the other score functions read.
     progress : bool or None, default None
-        Show a tqdm progress bar over the splits. ``None``: shown when stderr is a terminal,
+        Show a tqdm progress bar over the fits (splits × models × candidates). ``None``: shown
+        when stderr is a terminal,
         unless the environment variable ``CVFRAME_PROGRESS`` is ``0``/``false``/``no``.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (split, tested sample), columns in this order:
+        One row per (model, candidate, split, tested sample), columns in this order:
 
+        - ``model`` (several models only): pandas Categorical of the names, categories in the
+          order given, so ``counts()`` and the score functions give a ``model`` coordinate in
+          that order;
+        - ``param`` (with ``param_grid`` only): pandas Categorical of readable labels
+          (:func:`param_label`, e.g. ``"C=0.1, penalty='l2'"``), categories in grid order
+          (models in the order given, then each model's grid);
         - ``subset`` (only with ``return_train=True``): ``"test"`` or ``"train"``;
         - ``repeat``, ``fold`` (int64): for Repeated* splitters (anything with an
           ``n_repeats`` attribute) split ``i`` is ``repeat = i // n_splits``,
@@ -158,21 +189,30 @@ def cross_validate(
         the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
         ``pos_label`` (binary) and ``labels`` (multiclass and multilabel: the class
         universe, so a class never predicted nor tested in a fold is still a class).
+        With several models ``scores`` is the common method or ``"mixed"``, and JSON strings
+        (netCDF-safe) ``estimators`` (name -> one-line repr) and ``score_methods`` (name ->
+        method or "none"); with ``param_grid``, ``params`` (JSON: label -> parameter values;
+        read it back with :func:`read_params`) and, with several models, ``model_params``
+        (JSON: name -> its labels in grid order).
 
     Raises
     ------
     TypeError
         ``estimator`` is a class, not an instance; ``cv`` is neither an int nor has
-        ``split``; ``stratified`` or ``return_train`` is not a bool.
+        ``split``; ``stratified`` or ``return_train`` is not a bool; a list ``estimator``
+        holds something other than (name, estimator) pairs, or a model name is not a
+        non-empty string; ``param_grid`` is not a dict or list of dicts.
     NotAClassifierError
-        (a TypeError and a ValueError) ``estimator`` is a regressor or lacks
-        ``fit``/``predict``.
+        (a TypeError and a ValueError) ``estimator`` (or a model ``estimator[name]``) is a
+        regressor or lacks ``fit``/``predict``.
     ValueError
         ``X``, ``y`` or ``groups`` of different lengths; missing or mixed-type labels; a
         continuous ``y``; ``pos_label`` not a class of ``y``, or given for a multiclass or
         multilabel ``y``; predictions that are not labels of ``y``; a group splitter without
         ``groups``; a class with fewer samples than stratified folds; an invalid ``cv``,
-        ``repeats``, ``scores``.
+        ``repeats``, ``scores``; an empty ``estimator`` dict/list or a model name given twice;
+        a ``param_grid`` naming parameters the estimator lacks, giving no or duplicate
+        candidates, or (several models) not keyed by model names.
 
     See Also
     --------
@@ -210,8 +250,26 @@ def cross_validate(
     >>> rep = cvframe.cross_validate(GaussianNB(), X, y, cv=5, repeats=3, random_state=0)
     >>> rep.groupby("repeat")["sample"].nunique().tolist()
     [569, 569, 569]
+
+    Several models on the same splits, in the order given; a grid for one of them:
+
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> models = {"nb": GaussianNB(), "lr": make_pipeline(StandardScaler(), LogisticRegression())}
+    >>> both = cvframe.cross_validate(models, X, y, cv=5, random_state=0,
+    ...                               param_grid={"lr": {"logisticregression__C": [0.1, 1.0]}})
+    >>> list(both.columns[:2]), list(both["model"].cat.categories)
+    (['model', 'param'], ['nb', 'lr'])
+    >>> list(both["param"].cat.categories)
+    ['(as given)', 'logisticregression__C=0.1', 'logisticregression__C=1.0']
+    >>> ds = both.cv.counts(dims=["model", "param"])
+    >>> lr = ds.sel(model="lr", param=["logisticregression__C=0.1", "logisticregression__C=1.0"])
+    >>> (lr.cv.f_tp_fp() > 0.95).values.ravel().tolist()
+    [True, True]
     """
-    _check_estimator(estimator)
+    models = _models(estimator)
+    grids = _grids(param_grid, models, isinstance(estimator, (Mapping, list, tuple)))
     stratified = _checks.flag("stratified", stratified)
     return_train = _checks.flag("return_train", return_train)
     if progress is not None:
@@ -221,27 +279,53 @@ def cross_validate(
     if groups is not None:
         groups = _check_groups(groups, n)
     splitter, strat = _make_splitter(cv, repeats, stratified, random_state, target)
-    method = _score_method(estimator, scores)
-    splits = _splits(splitter, X, target, groups)
+    methods = [_score_method(est, scores, _where(name, est)) for name, est in models]
+    splits = _splits(splitter, X, target, groups)  # once: every model is fit on these splits
     n_rep = _n_repeats(splitter, len(splits))
 
-    results = _run(estimator, X, target.fit_y, splits, method, return_train, n_jobs, progress)
-    frame = _assemble(
-        results, splits, n_rep, target, method, return_train, type(estimator).__name__
-    )
+    tasks = [
+        (est, params, _where(name, est, label))
+        for (name, est), grid in zip(models, grids, strict=True)
+        for label, params in grid
+    ]
+    task_methods = [m for m, grid in zip(methods, grids, strict=True) for _ in grid]
+    results = _run(tasks, task_methods, X, target.fit_y, splits, return_train, n_jobs, progress)
+    blocks, n_absent = [], 0
+    for (_, _, where), method, res in zip(tasks, task_methods, results, strict=True):
+        block, absent = _assemble(res, splits, n_rep, target, method, return_train, where)
+        blocks.append(block)
+        n_absent += absent
+    if n_absent:
+        warnings.warn(
+            f"{n_absent} (split, class) pairs had the class missing from the training set; "
+            "decision_function gives no score for it, so those score_<label> entries are NaN.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+    frame = _stack(blocks, models, grids)
+    silent = [name for (name, _), m in zip(models, methods, strict=True) if m is None]
+    if scores == "auto" and silent and len(silent) < len(models):
+        warnings.warn(
+            f"estimator models {few(silent)} have neither predict_proba nor "
+            "decision_function, so their score entries are NaN; score metrics (auc, ...) "
+            "need their rows dropped, e.g. frame[frame.model != name].",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
     frame.attrs.update(
         {
             "stratified": strat,
             "splitter": _splitter_repr(splitter),
             "task": target.task,
             "test_sets": _test_sets(splits, n_rep, n),
-            "scores": method or "none",
+            "scores": _scores_attr(methods),
         }
     )
     if target.task == "binary":
         frame.attrs["pos_label"] = target.pos_label
     if target.task in ("multiclass", "multilabel"):
         frame.attrs["labels"] = list(target.labels)
+    frame.attrs.update(_grid_attrs(models, grids, methods))
     return frame
 
 
@@ -253,23 +337,22 @@ class NotAClassifierError(TypeError, ValueError):
     object without ``fit``/``predict``); a TypeError and a ValueError."""
 
 
-def _check_estimator(estimator: Any) -> None:
+def _check_estimator(estimator: Any, arg: str = "estimator") -> None:
     if isinstance(estimator, type):
         raise TypeError(
-            f"estimator={estimator.__name__} is a class; pass an instance, e.g. "
-            f"{estimator.__name__}()."
+            f"{arg}={estimator.__name__} is a class; pass an instance, e.g. {estimator.__name__}()."
         )
     name = type(estimator).__name__
     missing = [m for m in ("fit", "predict") if not callable(getattr(estimator, m, None))]
     if missing:
         raise NotAClassifierError(
-            f"estimator={name} has no {' or '.join(missing)} method, so it is not a "
+            f"{arg}={name} has no {' or '.join(missing)} method, so it is not a "
             "classifier; cross_validate needs a scikit-learn classifier with fit(X, y) and "
             "predict(X) (wrap other models in a Pipeline or an estimator class)."
         )
     if _is_regressor(estimator):
         raise NotAClassifierError(
-            f"estimator={name} is a regressor, not a classifier; cross_validate evaluates "
+            f"{arg}={name} is a regressor, not a classifier; cross_validate evaluates "
             "classifiers (their predictions are class labels). Pass a classifier, e.g. "
             "LogisticRegression instead of LinearRegression."
         )
@@ -427,6 +510,290 @@ def _default_pos(labels: list[Hashable]) -> Hashable:
     except ValueError:
         return labels[-1]
     return labels[-1] if pos is None else pos
+
+
+# --- several models and a param grid ---------------------------------------------------
+
+#: The ``param`` label of a model run with its parameters as given (no grid, or ``{}``).
+AS_GIVEN = "(as given)"
+
+
+def _models(estimator: Any) -> list[tuple[str | None, Any]]:
+    """``[(name, estimator)]``: one ``(None, estimator)`` or the named models, checked."""
+    if isinstance(estimator, Mapping):
+        pairs = list(estimator.items())
+        kind = "dict"
+    elif isinstance(estimator, (list, tuple)):
+        pairs = []
+        for i, item in enumerate(estimator):
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise TypeError(
+                    f"estimator[{i}] is {type(item).__name__}; a list estimator must hold "
+                    "(name, estimator) pairs, e.g. [('lr', LogisticRegression()), "
+                    "('nb', GaussianNB())], or pass a dict {name: estimator}."
+                )
+            pairs.append(item)
+        kind = "list"
+    else:
+        _check_estimator(estimator)
+        return [(None, estimator)]
+    if not pairs:
+        raise ValueError(
+            f"estimator is an empty {kind}; pass at least one model, e.g. "
+            "{'lr': LogisticRegression()}."
+        )
+    seen: set[str] = set()
+    for name, est in pairs:
+        if not isinstance(name, str) or not name:
+            raise TypeError(
+                f"estimator has the model name {name!r}; model names must be non-empty "
+                "strings (they become the coordinates of the model dimension)."
+            )
+        if name in seen:
+            raise ValueError(
+                f"estimator names the model {name!r} twice; every model needs its own name."
+            )
+        seen.add(name)
+        _check_estimator(est, f"estimator[{name!r}]")
+    return pairs
+
+
+def _where(name: str | None, est: Any, label: str | None = None) -> str:
+    """How messages name one model (and candidate) of the call."""
+    out = (
+        f"estimator={type(est).__name__}"
+        if name is None
+        else f"estimator[{name!r}] ({type(est).__name__})"
+    )
+    return out if label is None else f"{out} with {label}"
+
+
+def _grids(
+    param_grid: Any, models: list[tuple[str | None, Any]], several: bool
+) -> list[list[tuple[str | None, dict[str, Any]]]]:
+    """Per model, its candidates ``[(label, params)]`` in grid order (``[(None, {})]``: none)."""
+    if param_grid is None:
+        return [[(None, {})] for _ in models]
+    if not several:
+        return [_candidates(param_grid, models[0][1], "param_grid")]
+    names = [name for name, _ in models]
+    if not isinstance(param_grid, Mapping) or not set(param_grid) <= set(names):
+        keys = list(param_grid) if isinstance(param_grid, Mapping) else param_grid
+        raise ValueError(
+            f"param_grid={keys!r} does not name the models; with several models param_grid "
+            f"maps model names {few(names)} to grids, e.g. param_grid={{{names[0]!r}: "
+            "{'C': [0.1, 1.0]}} (a model without a grid runs as given)."
+        )
+    return [
+        _candidates(param_grid[name], est, f"param_grid[{name!r}]")
+        if name in param_grid
+        else [(AS_GIVEN, {})]
+        for name, est in models
+    ]
+
+
+def _candidates(grid: Any, estimator: Any, arg: str) -> list[tuple[str | None, dict[str, Any]]]:
+    from sklearn.model_selection import ParameterGrid
+
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, (Mapping, list, tuple)):
+        raise TypeError(
+            f"{arg}={grid!r} must be a dict of parameter lists or a list of such dicts, as for "
+            "scikit-learn's ParameterGrid, e.g. {'C': [0.1, 1.0]}."
+        )
+    try:
+        candidates = list(ParameterGrid(grid))
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{arg}: {err}") from None
+    if not candidates:
+        raise ValueError(f"{arg}={grid!r} holds no candidate; give at least one.")
+    valid = set(estimator.get_params(deep=True)) if hasattr(estimator, "get_params") else set()
+    unknown = sorted({k for c in candidates for k in c} - valid)
+    if unknown:
+        raise ValueError(
+            f"{arg} names parameter(s) {few(unknown)} that {type(estimator).__name__} does not "
+            f"have; its parameters are {few(sorted(valid), 12)}."
+        )
+    out: list[tuple[str | None, dict[str, Any]]] = []
+    seen: dict[str, dict[str, Any]] = {}
+    for params in candidates:
+        label = param_label(params)
+        if label in seen:
+            raise ValueError(
+                f"{arg} gives the candidate {label!r} twice; each candidate must appear once "
+                "(and parameter values must have distinct reprs)."
+            )
+        seen[label] = params
+        out.append((label, params))
+    return out
+
+
+def _value_text(v: Any) -> str:
+    v = _labels.plain(v)
+    if isinstance(v, (type, type(len))) or (callable(v) and hasattr(v, "__qualname__")):
+        return getattr(v, "__qualname__", repr(v))
+    return " ".join(repr(v).split())
+
+
+def param_label(params: Mapping[str, Any]) -> str:
+    """The readable label of one candidate: ``name=repr(value)``, names sorted, comma-joined.
+
+    Numpy scalars are shown as the Python values they hold, estimators as their one-line
+    repr, functions and classes by name. A candidate without parameters (the estimator as
+    given) is ``"(as given)"``. These labels are the ``param`` coordinates of
+    :func:`cross_validate` with ``param_grid=``.
+
+    Parameters
+    ----------
+    params : mapping of str to object
+        One candidate of a parameter grid, e.g. an element of scikit-learn's ``ParameterGrid``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> param_label({"penalty": "l2", "C": np.float64(0.1)})
+    "C=0.1, penalty='l2'"
+    >>> param_label({})
+    '(as given)'
+    """
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params={params!r} must be a mapping of parameter names to values.")
+    if not params:
+        return AS_GIVEN
+    return ", ".join(f"{k}={_value_text(params[k])}" for k in sorted(params))
+
+
+def _jsonable(v: Any) -> Any:
+    v = _labels.plain(v)
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping) and all(isinstance(k, str) for k in v):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, np.ndarray):
+        return [_jsonable(x) for x in v.tolist()]
+    return _value_text(v)
+
+
+def read_params(obj: Any) -> dict[str, dict[str, Any]]:
+    """The parameter values behind the ``param`` labels: ``{label: {name: value}}``.
+
+    :func:`cross_validate` with ``param_grid=`` stores them as a JSON string in
+    ``attrs["params"]`` (netCDF-safe, so it survives a cube written to disk); this reads
+    them back from a predictions frame, a counts cube or a result carrying those attrs.
+    Values that are not JSON (estimators, functions) come back as their label text, and
+    tuples as lists.
+
+    Parameters
+    ----------
+    obj : pandas.DataFrame, xarray.Dataset or xarray.DataArray
+        Anything with ``attrs["params"]`` written by :func:`cross_validate`.
+
+    Returns
+    -------
+    dict
+        Label -> parameters, in grid order.
+
+    Raises
+    ------
+    ValueError
+        ``obj`` has no ``attrs["params"]``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> import cvframe
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=3,
+    ...                                param_grid={"var_smoothing": [1e-9, 1e-6]})
+    >>> list(frame["param"].cat.categories)
+    ['var_smoothing=1e-09', 'var_smoothing=1e-06']
+    >>> read_params(frame)["var_smoothing=1e-06"]
+    {'var_smoothing': 1e-06}
+    """
+    attrs = getattr(obj, "attrs", None)
+    if not isinstance(attrs, Mapping) or "params" not in attrs:
+        raise ValueError(
+            f"obj ({type(obj).__name__}) has no attrs['params']; it is written by "
+            "cvframe.cross_validate(..., param_grid=...)."
+        )
+    return dict(json.loads(str(attrs["params"])))
+
+
+def _stack(
+    blocks: list[pd.DataFrame],
+    models: list[tuple[str | None, Any]],
+    grids: list[list[tuple[str | None, dict[str, Any]]]],
+) -> pd.DataFrame:
+    """One frame of all (model, param) blocks with ``model``/``param`` Categorical columns."""
+    has_model = models[0][0] is not None
+    has_param = grids[0][0][0] is not None
+    if not (has_model or has_param):
+        return blocks[0]
+    if len(blocks) == 1:
+        frame = blocks[0]
+    else:
+        columns = list(dict.fromkeys(c for b in blocks for c in b.columns))
+        if any(list(b.columns) != columns for b in blocks):  # a model without scores
+            columns = [c for c in columns if not str(c).startswith("score")] + [
+                c for c in columns if str(c).startswith("score")
+            ]
+            blocks = [b.reindex(columns=columns) for b in blocks]
+        frame = pd.concat(blocks, ignore_index=True)
+    sizes = [len(b) for b in blocks]
+    lead: dict[str, Any] = {}
+    if has_model:
+        names = [str(name) for name, _ in models]
+        codes = [i for i, grid in enumerate(grids) for _ in grid]
+        lead["model"] = pd.Categorical.from_codes(np.repeat(codes, sizes), categories=names)
+    if has_param:
+        labels = list(dict.fromkeys(str(label) for grid in grids for label, _ in grid))
+        at = {label: i for i, label in enumerate(labels)}
+        codes = [at[str(label)] for grid in grids for label, _ in grid]
+        lead["param"] = pd.Categorical.from_codes(np.repeat(codes, sizes), categories=labels)
+    for i, (col, values) in enumerate(lead.items()):
+        frame.insert(i, col, values)
+    return frame
+
+
+def _scores_attr(methods: list[str | None]) -> str:
+    found = {m or "none" for m in methods}
+    return found.pop() if len(found) == 1 else "mixed"
+
+
+def _grid_attrs(
+    models: list[tuple[str | None, Any]],
+    grids: list[list[tuple[str | None, dict[str, Any]]]],
+    methods: list[str | None],
+) -> dict[str, str]:
+    """The netCDF-safe (JSON string) attrs of a run with several models or a grid."""
+    out: dict[str, str] = {}
+    if models[0][0] is not None:
+        out["estimators"] = json.dumps(
+            {str(name): " ".join(repr(est).split()) for name, est in models}
+        )
+        out["score_methods"] = json.dumps(
+            {str(name): m or "none" for (name, _), m in zip(models, methods, strict=True)}
+        )
+    if grids[0][0][0] is not None:
+        params: dict[str, Any] = {}
+        for grid in grids:
+            for label, p in grid:
+                params.setdefault(str(label), {k: _jsonable(p[k]) for k in sorted(p)})
+        out["params"] = json.dumps(params)
+        if models[0][0] is not None:
+            out["model_params"] = json.dumps(
+                {
+                    str(name): [str(lb) for lb, _ in grid]
+                    for (name, _), grid in zip(models, grids, strict=True)
+                }
+            )
+    return out
 
 
 # --- the splitter -----------------------------------------------------------------------
@@ -636,7 +1003,7 @@ def _test_sets(splits: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: int) 
 # --- fitting ------------------------------------------------------------------------------
 
 
-def _score_method(estimator: Any, scores: Any) -> str | None:
+def _score_method(estimator: Any, scores: Any, where: str = "") -> str | None:
     for valid in _SCORE_METHODS:
         if scores is valid or (isinstance(scores, str) and scores == valid):
             break
@@ -652,9 +1019,10 @@ def _score_method(estimator: Any, scores: Any) -> str | None:
                 return m
         return None
     if not hasattr(estimator, str(scores)):
+        where = where or f"estimator={type(estimator).__name__}"
         raise ValueError(
-            f"scores={scores!r} but estimator={type(estimator).__name__} has no {scores} "
-            "method; pass scores='auto' or scores=False."
+            f"scores={scores!r} but {where} has no {scores} method; pass scores='auto' "
+            "(which picks per model) or scores=False."
         )
     return str(scores)
 
@@ -671,35 +1039,43 @@ def _show_progress(progress: bool | None) -> bool:
 
 
 def _run(
-    estimator: Any,
+    tasks: list[tuple[Any, dict[str, Any], str]],
+    methods: list[str | None],
     X: Any,
     y: np.ndarray,
     splits: list[Any],
-    method: str | None,
     return_train: bool,
     n_jobs: int | None,
     progress: bool | None,
-) -> list[Any]:
+) -> list[list[Any]]:
+    """Fit every (model, param) task on every split: one joblib pool over all fits.
+
+    Returns, per task, its results in split order (the pool's order does not matter).
+    """
     from sklearn.utils.parallel import Parallel, delayed
     from tqdm.auto import tqdm
 
+    n_splits = len(splits)
     jobs = (
-        delayed(_fit_predict)(estimator, X, y, tr, te, method, return_train, i)
+        delayed(_fit_predict)(est, params, X, y, tr, te, method, return_train, i, where)
+        for (est, params, where), method in zip(tasks, methods, strict=True)
         for i, (tr, te) in enumerate(splits)
     )
     parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    total = len(tasks) * n_splits
     with tqdm(
-        total=len(splits), desc="cross_validate", unit="fit", disable=not _show_progress(progress)
+        total=total, desc="cross_validate", unit="fit", disable=not _show_progress(progress)
     ) as bar:
-        out = []
+        flat = []
         for res in parallel(jobs):
-            out.append(res)
+            flat.append(res)
             bar.update(1)
-    return out
+    return [flat[t * n_splits : (t + 1) * n_splits] for t in range(len(tasks))]
 
 
 def _fit_predict(
     estimator: Any,
+    params: dict[str, Any],
     X: Any,
     y: np.ndarray,
     train: np.ndarray,
@@ -707,15 +1083,18 @@ def _fit_predict(
     method: str | None,
     return_train: bool,
     split: int,
+    where: str,
 ) -> dict[str, Any]:
     from sklearn.base import clone
     from sklearn.utils import _safe_indexing
 
     est = clone(estimator, safe=False)
+    if params:
+        est.set_params(**params)
     try:
         est.fit(_safe_indexing(X, train), y[train])
     except Exception as err:  # noqa: BLE001 - re-raised with the split that failed
-        err.add_note(f"cvframe.cross_validate: while fitting split {split}.")
+        err.add_note(f"cvframe.cross_validate: while fitting split {split} of {where}.")
         raise
     out: dict[str, Any] = {"classes": getattr(est, "classes_", None)}
     subsets = [(TEST, test)] + ([(TRAIN, train)] if return_train else [])
@@ -741,7 +1120,7 @@ def _assemble(
     method: str | None,
     return_train: bool,
     estimator_name: str,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, int]:
     per = len(splits) // n_rep
     subsets = [TEST, TRAIN] if return_train else [TEST]
     parts: dict[str, list[Any]] = {k: [] for k in (SUBSET, REPEAT, FOLD, SAMPLE)}
@@ -765,13 +1144,6 @@ def _assemble(
                 s, absent = _align_scores(score, res["classes"], target, method)
                 n_absent += absent
                 score_parts.append(s)
-    if n_absent:
-        warnings.warn(
-            f"{n_absent} (split, class) pairs had the class missing from the training set; "
-            f"{method} gives no score for it, so those score_<label> entries are NaN.",
-            UserWarning,
-            stacklevel=user_stacklevel(),
-        )
     sample = np.concatenate(parts[SAMPLE])
     cols: dict[str, Any] = {}
     if return_train:
@@ -803,7 +1175,7 @@ def _assemble(
             for j, c in enumerate(labels):
                 cols[f"score_{c}"] = S[:, j]
     frame = pd.DataFrame(cols, index=pd.RangeIndex(n_rows))
-    return frame
+    return frame, n_absent
 
 
 def _check_predictions(pred: np.ndarray, target: _Target, name: str, split: int) -> None:
@@ -811,19 +1183,19 @@ def _check_predictions(pred: np.ndarray, target: _Target, name: str, split: int)
     if target.task == "multilabel":
         if pred.ndim != 2 or pred.shape[1] != len(target.labels):
             raise ValueError(
-                f"estimator={name} predicted an array of shape {pred.shape} in split {split}; "
+                f"{name} predicted an array of shape {pred.shape} in split {split}; "
                 f"multilabel y needs one 0/1 column per label ({len(target.labels)})."
             )
         bad = np.setdiff1d(pd.unique(pred.ravel()), [0, 1])
         if bad.size:
             raise ValueError(
-                f"estimator={name} predicted values {few(bad)} in split {split}; multilabel y "
+                f"{name} predicted values {few(bad)} in split {split}; multilabel y "
                 "needs 0/1 indicator predictions."
             )
         return
     if pred.ndim != 1:
         raise ValueError(
-            f"estimator={name} predicted an array of shape {pred.shape} in split {split}; a "
+            f"{name} predicted an array of shape {pred.shape} in split {split}; a "
             "classifier of 1-D y must predict one label per sample."
         )
     uniq = pd.unique(pred)
@@ -835,7 +1207,7 @@ def _check_predictions(pred: np.ndarray, target: _Target, name: str, split: int)
     unknown = [_labels.plain(u) for u, i in zip(uniq, found, strict=True) if i < 0]
     if unknown:
         raise ValueError(
-            f"estimator={name} predicted labels {few(unknown)} in split {split} that are not "
+            f"{name} predicted labels {few(unknown)} in split {split} that are not "
             f"classes of y {few(target.labels)}; cross_validate needs predictions that are "
             "labels of y (a classifier fitted on y as given, not on transformed labels)."
         )

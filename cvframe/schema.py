@@ -30,6 +30,7 @@ from .errors import CountsError, few
 
 __all__ = [
     "CLASS",
+    "FRAME_DIMS",
     "COUNTS",
     "FOLD",
     "PRED",
@@ -58,6 +59,9 @@ PRED = "pred"
 SUBSET = "subset"
 CONFUSION = "confusion"
 COUNTS = ("tp", "fp", "fn", "tn")
+#: Columns of a predictions frame that become dimensions of the cube (and of score results)
+#: when present: several models, parameter candidates, data sets, train/test subsets.
+FRAME_DIMS = ("model", "param", "dataset", "subset")
 TASKS = ("binary", "multiclass", "multilabel")
 #: Relative tolerance of the sums of weighted (float) cubes, as a share of a fold's total.
 WEIGHT_RTOL = 1e-9

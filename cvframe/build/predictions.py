@@ -19,14 +19,23 @@ import xarray as xr
 
 from .. import _labels
 from ..errors import CountsError, few
-from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, validate
+from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, validate
 from . import _kernel
 from .tables import make_cube
 
-__all__ = ["FRAME_DIMS", "ColumnError", "counts_from_frame", "from_predictions"]
+__all__ = ["FRAME_ATTRS", "FRAME_DIMS", "ColumnError", "counts_from_frame", "from_predictions"]
+
+#: Attrs of a predictions frame (set by cross_validate) that the cube keeps.
+FRAME_ATTRS = (
+    "stratified",
+    "splitter",
+    "params",
+    "model_params",
+    "estimators",
+    "score_methods",
+)
 
 #: Columns of a predictions frame that become dimensions of the cube when present.
-FRAME_DIMS = ("model", "dataset", "subset")
 
 
 class ColumnError(KeyError, ValueError):
@@ -407,12 +416,13 @@ def counts_from_frame(
         Column of per-sample weights.
     dims : sequence of str, optional
         Further columns that become dims of the cube (kept by every reduction). Default: those
-        of ``"model"``, ``"dataset"``, ``"subset"`` that the frame has; ``dims=[]`` for none.
+        of ``"model"``, ``"param"``, ``"dataset"``, ``"subset"`` that the frame has; ``dims=[]`` for none.
 
     Returns
     -------
     xarray.Dataset
-        The counts cube; ``df.attrs`` ``stratified`` and ``splitter`` are copied to its attrs.
+        The counts cube; the frame's attrs named in ``FRAME_ATTRS`` (``stratified``,
+        ``splitter``, the parameter grid's ``params``, ...) are copied to its attrs.
 
     Examples
     --------
@@ -462,7 +472,7 @@ def counts_from_frame(
     if repeat is not None and repeat in df.columns and repeat not in extra:
         groups.append((REPEAT, df[repeat]))
     groups.append((FOLD, df[fold]))
-    attrs = {k: str(df.attrs[k]) for k in ("stratified", "splitter") if k in df.attrs}
+    attrs = {k: str(df.attrs[k]) for k in FRAME_ATTRS if k in df.attrs}
     if multi is not None:
         true_cols, pred_cols, names = multi
         attr_labels = df.attrs.get("labels")

@@ -30,11 +30,11 @@ import xarray as xr
 
 from .. import _labels
 from ..errors import few, user_stacklevel
+from ..schema import FRAME_DIMS
 
 __all__ = ["FRAME_DIMS", "Frame", "by_frame_dims", "parse", "place"]
 
 #: Columns of a predictions frame that stack independent score sets (never ranked together).
-FRAME_DIMS = ("model", "dataset", "subset")
 
 
 @dataclass
@@ -437,7 +437,7 @@ def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
 
 
 def by_frame_dims(func: Any) -> Any:
-    """Compute per value of the frame's dimension columns (``model``, ``dataset``, ``subset``).
+    """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ``subset``).
 
     A predictions frame may stack several models, data sets or the train and test subsets
     (``cross_validate(return_train=True)``); their scores must never be ranked together. The
@@ -480,6 +480,13 @@ def by_frame_dims(func: Any) -> Any:
             index = pd.MultiIndex.from_tuples(keys, names=dims)
             stacked = stacked.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "_group"))
             out = stacked.unstack("_group")
+            # unstack sorts; keep each dim in the order its groups came (category order)
+            out = out.reindex(
+                {
+                    d: _labels.coord(list(dict.fromkeys(k[i] for k in keys)))
+                    for i, d in enumerate(dims)
+                }
+            )
         return out.transpose(*dims, ...)
 
     return wrapper
