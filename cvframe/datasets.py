@@ -1,5 +1,8 @@
 """Small named example cubes, shared by doctests, tests, docs and the demo.
 
+Folds are numbered by the ``fold`` coordinate, 0..k-1, as in every cube; the paper numbers
+the folds of its Tables 1 and 2 from 1 to 4, so the paper's fold i is ``fold=i-1`` here.
+
 >>> import cvframe
 >>> sorted(cvframe.datasets.NAMES)
 ['basili_confusion', 'slides_confusion', 'table1', 'table2']
@@ -29,10 +32,13 @@ def _paper_table(
 def table1() -> xr.Dataset:
     """Forman & Scholz (2010), Table 1: 4-fold stratified CV, 1% positives out of 1504.
 
-    F_tp,fp = 28/48 = 0.583, F_avg = 0.692, F_pr,re = 0.734.
+    F_tp,fp = 28/48 = 0.583, F_avg = 0.692, F_pr,re = 0.734; ``fold=2`` (the paper's third
+    fold) has 13 false positives.
 
     >>> table1().tp.values.ravel().tolist(), table1().fp.values.ravel().tolist()
     ([3, 4, 4, 3], [0, 1, 13, 5])
+    >>> table1().fold.values.tolist()
+    [0, 1, 2, 3]
     """
     ds = _paper_table([373, 372, 372, 372], [3, 4, 4, 4], [3, 4, 4, 3], [0, 1, 13, 5])
     ds.attrs["source"] = "Forman & Scholz 2010, Table 1"
@@ -40,12 +46,14 @@ def table1() -> xr.Dataset:
 
 
 def table2() -> xr.Dataset:
-    """Forman & Scholz (2010), Table 2: fold 2 predicts no positives (undefined precision).
+    """Forman & Scholz (2010), Table 2: ``fold=1`` predicts no positives (undefined precision).
 
     F_tp,fp = 0.769, F_avg = 0.667, F_pr,re = 0.682, ~F_avg = 0.889, ~F_pr,re = 0.909.
 
     >>> table2().tp.values.ravel().tolist()
     [2, 0, 4, 4]
+    >>> int(table2().tp.sel(fold=1).item() + table2().fp.sel(fold=1).item())
+    0
     """
     ds = _paper_table([372, 372, 372, 372], [4, 4, 4, 4], [2, 0, 4, 4], [0, 0, 0, 0])
     ds.attrs["source"] = "Forman & Scholz 2010, Table 2"

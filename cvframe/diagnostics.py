@@ -13,6 +13,7 @@ cubes with different folds, or of repeats with different fold ids) are read once
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -20,7 +21,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import reduce
+from . import _labels, reduce
+from . import scores as score_metrics
+from .errors import UndefinedMetricWarning
 from .schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
 from .tidy import extra_dims, fold_table, methods_table
 
@@ -33,6 +36,7 @@ KINDS = (
     "undefined_precision",
     "undefined_recall",
     "outlying_fold",
+    "worse_than_random",
     "class_absent",
     "methods_disagree",
 )
@@ -71,7 +75,9 @@ class _Findings:
         for raw in np.argwhere(np.asarray(mask.values)):
             pos = tuple(int(i) for i in raw)
             at: dict[Any, int] = dict(zip(dims, pos, strict=True))
-            row: dict[Any, Any] = {d: _py(coords[d][at[d]]) for d in self.extra}
+            row: dict[Any, Any] = {
+                d: _py(coords[d][at[d]]) if d in at else None for d in self.extra
+            }
             row[FOLD] = _py(coords[FOLD][at[FOLD]]) if FOLD in at else None
             row[CLASS] = _py(coords[CLASS][at[CLASS]]) if CLASS in at else None
             row["kind"] = kind
@@ -79,7 +85,8 @@ class _Findings:
             self.rows.append(row)
             big = 1 << 40  # summary findings (no fold / no class) sort after the folds
             self.keys.append(
-                tuple(at[d] for d in self.extra) + (at.get(FOLD, big), at.get(CLASS, big), kind_pos)
+                tuple(at.get(d, big) for d in self.extra)
+                + (at.get(FOLD, big), at.get(CLASS, big), kind_pos)
             )
 
     def frame(self) -> pd.DataFrame:
@@ -89,7 +96,7 @@ class _Findings:
         order = sorted(range(len(self.rows)), key=self.keys.__getitem__)
         # object columns: a None fold or class stays None (no cast of labels to float)
         return pd.DataFrame(
-            {c: pd.Series([self.rows[i][c] for i in order], dtype=object) for c in cols}
+            {c: pd.Series([self.rows[i].get(c) for i in order], dtype=object) for c in cols}
         )
 
 
@@ -111,7 +118,12 @@ def _py(v: Any) -> Any:
 
 
 def anomalies(
-    ds: xr.Dataset, *, tolerance: float = 0.05, alpha: float = 0.01, beta: float = 1.0
+    ds: xr.Dataset,
+    *,
+    tolerance: float = 0.05,
+    alpha: float = 0.01,
+    beta: float = 1.0,
+    scores: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     r"""Every finding about individual folds a person should look at, one row per finding.
 
@@ -139,6 +151,14 @@ def anomalies(
         and a model's findings do not depend on the other models in the cube. Tests with no
         trials or a pooled rate of 0 or 1 (every fold then agrees exactly) are not run.
         Cells that are not folds (no samples, or NaN padding) are never tested.
+    ``worse_than_random``
+        Only with ``scores``: the fold's AUC :math:`a` for the class is below 0.5, i.e. its
+        scores rank negatives ahead of positives more often than not. Inverting them
+        (``-score``, or ``1 - p``) mirrors every ROC point through (0.5, 0.5)
+        (:func:`cvframe.formulas.mirror_roc`) and gives AUC :math:`1 - a`; the detail says
+        so. Usually a sign or label mix-up (``pos_label``, a flipped ``decision_function``);
+        on a classifier near chance level, small folds fall below 0.5 by noise. Folds where
+        AUC is undefined (no positives or no negatives) raise no finding.
     ``class_absent``
         The class has zero support in every fold (``fold`` is None); its per-fold
         ``undefined_recall`` rows are folded into this one.
@@ -157,6 +177,12 @@ def anomalies(
         Family-wise false-alarm rate of the ``outlying_fold`` tests, in (0, 1).
     beta : float, default 1
         F-measure weight for ``methods_disagree``.
+    scores : pandas.DataFrame, optional
+        The predictions frame of the same cross-validation (``fold``, ``y_true``, ``score``
+        or ``score_<label>``, optional ``repeat``/``model`` columns, as
+        :func:`cvframe.scores.auc` reads it); adds the ``worse_than_random`` findings.
+        Training-set rows (``subset="train"``) are left out. A binary cube's
+        ``attrs["pos_label"]`` is used when the frame records none.
 
     Returns
     -------
@@ -270,6 +296,8 @@ def anomalies(
         return "; ".join(parts)
 
     found.add(outlying, "outlying_fold", outlying_detail)
+    if scores is not None:
+        _worse_than_random(found, ds, scores)
 
     found.add(
         absent,
@@ -313,3 +341,34 @@ def _nonneg(name: str, value: Any) -> float:
     ):
         raise ValueError(f"{name}={value!r} must be a finite number >= 0, e.g. {name}=0.05.")
     return float(value)
+
+
+def _worse_than_random(found: _Findings, ds: xr.Dataset, frame: pd.DataFrame) -> None:
+    """Add a ``worse_than_random`` finding for every fold and class with AUC below 0.5."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(
+            f"scores must be a pandas DataFrame of predictions, got {type(frame).__name__}."
+        )
+    if "subset" in frame.columns:
+        frame = frame[frame["subset"] == "test"].drop(columns="subset")
+    pos = None
+    if ds.attrs.get("task") == "binary" and "pos_label" in ds.attrs:
+        if "pos_label" not in frame.attrs:
+            pos = _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        per_fold = score_metrics.auc(frame, method="fold", undefined="nan", pos_label=pos)
+    for d in per_fold.dims:
+        if d not in (FOLD, CLASS) and d not in found.extra:
+            found.extra.append(d)
+    values = np.asarray(per_fold.values)
+
+    def detail(at: tuple[int, ...]) -> str:
+        a = float(values[at])
+        return (
+            f"AUC {a:.3f} < 0.5: the scores rank negatives ahead of positives; inverting "
+            f"them (-score, or 1 - p) mirrors the ROC curve through (0.5, 0.5) and would "
+            f"give AUC = 1 - {a:.3f} = {1 - a:.3f}"
+        )
+
+    found.add(per_fold.fillna(1.0) < 0.5, "worse_than_random", detail)

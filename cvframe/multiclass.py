@@ -30,7 +30,7 @@ three averages is a few lines each on top of :func:`cvframe.reduce.aggregate_cou
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import xarray as xr
@@ -39,7 +39,7 @@ from . import _checks, formulas
 from ._docs import doc, register
 from ._types import Definition, Dims, FoldMethod, KappaFoldMethod, Metric, ZeroDivision
 from .errors import CountsError
-from .reduce import Undefined, aggregate_counts, check_metric, fold_dims, warn
+from .reduce import Undefined, aggregate_counts, check_metric, fold_dims, fold_mean, warn
 from .repeats import STACKED, summary
 from .schema import (
     CLASS,
@@ -56,12 +56,18 @@ from .schema import (
 __all__ = [
     "DEFINITIONS",
     "FOLD_METHODS",
+    "KAPPA_BANDS",
     "METRICS",
+    "PR_AVERAGES",
+    "PR_KINDS",
     "STACKED",
     "confusion",
     "kappa",
+    "kappa_band",
+    "kappa_expected",
     "macro",
     "micro",
+    "pr_mean",
     "summary",
     "weighted",
 ]
@@ -240,6 +246,26 @@ def macro(
     return _finish(val, "macro", dims, metric, fold_method, zero_division, b, definition)
 
 
+def _support_weighted(
+    x: xr.DataArray, c: Counts, dims: tuple[str, ...], fill: float
+) -> tuple[xr.DataArray, Undefined]:
+    """Class mean of ``x`` weighted by the support TP + FN summed over ``dims``.
+
+    A class with support 0 weighs 0 (whatever its value); all supports 0 give ``fill``.
+    Returns the average and its undefined case for the call's one warning.
+    """
+    support = (formulas.as_float(c.tp) + c.fn).sum(dims)
+    total = support.sum(CLASS)
+    num = (x.where(support > 0, 0.0) * support).sum(CLASS, skipna=False)
+    none: Undefined = (
+        total == 0,
+        "the weighted average (every class has support 0)",
+        f"set to {fill}",
+        None,
+    )
+    return formulas.safe_divide(num, total, fill), none
+
+
 @doc
 def weighted(
     ds: xr.Dataset,
@@ -310,17 +336,8 @@ def weighted(
     dims = _dims_for(ds, dim, fold_method)
     c = _class_counts(ds)
     per_class, undefined = aggregate_counts(c, metric, fold_method, dims, beta=b, fill=fill)
-    support = (formulas.as_float(c.tp) + c.fn).sum(dims)
-    total = support.sum(CLASS)
-    num = (per_class.where(support > 0, 0.0) * support).sum(CLASS, skipna=False)
-    none: Undefined = (
-        total == 0,
-        "the weighted average (every class has support 0)",
-        f"set to {fill}",
-        None,
-    )
+    val, none = _support_weighted(per_class, c, dims, fill)
     warn([*undefined, none], zero_division)
-    val = formulas.safe_divide(num, total, fill)
     return _finish(val, "weighted", dims, metric, fold_method, zero_division, b)
 
 
@@ -572,3 +589,357 @@ def kappa(
         fold_method="none" if fold_method is None else fold_method,
         zero_division=zero_division,
     )
+
+
+# --- means of precision and recall ----------------------------------------------------------
+
+#: How :func:`pr_mean` combines precision and recall.
+PR_KINDS = ("min", "max", "arithmetic", "geometric", "harmonic")
+#: Class averages of :func:`pr_mean` (``None`` keeps ``class``).
+PR_AVERAGES = (None, "macro", "micro", "weighted")
+
+PRKind = Literal["min", "max", "arithmetic", "geometric", "harmonic"]
+PRAverage = Literal["macro", "micro", "weighted", None]
+
+
+def _combine(kind: str, p: xr.DataArray, r: xr.DataArray, b: float) -> xr.DataArray:
+    """One of the five means of precision ``p`` and recall ``r`` (NaN propagates)."""
+    if kind == "min":
+        return xr.where(p <= r, p, r, keep_attrs=False).where(p.notnull() & r.notnull())
+    if kind == "max":
+        return xr.where(p >= r, p, r, keep_attrs=False).where(p.notnull() & r.notnull())
+    if kind == "arithmetic":
+        return (p + r) / 2.0
+    if kind == "geometric":
+        out: xr.DataArray = (p * r) ** 0.5
+        return out
+    return formulas.f_from_pr(p, r, b)
+
+
+@doc
+def pr_mean(
+    ds: xr.Dataset,
+    kind: PRKind = "harmonic",
+    fold_method: FoldMethod = "tp_fp",
+    average: PRAverage = None,
+    *,
+    beta: float = 1.0,
+    dim: Dims = "fold",
+    zero_division: ZeroDivision = "warn",
+) -> xr.DataArray:
+    r"""A mean of precision and recall, aggregated over folds and classes like every metric.
+
+    The five means of the Basili & Filice slides, of a precision :math:`P` and a recall
+    :math:`R`:
+
+    .. math::
+        \min(P, R),\quad \max(P, R),\quad \frac{P + R}{2},\quad \sqrt{P R},\quad
+        \frac{(1+\beta^2)\,P R}{\beta^2 P + R}\ \ (\text{harmonic: } F_\beta)
+
+    so that :math:`\min \le \text{harmonic} \le \text{geometric} \le \text{arithmetic}
+    \le \max` (at ``beta=1``).
+
+    **Class average** (``average``): precision and recall are each averaged over classes
+    first, then combined — ``"micro"``: :math:`\mu P = \sum_c TP_c / \sum_c (TP_c + FP_c)`
+    and :math:`\mu R = \sum_c TP_c / \sum_c (TP_c + FN_c)` of the counts summed over
+    classes, so ``kind="arithmetic"`` is the slides' micro break-even point
+    :math:`\mu BEP = (\mu P + \mu R)/2` and ``"harmonic"`` their :math:`\mu F_1`;
+    ``"macro"``: :math:`MP = \frac1C\sum_c P_c`, :math:`MR = \frac1C\sum_c R_c`, so
+    ``"arithmetic"`` is the macro twin :math:`(MP + MR)/2` and ``"harmonic"`` the slides'
+    :math:`MF_1` (``macro("f", definition="f_of_means")``, not scikit-learn's mean of
+    per-class F); ``"weighted"``: :math:`P` and :math:`R` weighted by class support
+    :math:`TP_c + FN_c`; ``None`` keeps ``class``.
+
+    **Fold aggregation** (``fold_method``), as for F: ``"tp_fp"`` pools the counts over
+    ``dim``, then :math:`P`, :math:`R` and their mean once; ``"avg"`` is the mean over the
+    folds of the per-fold mean; ``"pr_re"`` combines the fold means :math:`\overline{P}`,
+    :math:`\overline{R}`; ``None`` keeps ``dim``. So ``pr_mean("harmonic", m)`` equals
+    ``f_tp_fp``, ``f_avg`` and ``f_pr_re`` for ``m`` = ``"tp_fp"``, ``"avg"``, ``"pr_re"``.
+
+    Parameters
+    ----------
+    <<ds>>
+    kind : {"min", "max", "arithmetic", "geometric", "harmonic"}, default "harmonic"
+        Which mean of precision and recall.
+    <<fold_method>>
+        For ``pr_mean`` every kind accepts ``"pr_re"`` (the mean of the fold means).
+    average : {None, "macro", "micro", "weighted"}, default None
+        The class average of precision and recall, applied before the mean (see above).
+    <<beta>>
+        Used by ``kind="harmonic"`` only.
+    <<dim>>
+        Ignored (but checked) when ``fold_method=None``.
+    <<zero_division>>
+        The value an undefined precision or recall takes before the mean (a class that
+        no fold predicts, a fold without positives); also the weighted average's value when
+        every support is 0.
+
+    Returns
+    -------
+    xarray.DataArray
+        float64 without ``dim`` (``fold_method=None`` keeps it) and, when ``average`` is
+        given, without ``class``; every other dim is kept. Attrs ``method="pr_mean"``,
+        ``kind``, ``fold_method``, ``average``, ``zero_division``, ``beta`` (harmonic) and
+        ``reduced_dims``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kind``, ``fold_method`` or ``average`` (listing the valid ones).
+
+    Notes
+    -----
+    With the harmonic mean, a precision or recall of 0 gives 0 (the limit), as F does.
+    Where precision or recall is undefined it takes the ``zero_division`` value *before*
+    the mean, so ``kind="harmonic", fold_method="avg"`` equals ``f_avg`` under every
+    policy (F of a fold with :math:`TP = 0 < FP + FN` is 0 either way).
+
+    <<binary_classes>>
+    So micro precision, recall and every micro mean of a binary cube are its accuracy.
+
+    See Also
+    --------
+    cvframe.reduce.aggregate : the fold aggregation of precision and recall used here.
+    macro, micro, weighted
+
+    References
+    ----------
+    R. Basili and S. Filice, "Performance Evaluation of Machine Learning Systems" (course
+    slides, University of Roma Tor Vergata): break-even point, the means of precision and
+    recall, :math:`\mu BEP` and :math:`MF_1`.
+    <<reference>>
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> ds = cvframe.datasets.basili_confusion()
+    >>> round(ds.cv.pr_mean("arithmetic", average="micro").item(), 4)  # micro BEP
+    0.8333
+    >>> [round(ds.cv.pr_mean(k, average="macro").item(), 4) for k in cvframe.multiclass.PR_KINDS]
+    [0.8333, 0.838, 0.8356, 0.8356, 0.8356]
+    >>> t1 = cvframe.datasets.table1()
+    >>> t1.cv.pr_mean("harmonic", "avg").item() == t1.cv.f_avg().item()
+    True
+    """
+    kind = _checks.choice("kind", kind, PR_KINDS)
+    fold_method = _checks.choice("fold_method", fold_method, FOLD_METHODS)
+    average = _checks.choice("average", average, PR_AVERAGES)
+    b = _checks.beta(beta)
+    fill = _checks.zero_division(zero_division)
+    dims = fold_dims(ds, dim)
+    c = read_counts(ds) if average is None else _class_counts(ds)
+    if average == "micro":
+        c = c.sum_classes()
+    per_fold = fold_method in (None, "avg")
+    red = () if per_fold else dims
+    fm = None if per_fold else ("avg" if fold_method == "pr_re" else "tp_fp")
+    p, items = aggregate_counts(c, "precision", fm, red, fill=fill)
+    r, und_r = aggregate_counts(c, "recall", fm, red, fill=fill)
+    items = items + und_r
+    if average in ("macro", "weighted"):
+        if average == "macro":
+            p, r = p.mean(CLASS, skipna=False), r.mean(CLASS, skipna=False)
+        else:
+            (p, none), (r, _) = (_support_weighted(x, c, red, fill) for x in (p, r))
+            items.append(none)
+    val = _combine(kind, p, r, b)
+    if fold_method == "avg":
+        if c.padded is not False:  # undefined cells are counted among the real folds only
+            real = c.is_fold
+
+            def on_folds(m: xr.DataArray) -> xr.DataArray:
+                extra = [d for d in real.dims if d not in m.dims]
+                return m & (real.any(extra) if extra else real)
+
+            items = [
+                (on_folds(m), what, f"{action} before the mean", None)
+                for m, what, action, _ in items
+            ]
+        val, no_fold = fold_mean(val, c, dims, fill)
+        if no_fold is not None:
+            items.append((no_fold, "the fold mean (no folds to average)", f"set to {fill}", None))
+    warn(items, zero_division)
+    reduced = (() if fold_method is None else dims) + (() if average is None else (CLASS,))
+    return provenance(
+        val,
+        "pr_mean",
+        reduced,
+        kind=kind,
+        fold_method="none" if fold_method is None else fold_method,
+        average="none" if average is None else average,
+        zero_division=zero_division,
+        beta=b if kind == "harmonic" else None,
+    )
+
+
+# --- kappa: the chance matrix and the strength of agreement ---------------------------------
+
+#: The strength-of-agreement bands of kappa: (upper limit, label), the last one open.
+KAPPA_BANDS = (
+    (0.20, "Poor"),
+    (0.40, "Fair"),
+    (0.60, "Moderate"),
+    (0.80, "Good"),
+    (1.00, "Very good"),
+)
+
+
+@doc
+def kappa_expected(ds: xr.Dataset, dim: Dims = "fold") -> xr.DataArray:
+    r"""The confusion matrix a chance classifier with the same marginals would produce.
+
+    Kappa compares the agreement of a classifier with that of a *random* classifier that
+    predicts each class as often as the real one did, independently of the truth. From the
+    confusion matrix :math:`N` (summed over ``dim``) with row sums :math:`r_j`, column sums
+    :math:`c_k` and :math:`n` samples:
+
+    .. math:: E_{jk} = \frac{r_j\,c_k}{n} = (\text{outer}(r, c) / n)_{jk},\qquad
+        \kappa = \frac{\operatorname{tr} N - \operatorname{tr} E}{n - \operatorname{tr} E}
+
+    :math:`\operatorname{tr} E` is the number of agreements expected by chance,
+    :math:`\operatorname{tr} N - \operatorname{tr} E` the extra successes and
+    :math:`n - \operatorname{tr} E` the largest possible extra successes.
+
+    Parameters
+    ----------
+    <<ds>>
+        It must carry the ``confusion`` variable (single-label data).
+    dim : str, sequence of str or None, default "fold"
+        The dims the confusion matrix is summed over first; ``None`` gives one chance
+        matrix per fold. ``true`` and ``pred`` are kept.
+
+    Returns
+    -------
+    xarray.DataArray
+        float64 over ``(..., true, pred)``: expected counts (an empty matrix, :math:`n = 0`,
+        has expected counts 0). Attrs ``method="kappa_expected"`` and ``reduced_dims``.
+
+    Raises
+    ------
+    CountsError
+        When ``ds`` has no ``confusion`` variable (e.g. a multilabel cube).
+
+    See Also
+    --------
+    kappa, confusion, kappa_band
+
+    References
+    ----------
+    J. Cohen, "A coefficient of agreement for nominal scales", Educational and Psychological
+    Measurement 20(1), 1960.
+    <<slides>>
+
+    Examples
+    --------
+    The slides' random classifier: 60 + 18 + 4 = 82 chance agreements, 140 - 82 = 58 extra
+    successes out of at most 200 - 82 = 118, so kappa = 58/118.
+
+    >>> import cvframe
+    >>> ds = cvframe.datasets.slides_confusion()
+    >>> e = ds.cv.kappa_expected()
+    >>> e.values
+    array([[60., 30., 10.],
+           [36., 18.,  6.],
+           [24., 12.,  4.]])
+    >>> float(e.sum()), float(e.values.trace())
+    (200.0, 82.0)
+    """
+    conf = _confusion_var(ds)
+    dims = _confusion_dims(conf, dim)
+    if conf.dtype.kind == "f":
+        conf = conf.fillna(0)  # all-NaN padding matrices are not folds
+    x = formulas.as_float(conf.sum(dims) if dims else conf)
+    rows, cols = x.sum(PRED), x.sum(TRUE)
+    out = formulas.safe_divide(rows * cols, x.sum((TRUE, PRED)), 0.0)
+    out = out.transpose(*x.dims)
+    return provenance(out, "kappa_expected", dims)
+
+
+def _band_labels(values: np.ndarray) -> np.ndarray:
+    limits = np.asarray([u for u, _ in KAPPA_BANDS[:-1]])
+    labels = np.asarray([lab for _, lab in KAPPA_BANDS] + ["undefined"], dtype=object)
+    idx = np.searchsorted(limits, values, side="left")  # kappa <= limit: that band
+    idx = np.where(np.isnan(values), len(KAPPA_BANDS), idx)
+    return labels[idx]
+
+
+@doc
+def kappa_band(kappa_value: Any) -> Any:
+    r"""The strength of agreement a kappa value stands for (Poor ... Very good).
+
+    ==================  =====================
+    kappa               strength of agreement
+    ==================  =====================
+    :math:`\le 0.20`    Poor
+    0.20 -- 0.40        Fair
+    0.40 -- 0.60        Moderate
+    0.60 -- 0.80        Good
+    :math:`> 0.80`      Very good
+    ==================  =====================
+
+    Each band includes its upper limit: the slides' table reads "< 0.20, 0.21 -- 0.40, ...,
+    0.81 -- 1.00" on two decimals, so 0.20 is Poor, 0.40 Fair, 0.80 Good and any value above
+    0.80 Very good. Negative kappa (worse than chance) is Poor; NaN is ``"undefined"``.
+
+    Parameters
+    ----------
+    kappa_value : float, array-like or xarray.DataArray
+        Kappa value(s), each in [-1, 1] or NaN.
+
+    Returns
+    -------
+    str, numpy.ndarray or xarray.DataArray
+        The label(s): a ``str`` for a scalar, an object array of ``str`` for an array, and a
+        DataArray with the same dims and coords (``attrs["method"] = "kappa_band"``) for a
+        DataArray.
+
+    Raises
+    ------
+    ValueError
+        When a value lies outside [-1, 1] (kappa never does).
+    TypeError
+        When ``kappa_value`` is not numeric.
+
+    References
+    ----------
+    D. G. Altman, *Practical Statistics for Medical Research*, Chapman & Hall, 1991,
+    Table 14.8.
+    <<slides>>
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> from cvframe.multiclass import kappa_band
+    >>> kappa_band(58 / 118)
+    'Moderate'
+    >>> kappa_band([0.0, 0.2, 0.21, 0.8, 0.81, float("nan")]).tolist()
+    ['Poor', 'Poor', 'Fair', 'Good', 'Very good', 'undefined']
+    >>> kappa_band(cvframe.datasets.slides_confusion().cv.kappa()).item()
+    'Moderate'
+    """
+    is_da = isinstance(kappa_value, xr.DataArray)
+    raw = kappa_value.values if is_da else kappa_value
+    try:
+        values = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"kappa_value={kappa_value!r} must be a number, an array of numbers or a "
+            "DataArray (e.g. ds.cv.kappa())."
+        ) from None
+    if isinstance(raw, (bool, np.bool_)) or np.asarray(raw).dtype.kind == "b":
+        raise TypeError(f"kappa_value={kappa_value!r} must be numeric, not boolean.")
+    bad = ~np.isnan(values) & ((values < -1.0 - 1e-12) | (values > 1.0 + 1e-12))
+    if bad.any():
+        raise ValueError(
+            f"kappa_value has {int(bad.sum())} value(s) outside [-1, 1] (e.g. "
+            f"{float(values[bad].ravel()[0])!r}); Cohen's kappa lies in [-1, 1]."
+        )
+    labels = _band_labels(values)
+    if is_da:
+        out = xr.DataArray(labels, dims=kappa_value.dims, coords=kappa_value.coords)
+        out.attrs = {"method": "kappa_band"}
+        out.name = "kappa_band"
+        return out
+    if values.ndim == 0:
+        return str(np.asarray(labels, dtype=object).reshape(()).item())
+    return np.asarray(labels, dtype=object).reshape(values.shape)

@@ -63,6 +63,7 @@ __all__ = [
     "f_pr_re",
     "f_tp_fp",
     "fold_dims",
+    "fold_mean",
     "pooled",
     "precision",
     "read_counts",
@@ -208,6 +209,55 @@ def _fold_mean(
     total = x.where(keep, 0.0).sum(dims, skipna=False)
     count = keep.sum(dims)
     return formulas.safe_divide(total, count, fill), count == 0
+
+
+@doc
+def fold_mean(
+    values: xr.DataArray, c: Counts, dims: tuple[str, ...], fill: float = 0.0
+) -> tuple[xr.DataArray, xr.DataArray | None]:
+    r"""Mean of per-fold ``values`` along ``dims`` over the real folds of the counts ``c``.
+
+    .. math:: \bar x = \frac{1}{k}\sum_{i \in \text{folds}} x^{(i)}
+
+    where :math:`k` counts the cells of ``c`` that are folds (a cell whose counts are all 0
+    or all NaN is not a fold). ``values`` may have lost ``class`` (a class average of
+    per-fold values): a cell is then a fold when it is one for some class.
+
+    Parameters
+    ----------
+    values : xarray.DataArray
+        Per-fold values over the dims of ``c`` (``class`` optional).
+    c : cvframe.schema.Counts
+        The counts the values come from (:func:`read_counts`).
+    dims : tuple of str
+        The fold dims to average over.
+    fill : float, default 0
+        The mean where no cell is a fold.
+
+    Returns
+    -------
+    tuple
+        The mean, and the mask of cells without any fold (None when every cell is a fold).
+
+    References
+    ----------
+    <<reference>>
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> ds = cvframe.datasets.table1()
+    >>> c = read_counts(ds)
+    >>> mean, none = fold_mean(ds.cv.f(), c, ("fold",))
+    >>> round(mean.item(), 3), none is None
+    (0.692, True)
+    """
+    if c.padded is False:
+        return _fold_mean(values, None, dims, fill)
+    real = c.is_fold
+    if CLASS in real.dims and CLASS not in values.dims:
+        real = real.any(CLASS)
+    return _fold_mean(values, real, dims, fill)
 
 
 def aggregate_counts(

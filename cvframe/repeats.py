@@ -33,6 +33,8 @@ def summary(
     result: xr.DataArray | xr.Dataset | None = None,
     dim: str = REPEAT,
     ci: float = 0.95,
+    *,
+    ddof: int = 1,
 ) -> xr.Dataset:
     r"""Mean, spread and a Student-t confidence interval of a result across repeats.
 
@@ -40,9 +42,14 @@ def summary(
 
     .. math::
         \bar x = \frac1n\sum_j x_j,\quad
-        s = \sqrt{\frac{1}{n-1}\sum_j (x_j - \bar x)^2},\quad
-        \text{sem} = \frac{s}{\sqrt n},\quad
+        s = \sqrt{\frac{1}{n-\delta}\sum_j (x_j - \bar x)^2},\quad
+        \text{sem} = \frac{s_1}{\sqrt n},\quad
         \bar x \pm t_{n-1,\,(1+ci)/2}\,\text{sem}
+
+    where :math:`\delta` is ``ddof`` (1: the sample standard deviation, the default; 0:
+    the population standard deviation, the "mean ± sd over folds" that course slides and
+    many tools print) and :math:`s_1` is the sample standard deviation (:math:`\delta=1`),
+    which the standard error and the interval always use.
 
     Parameters
     ----------
@@ -59,19 +66,22 @@ def summary(
         The dim to summarise over; it must exist.
     ci : float, default 0.95
         Confidence level, strictly between 0 and 1.
+    ddof : {1, 0}, default 1
+        Delta degrees of freedom of ``std``: 1 for the sample standard deviation, 0 for the
+        population one. ``sem`` and the interval do not depend on it.
 
     Returns
     -------
     xarray.Dataset
-        Variables ``mean``, ``std`` (ddof=1), ``sem``, ``ci_low``, ``ci_high`` (float64,
-        without ``dim``; every other dim kept) and ``n`` (int64, the number of values).
-        Attrs: ``method="summary"``, ``reduced_dims``, ``ci`` and the result's own attrs
-        prefixed ``result_``.
+        Variables ``mean``, ``std`` (with ``ddof``), ``sem``, ``ci_low``, ``ci_high``
+        (float64, without ``dim``; every other dim kept) and ``n`` (int64, the number of
+        values). Attrs: ``method="summary"``, ``reduced_dims``, ``ci``, ``ddof`` (the
+        ``std``'s) and the result's own attrs prefixed ``result_``.
 
     Raises
     ------
     ValueError
-        When ``dim`` is absent, or ``ci`` is not in (0, 1).
+        When ``dim`` is absent, ``ci`` is not in (0, 1) or ``ddof`` is not 0 or 1.
 
     Warns
     -----
@@ -98,9 +108,18 @@ def summary(
     >>> s = ds.cv.summary(ds.cv.micro())
     >>> float(s["mean"]), float(s["std"]), int(s["n"])
     (0.7, 0.0, 2)
+
+    The slides' "mean (+/- sd)" over three folds of kappa 0, 1, 0 is the population sd:
+
+    >>> k = xr.DataArray([0.0, 1.0, 0.0], dims="fold")
+    >>> [round(float(ds.cv.summary(k, dim="fold", ddof=d)["std"]), 4) for d in (0, 1)]
+    [0.4714, 0.5774]
     """
     from scipy import stats
 
+    ddof = _checks.integer(
+        "ddof", ddof, low=0, high=1, fix="Use ddof=1 (sample sd) or ddof=0 (population sd)."
+    )
     if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0 < float(ci) < 1:
         raise ValueError(
             f"ci={ci!r} must be a confidence level strictly between 0 and 1 (e.g. ci=0.95)."
@@ -129,19 +148,21 @@ def summary(
     x = result.astype("float64")
     mean = x.mean(d, skipna=False)
     if n < 2:
+        sd_words = "std, sem" if ddof == 1 else "sem"
         warnings.warn(
-            f"dim={dim!r} has length {n}: std, sem and the interval across {dim!r} need at "
-            "least 2 values (the standard deviation uses ddof=1) and are NaN. Run more "
+            f"dim={dim!r} has length {n}: {sd_words} and the interval across {dim!r} need at "
+            "least 2 values (the sample standard deviation, ddof=1) and are NaN. Run more "
             "repeats.",
             UndefinedMetricWarning,
             stacklevel=user_stacklevel(),
         )
-        std = xr.full_like(mean, np.nan)
-        half = std
+        sample_sd = xr.full_like(mean, np.nan)
+        half = sample_sd
     else:
-        std = x.std(d, ddof=1, skipna=False)
-        half = float(stats.t.ppf((1 + float(ci)) / 2, n - 1)) * std / math.sqrt(n)
-    sem = std / math.sqrt(n)
+        sample_sd = x.std(d, ddof=1, skipna=False)
+        half = float(stats.t.ppf((1 + float(ci)) / 2, n - 1)) * sample_sd / math.sqrt(n)
+    std = sample_sd if ddof == 1 else x.std(d, ddof=0, skipna=False)
+    sem = sample_sd / math.sqrt(n)
     out = xr.Dataset(
         {
             "mean": mean,
@@ -154,7 +175,7 @@ def summary(
     )
     for v in out.data_vars.values():
         v.attrs = {}
-    attrs: dict[str, Any] = {"method": "summary", "reduced_dims": d, "ci": float(ci)}
+    attrs: dict[str, Any] = {"method": "summary", "reduced_dims": d, "ci": float(ci), "ddof": ddof}
     for key, value in result.attrs.items():
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
             attrs[f"result_{key}"] = value

@@ -15,6 +15,7 @@ from .._docs import accessor_doc
 from ..build import FRAME_DIMS
 from ..schema import CLASS, FOLD
 from ._style import fold_palette, plt, sns
+from .cost import cost_roc
 
 __all__ = ["DataFramePlotter", "roc", "score_rates"]
 
@@ -158,7 +159,7 @@ def score_rates(
     logx: bool = False,
     height: float = 3.2,
 ) -> Any:
-    """Each fold's false and true positive rate against the score threshold (Figure 3).
+    r"""Each fold's false and true positive rate against the score threshold (Figure 3).
 
     Curves shifted along the score axis mean the fold models are not calibrated with each
     other: sorting all folds' scores together (AUC_merge) then mixes incomparable scores
@@ -173,7 +174,14 @@ def score_rates(
     by : str or None, default "model"
         A column giving one facet row per value (used when the frame has it).
     logx : bool, default False
-        Log-scaled score axis (the paper's figure; needs positive scores).
+        The paper's log axis with '0' at the smallest score (Figure 3): the x data are the
+        thresholds shifted so that the panel's smallest score sits just right of the
+        origin, :math:`x = t - s_{min} + \delta` with
+        :math:`\delta = 10^{-3}(s_{max} - s_{min})` (:math:`\delta = 1` when all scores
+        are equal), drawn on a log-scaled axis; :math:`s_{min}, s_{max}` are the smallest
+        and largest score of the panel (class, and model of a stacked frame) over all its
+        folds and repeats, so the folds keep their relative shifts. SVM decision values,
+        negative ones included, draw as in the paper.
     height : float
 
     Returns
@@ -207,6 +215,9 @@ def score_rates(
     )
     sr = sr.rename(columns={fold: FOLD}) if fold in sr.columns else sr
     sr = sr[np.isfinite(sr["threshold"].astype(float))]
+    if logx:
+        panel = [str(c) for c in (by, *FRAME_DIMS, CLASS) if c is not None and c in sr.columns]
+        sr = _shift_scores(sr, list(dict.fromkeys(panel)))
     sr["rate"] = sr["rate"].map({"fpr": "false positive rate", "tpr": "true positive rate"})
     sr[CLASS] = sr[CLASS].astype(str)
     rows = [c for c in ((by if by in sr.columns else None),) if c]
@@ -241,7 +252,10 @@ def score_rates(
         facet_kws={"margin_titles": row is not None},
         legend="full" if n_folds <= 10 else False,
     )
-    g.set_axis_labels("score threshold" + (" (log)" if logx else ""), "rate (score >= threshold)")
+    g.set_axis_labels(
+        "score threshold - min + delta (log)" if logx else "score threshold",
+        "rate (score >= threshold)",
+    )
     if row is None:
         g.set_titles("{col_name}")
     else:
@@ -250,6 +264,21 @@ def score_rates(
         for axis in g.axes.flat:
             axis.set_xscale("log")
     return g
+
+
+#: The shift of ``logx``: the smallest score lands at this share of the score range.
+LOGX_DELTA = 1e-3
+
+
+def _shift_scores(sr: pd.DataFrame, panel: list[str]) -> pd.DataFrame:
+    """Thresholds as ``t - min + delta`` per panel (see ``score_rates(logx=True)``)."""
+    t = sr["threshold"].astype(float)
+    groups = t.groupby([sr[c] for c in panel], sort=False) if panel else t.groupby(0 * t)
+    lo, hi = groups.transform("min"), groups.transform("max")
+    delta = np.where(hi > lo, LOGX_DELTA * (hi - lo), 1.0)
+    sr = sr.copy()
+    sr["threshold"] = t - lo + delta
+    return sr
 
 
 class DataFramePlotter:
@@ -310,5 +339,38 @@ class DataFramePlotter:
             height=height,
         )
 
+    def cost_roc(
+        self,
+        cost_fp: float = 1.0,
+        cost_fn: float = 1.0,
+        prevalence: float | None = None,
+        method: str = "merge",
+        ax: Any = None,
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+        height: float = 3.6,
+    ) -> Any:
+        return cost_roc(
+            self._obj,
+            cost_fp,
+            cost_fn,
+            prevalence,
+            method,
+            ax,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+            height=height,
+        )
+
     roc.__doc__ = accessor_doc(globals()["roc"])
+    cost_roc.__doc__ = accessor_doc(globals()["cost_roc"])
     score_rates.__doc__ = accessor_doc(globals()["score_rates"])

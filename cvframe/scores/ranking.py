@@ -285,6 +285,12 @@ def _run(
     return out
 
 
+#: The driver under public names, for the ranking metrics of other modules of this package
+#: (:mod:`.bep`): a metric is a :class:`RankingMetric`, run by :func:`run_metric`.
+RankingMetric = _Metric
+run_metric = _run
+
+
 # ==========================================================================================
 # Public functions
 # ==========================================================================================

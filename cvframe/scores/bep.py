@@ -1,0 +1,183 @@
+r"""The precision-recall break-even point over thresholds, per fold, averaged or merged.
+
+The break-even point (BEP) of a scorer is the value at which precision equals recall as the
+decision threshold sweeps over the scores (Basili & Filice; Sebastiani 2002, §7.1.3). It is
+one more metric of the ranking driver (:func:`cvframe.scores.ranking.run_metric`): the same
+frame, ``method="avg"|"merge"|"fold"``, ``undefined=`` and ``average=`` as
+:func:`cvframe.scores.auc`.
+
+Where the crossing lies: predicting positive the :math:`k` top-scored samples of a fold with
+:math:`n_+` positives gives :math:`P - R = TP\,(1/k - 1/n_+)`, which is :math:`\ge 0` while
+:math:`k \le n_+` and :math:`\le 0` from :math:`k \ge n_+` on. So precision and recall
+cross where :math:`k` passes :math:`n_+`: without tied scores there, exactly at
+:math:`k = n_+` (and the BEP is the R-precision), with a run of tied scores across
+:math:`n_+` between the thresholds just above and just below that run, where the BEP is
+interpolated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .._docs import doc, register
+from ._frame import by_frame_dims
+from ._rank import Ranked
+from .ranking import Average, Method, RankingMetric, Undefined, run_metric
+
+__all__ = ["break_even_point"]
+
+register(
+    {
+        "bep_refs": """\
+.. [1] R. Basili and S. Filice, "Performance Evaluation of Machine Learning Systems"
+   (course slides, University of Roma Tor Vergata): "the BEP is the interpolated estimate
+   of the value for which Recall = Precision".
+.. [2] F. Sebastiani, "Machine learning in automated text categorization", ACM Computing
+   Surveys 34(1), 2002, §7.1.3.
+.. [3] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls
+   in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §2.4
+   and §3.2."""
+    }
+)
+
+
+def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
+    """(BEP, n_pos) per group; NaN where a group has no positives.
+
+    Within a group the scores ascend, so the k top-scored samples are the last k. The run
+    of tied scores that holds the cut at :math:`k = n_+` spans ``[s0, e0)``; the thresholds
+    around the crossing predict the ``ge - e0`` (above the run) and ``ge - s0`` (down to
+    the run) top-scored samples.
+    """
+    npos = r.npos
+    out = np.full(r.n_groups, np.nan)
+    ok = npos > 0
+    if not ok.any():
+        return out, npos
+    if not r.ties:  # the cut k = n_+ is a threshold: P = R exactly there
+        out[ok] = r.precision_at(npos)[ok]
+        return out, npos
+    ge = r.bounds[1:][ok]
+    k = npos[ok].astype(np.float64)
+    cut = ge - npos[ok]
+    bs, be, _ = r.blocks()
+    b = np.searchsorted(bs, cut, side="right") - 1
+    s0, e0 = bs[b], be[b]
+    c_ge = r.cp_at(ge)
+    tp0 = (c_ge - r.cp_at(e0)).astype(np.float64)  # above the run
+    tp1 = (c_ge - r.cp_at(s0)).astype(np.float64)  # down to and including the run
+    k0 = (ge - e0).astype(np.float64)
+    k1 = (ge - s0).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1, r1 = tp1 / k1, tp1 / k
+        p0 = np.where(k0 > 0, tp0 / k0, p1)  # above the top run: the top run's precision
+        r0 = tp0 / k
+        d0, d1 = p0 - r0, p1 - r1
+        den = d0 - d1
+        lam = np.where(den > 0, d0 / den, 0.0)
+    value = np.where(s0 == cut, p1, p0 + lam * (p1 - p0))
+    out[ok] = value
+    return out, npos
+
+
+BEP = RankingMetric("break_even_point", "no positives for a class", _bep_values)
+
+
+@doc
+@by_frame_dims
+def break_even_point(
+    df: pd.DataFrame,
+    method: Method = "avg",
+    undefined: Undefined = "skip",
+    *,
+    average: Average = None,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> xr.DataArray:
+    r"""Precision-recall break-even point over thresholds, per fold, averaged or merged.
+
+    For one fold (or the pooled folds of a repeat, ``method="merge"``) with :math:`n_+`
+    positives, let the thresholds be the distinct scores :math:`t_1 > t_2 > \dots`; at
+    :math:`t_j` the :math:`k_j` samples scored :math:`\ge t_j` are predicted positive, with
+    :math:`TP_j` positives among them, :math:`P_j = TP_j/k_j` and :math:`R_j = TP_j/n_+`.
+    Since :math:`P_j - R_j = TP_j (1/k_j - 1/n_+)`, the sign of :math:`P - R` changes where
+    :math:`k` passes :math:`n_+`. With :math:`j` the first threshold with
+    :math:`k_j \ge n_+`:
+
+    - if :math:`k_j = n_+`: :math:`P_j = R_j` and :math:`BEP = TP_j / n_+` (exact);
+    - else the point :math:`(R_{j-1}, P_{j-1})` just above the tied run and
+      :math:`(R_j, P_j)` are joined by a straight line in the precision-recall plane, and
+      the BEP is where it meets :math:`P = R`:
+
+      .. math:: d = P - R,\quad \lambda = \frac{d_{j-1}}{d_{j-1} - d_j},\quad
+          BEP = P_{j-1} + \lambda\,(P_j - P_{j-1})
+
+      (:math:`\lambda = 0` when :math:`d_{j-1} = d_j = 0`, i.e. no positive above the cut);
+      when :math:`t_j` is the top score (no threshold above it), :math:`P_{j-1}` is taken as
+      :math:`P_j` at :math:`R = 0`, so :math:`BEP = P_j`.
+
+    Without tied scores at the cut the BEP therefore equals the R-precision
+    (:func:`r_precision`, the precision at :math:`k = n_+`); with ties the two differ:
+    R-precision shares the tied run's positives in proportion (interpolation in the counts),
+    the BEP interpolates precision and recall linearly. A fold without positives is
+    undefined; a fold without negatives has BEP 1.
+
+    Parameters
+    ----------
+    <<frame_params>>
+    <<method_params>>
+
+    Returns
+    -------
+    xarray.DataArray
+        As :func:`auc`: over ``class`` (length 1 holding ``pos_label`` when binary), plus
+        ``repeat`` when the frame has a repeat column, plus ``fold`` for ``method="fold"``;
+        without ``class`` when ``average`` is given. Attrs record ``metric``, ``method``,
+        ``undefined``, ``average``, ``reduced_dims`` and ``n_undefined``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`auc` (missing columns, NaN scores, unknown labels, bad options).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once per call under ``undefined="skip"`` when a fold (or a pooled repeat) has no
+        positives of a class.
+
+    See Also
+    --------
+    r_precision : the precision at :math:`k = n_+` (equal without ties at the cut).
+    cvframe.multiclass.pr_mean : the micro break-even point :math:`(\mu P + \mu R)/2` of
+        a counts cube.
+
+    References
+    ----------
+    <<bep_refs>>
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from cvframe import scores
+    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
+    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
+    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    >>> scores.break_even_point(df, method="fold").values.ravel().tolist()
+    [0.5, 1.0]
+    >>> tied = pd.DataFrame({"fold": 0, "y_true": [1, 1, 0, 0, 1],
+    ...                      "score": [0.9, 0.5, 0.5, 0.5, 0.1]})
+    >>> round(scores.break_even_point(tied).item(), 4)  # P = R between k = 1 and k = 4
+    0.6
+    """
+    return run_metric(
+        df, BEP, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
+    )[0]
