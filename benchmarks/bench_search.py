@@ -1,0 +1,80 @@
+"""Benchmark: PooledSearchCV overhead over GridSearchCV for the same fits.
+
+Both searches fit the same candidates on the same splits (no refit): GridSearchCV scores
+every test fold with ``scoring="f1"``; PooledSearchCV keeps the out-of-fold predictions,
+builds the counts cube with a ``param`` dim and computes the pooled and per-fold F. Prints
+the best-of time of each and their ratio (the goal is under 1.2x), for a cheap model (where
+the bookkeeping shows most) and a costlier one.
+
+Run: python benchmarks/bench_search.py [--samples N] [--repeats R] [--n-jobs J]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+
+def best_of(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main(argv=None):
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
+
+    from cvframe.search import PooledSearchCV
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=3, help="timing repeats (best of)")
+    parser.add_argument("--n-jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    X, y = make_classification(
+        n_samples=args.samples, n_features=20, weights=[0.95], random_state=0
+    )
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+    cases = [
+        (
+            "LogisticRegression, 8 C values",
+            LogisticRegression(max_iter=500),
+            {"C": [0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000]},
+        ),
+        (
+            "RandomForest (30 trees), 4 depths",
+            RandomForestClassifier(30, random_state=0),
+            {"max_depth": [2, 4, 8, None]},
+        ),
+    ]
+    print(
+        f"{args.samples} samples, 5 folds x 2 repeats, n_jobs={args.n_jobs}, best of {args.repeats}"
+    )
+    print(f"{'case':38s} {'GridSearchCV':>13s} {'PooledSearchCV':>15s} {'ratio':>7s}")
+    for name, est, grid in cases:
+
+        def grid_search(est=est, grid=grid):
+            GridSearchCV(est, grid, scoring="f1", cv=cv, refit=False, n_jobs=args.n_jobs).fit(X, y)
+
+        def pooled_search(est=est, grid=grid):
+            PooledSearchCV(
+                est, grid, cv=cv, refit=False, n_jobs=args.n_jobs, zero_division=0.0
+            ).fit(X, y)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t_grid = best_of(grid_search, args.repeats)
+            t_pooled = best_of(pooled_search, args.repeats)
+        print(f"{name:38s} {t_grid:12.3f}s {t_pooled:14.3f}s {t_pooled / t_grid:6.2f}x")
+
+
+if __name__ == "__main__":
+    main()
