@@ -15,7 +15,13 @@ __version__ = "0.1.0"
 from . import accessors as _accessors  # noqa: E402,F401  (registers ds.cv and df.cv)
 from . import datasets, formulas, reduce, schema  # noqa: E402
 from .build import from_confusion, from_counts, from_predictions  # noqa: E402
+
+# ``cvframe.compare`` is the function (the module stays importable as ``cvframe.compare``
+# through ``import cvframe.compare``/``from cvframe.compare import ...``): imported eagerly so
+# that a later import of the submodule cannot rebind the package attribute to the module.
+from .compare import compare  # noqa: E402
 from .errors import CountsError, UndefinedMetricWarning  # noqa: E402
+from .formulas import f_from_rates  # noqa: E402
 from .io import open_dataset  # noqa: E402
 from .schema import validate  # noqa: E402
 
@@ -29,24 +35,34 @@ _LAZY = {
     "bias_study": ("simulation", "bias_study"),
     "p_fold_without_positives": ("simulation", "p_fold_without_positives"),
     "plot": ("plot", None),
+    "search": ("search", None),
+    "PooledSearchCV": ("search", "PooledSearchCV"),
+    "param_label": ("runner", "param_label"),
+    "read_params": ("runner", "read_params"),
 }
 
 __all__ = [
     "CountsError",
+    "PooledSearchCV",
     "UndefinedMetricWarning",
     "__version__",
     "bias_study",
+    "compare",
     "cross_validate",
     "datasets",
+    "f_from_rates",
     "formulas",
     "from_confusion",
     "from_counts",
     "from_predictions",
     "open_dataset",
     "p_fold_without_positives",
+    "param_label",
     "plot",
+    "read_params",
     "reduce",
     "schema",
+    "search",
     "simulate",
     "simulation",
     "splits",

@@ -91,6 +91,14 @@ def _doc_from(func: Callable[..., Any]) -> Callable[[F], F]:
     return deco
 
 
+def _compare_doc(method: F) -> F:
+    """The docstring of :func:`cvframe.compare.compare` for ``ds.cv``/``df.cv``: no ``data``."""
+    from .compare import compare
+
+    method.__doc__ = _in_method_order(_docs.accessor_doc(compare, ("data",)), method)
+    return method
+
+
 @xr.register_dataset_accessor("cv")
 class CVDatasetAccessor:
     """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
@@ -260,9 +268,40 @@ class CVDatasetAccessor:
 
     @_doc_from(repeats.summary)
     def summary(
-        self, result: xr.DataArray | xr.Dataset | None = None, dim: str = "repeat", ci: float = 0.95
+        self,
+        result: xr.DataArray | xr.Dataset | None = None,
+        dim: str = "repeat",
+        ci: float = 0.95,
+        *,
+        ddof: int = 1,
     ) -> xr.Dataset:
-        return repeats.summary(self._obj, result, dim, ci)
+        return repeats.summary(self._obj, result, dim, ci, ddof=ddof)
+
+    # --- means of precision and recall, kappa's chance matrix --------------------------------
+    @_doc_from(multiclass.pr_mean)
+    def pr_mean(
+        self,
+        kind: multiclass.PRKind = "harmonic",
+        fold_method: FoldMethod = "tp_fp",
+        average: multiclass.PRAverage = None,
+        *,
+        beta: float = 1.0,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.pr_mean(
+            self._obj,
+            kind,
+            fold_method,
+            average,
+            beta=beta,
+            dim=dim,
+            zero_division=zero_division,
+        )
+
+    @_doc_from(multiclass.kappa_expected)
+    def kappa_expected(self, dim: Dims = "fold") -> xr.DataArray:
+        return multiclass.kappa_expected(self._obj, dim)
 
     # --- .632 bootstrap ----------------------------------------------------------------------
     @_doc_from(bootstrap.bootstrap_632)
@@ -271,12 +310,31 @@ class CVDatasetAccessor:
     ) -> xr.DataArray:
         return bootstrap.bootstrap_632(self._obj, metric=metric, plus=plus, dim=dim)
 
+    # --- cost-sensitive analysis --------------------------------------------------------------
+    @_doc_from(scores.expected_cost)
+    def expected_cost(
+        self,
+        cost_matrix: Any = None,
+        how: How = None,
+        dim: Dims = "fold",
+        *,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return scores.expected_cost(self._obj, cost_matrix, how, dim, zero_division=zero_division)
+
     # --- diagnostics, report and plots -------------------------------------------------------
     @_doc_from(diagnostics.anomalies)
     def anomalies(
-        self, *, tolerance: float = 0.05, alpha: float = 0.01, beta: float = 1.0
+        self,
+        *,
+        tolerance: float = 0.05,
+        alpha: float = 0.01,
+        beta: float = 1.0,
+        scores: pd.DataFrame | None = None,
     ) -> pd.DataFrame:
-        return diagnostics.anomalies(self._obj, tolerance=tolerance, alpha=alpha, beta=beta)
+        return diagnostics.anomalies(
+            self._obj, tolerance=tolerance, alpha=alpha, beta=beta, scores=scores
+        )
 
     @_doc_from(report.report)
     def report(
@@ -309,6 +367,52 @@ class CVDatasetAccessor:
             fold=fold,
             repeat=repeat,
             score=score,
+        )
+
+    # --- paired comparison of models -----------------------------------------------------------
+    @_compare_doc
+    def compare(
+        self,
+        metric: str = "f_tp_fp",
+        *,
+        baseline: Hashable | None = None,
+        dim: str = "model",
+        test: str = "auto",
+        alpha: float = 0.05,
+        n_resamples: int = 2000,
+        random_state: int | None = None,
+        rope: float = 0.01,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        score: str = "score",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample: str | None = "sample",
+    ) -> xr.Dataset:
+        from .compare import compare  # looked up per call: cvframe.compare may be the function
+
+        return compare(
+            self._obj,
+            metric,
+            baseline=baseline,
+            dim=dim,
+            test=test,
+            alpha=alpha,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            rope=rope,
+            beta=beta,
+            zero_division=zero_division,
+            pos_label=pos_label,
+            y_true=y_true,
+            y_pred=y_pred,
+            score=score,
+            fold=fold,
+            repeat=repeat,
+            sample=sample,
         )
 
     @property
@@ -355,6 +459,52 @@ class CVDataFrameAccessor:
             repeat=repeat,
             sample_weight=sample_weight,
             dims=dims,
+        )
+
+    # --- paired comparison of models -----------------------------------------------------------
+    @_compare_doc
+    def compare(
+        self,
+        metric: str = "f_tp_fp",
+        *,
+        baseline: Hashable | None = None,
+        dim: str = "model",
+        test: str = "auto",
+        alpha: float = 0.05,
+        n_resamples: int = 2000,
+        random_state: int | None = None,
+        rope: float = 0.01,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        score: str = "score",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample: str | None = "sample",
+    ) -> xr.Dataset:
+        from .compare import compare  # looked up per call: cvframe.compare may be the function
+
+        return compare(
+            self._obj,
+            metric,
+            baseline=baseline,
+            dim=dim,
+            test=test,
+            alpha=alpha,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            rope=rope,
+            beta=beta,
+            zero_division=zero_division,
+            pos_label=pos_label,
+            y_true=y_true,
+            y_pred=y_pred,
+            score=score,
+            fold=fold,
+            repeat=repeat,
+            sample=sample,
         )
 
     # --- scores ------------------------------------------------------------------------------
@@ -530,6 +680,177 @@ class CVDataFrameAccessor:
     ) -> pd.DataFrame:
         return scores.score_rates(
             self._obj,
+            undefined,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    # --- break-even point over thresholds ----------------------------------------------------
+    @_doc_from(scores.break_even_point)
+    def break_even_point(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.break_even_point(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    # --- calibration: Brier score, its decomposition, log-loss ------------------------------
+    @_doc_from(scores.brier)
+    def brier(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.brier(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    @_doc_from(scores.brier_decomposition)
+    def brier_decomposition(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        bins: int | None = 10,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.brier_decomposition(
+            self._obj,
+            method,
+            undefined,
+            bins=bins,
+            average=average,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    @_doc_from(scores.log_loss)
+    def log_loss(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        eps: float | str = "auto",
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.log_loss(
+            self._obj,
+            method,
+            undefined,
+            average=average,
+            eps=eps,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    # --- cost-sensitive ROC -------------------------------------------------------------------
+    @_doc_from(scores.roc_hull)
+    def roc_hull(
+        self,
+        method: str | None = None,
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.roc_hull(
+            self._obj,
+            method,
+            undefined,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=repeat,
+            score=score,
+        )
+
+    @_doc_from(scores.optimal_operating_point)
+    def optimal_operating_point(
+        self,
+        cost_fp: float = 1.0,
+        cost_fn: float = 1.0,
+        prevalence: float | None = None,
+        method: str = "fold",
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.optimal_operating_point(
+            self._obj,
+            cost_fp,
+            cost_fn,
+            prevalence,
+            method,
             undefined,
             labels=labels,
             pos_label=pos_label,

@@ -29,7 +29,14 @@ from cvframe.accessors import CVDataFrameAccessor, CVDatasetAccessor
 
 DS_MODULES = ("reduce", "multiclass", "repeats", "bootstrap", "diagnostics", "report")
 DF_MODULES = ("scores",)
-RENAMED = {("df", "counts"): ("build", "counts_from_frame")}
+RENAMED = {
+    ("df", "counts"): ("build", "counts_from_frame"),
+    # a cube function (first parameter ds) that lives with the score metrics it complements
+    ("ds", "expected_cost"): ("scores", "expected_cost"),
+    # compare takes a cube or a predictions frame: a twin on both accessors
+    ("ds", "compare"): ("compare", "compare"),
+    ("df", "compare"): ("compare", "compare"),
+}
 # Public functions of a cube module that are deliberately not methods, with the reason.
 NO_TWIN = {
     "fold_dims": "the check of dim= every aggregation shares, not a metric",
@@ -39,6 +46,12 @@ NO_TWIN = {
     "methods_table": "a long frame for plots and the report, not a metric of the cube",
 }
 DATA = {"ds": "ds", "df": "df"}
+# Functions whose data argument has another name (compare's ``data``: a cube or a frame).
+DATA_NAMED = {"compare": "data"}
+
+
+def _data(kind: str, name: str) -> str:
+    return DATA_NAMED.get(name, DATA[kind])
 
 
 MISSING: list[str] = []
@@ -138,7 +151,7 @@ def test_every_function_has_a_method_twin(kind):
 def test_method_has_the_functions_parameters_and_defaults(pair):
     kind, name = pair
     method, func = _method(kind, name), REGISTRY[pair]
-    assert next(iter(inspect.signature(func).parameters)) == DATA[kind]
+    assert next(iter(inspect.signature(func).parameters)) == _data(kind, name)
     got, want = _params(method), _params(func)
     assert sorted(got) == sorted(want), f"{kind}.cv.{name}: parameters differ"
     differ = {n: (got[n], want[n]) for n in want if got[n] is not want[n] and got[n] != want[n]}
@@ -232,7 +245,7 @@ def test_every_argument_is_forwarded_unchanged(pair, monkeypatch):
     assert getattr(obj.cv, name)(**sentinels) == "recorded"
     assert len(calls) == 1, f"{kind}.cv.{name} did not call {func.__module__}.{func.__name__}"
     got = calls[0].arguments
-    assert got[DATA[kind]] is obj
+    assert got[_data(kind, name)] is obj
     wrong = {p: got.get(p, "<default>") for p, s in sentinels.items() if got.get(p) is not s}
     assert not wrong, f"{kind}.cv.{name} passed other values: {wrong}"
 

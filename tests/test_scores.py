@@ -6,6 +6,7 @@ the pooled folds; a direct per-fold computation for precision at k and R-precisi
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -547,6 +548,9 @@ def test_accessor_parity():
     pd.testing.assert_frame_equal(df.cv.roc(), scores.roc(df))
     pd.testing.assert_frame_equal(df.cv.score_rates(), scores.score_rates(df))
     for name in scores.__all__:
+        func = getattr(scores, name)
+        if not callable(func) or next(iter(inspect.signature(func).parameters), None) != "df":
+            continue  # cube functions (expected_cost) are ds.cv's; iso_cost_slope takes scalars
         assert hasattr(df.cv, name), name
         # the method's help is the function's, rendered for the accessor (no df parameter)
         method_doc, func_doc = getattr(df.cv, name).__doc__, getattr(scores, name).__doc__

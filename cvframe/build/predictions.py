@@ -416,7 +416,8 @@ def counts_from_frame(
         Column of per-sample weights.
     dims : sequence of str, optional
         Further columns that become dims of the cube (kept by every reduction). Default: those
-        of ``"model"``, ``"param"``, ``"dataset"``, ``"subset"`` that the frame has; ``dims=[]`` for none.
+        of ``"model"``, ``"param"``, ``"dataset"``, ``"subset"`` that the frame has;
+        ``dims=[]`` for none.
 
     Returns
     -------

@@ -13,27 +13,38 @@ plots only reshape and draw. They never call ``plt.show()``: save with
 ``confusion(ds)``                 the confusion matrix as a heatmap (counts or normalised)
 ``roc(df)``                       per-fold ROC curves and the merged one
 ``score_rates(df)``               per-fold FPR and TPR against the score (paper, Figure 3)
+``cost_roc(df)``                  ROC, convex hull, iso-cost line and optimal point
+``f_surface()``                   F over precision x recall or FPR x TPR (paper, Figure 1)
 ``bias(study)``                   relative bias or std of the five methods (Figures 4-8)
 ``fold_risk()``                   risk of a fold without positives (Figure 9)
+``differences(result)``           paired differences of a model comparison with intervals
+``critical_difference(result)``   Friedman mean ranks across data sets, CD diagram
 ================================  ==========================================================
 
 The accessors expose the cube and frame plots: ``ds.cv.plot.folds()``,
 ``ds.cv.plot.methods()``, ``ds.cv.plot.confusion()``, ``df.cv.plot.roc()``,
-``df.cv.plot.score_rates()``.
+``df.cv.plot.score_rates()``, ``df.cv.plot.cost_roc()``.
 """
 
 from __future__ import annotations
 
 from ..tidy import METHOD_LABELS  # noqa: F401 - the display names, as before
+from .compare import critical_difference, differences
+from .cost import cost_roc
 from .cube import DatasetPlotter, confusion, folds, methods
 from .frame import DataFramePlotter, roc, score_rates
 from .study import bias, fold_risk
+from .surface import f_surface
 
 __all__ = [
     "DataFramePlotter",
     "DatasetPlotter",
     "bias",
     "confusion",
+    "cost_roc",
+    "critical_difference",
+    "differences",
+    "f_surface",
     "fold_risk",
     "folds",
     "methods",

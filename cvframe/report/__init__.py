@@ -21,6 +21,7 @@ from .. import _checks
 from .._types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
 from .content import RECOMMENDATION, content, undefined_cells
+from .decision import decision
 from .html import figures, to_html
 from .text import to_json, to_text
 
@@ -198,6 +199,7 @@ def report(
                 alpha=alpha,
                 score_kwargs=kw,
             )
+            c["decision"] = decision(cube, sc, beta=beta, zero_division=zero_division)
             figs = figures(cube, sc, zero_division, kw) if plots and format == "html" else []
             sections.append((name, c, figs))
     _one_warning(caught, sections, zero_division)

@@ -2,7 +2,8 @@
 
 The tables are the tidy long frames of :mod:`cvframe.tidy` (every fold's counts and
 metrics, the five F methods, the class averages, means over repeats), AUC_avg next to
-AUC_merge from :func:`cvframe.scores.auc_methods` and the findings of
+AUC_merge from :func:`cvframe.scores.auc_methods` (and the Brier score of probability
+scores, :func:`cvframe.scores.brier`) and the findings of
 :func:`cvframe.diagnostics.anomalies`. Nothing here formats text; :mod:`.text` and :mod:`.html`
 only draw what :func:`content` returns.
 """
@@ -15,7 +16,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels, diagnostics, tidy
+from .. import _checks, _labels, diagnostics, multiclass, tidy
 from ..reduce import F_METHODS
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
 
@@ -65,8 +66,19 @@ def pos_label(ds: xr.Dataset) -> Any:
     return _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
 
 
+def _with_kappa_band(frame: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The class averages with the strength-of-agreement band right after ``kappa``."""
+    if frame is None or "kappa" not in frame.columns:
+        return frame
+    out = frame.copy()
+    band = multiclass.kappa_band(out["kappa"].to_numpy(dtype="float64"))
+    out.insert(out.columns.get_loc("kappa") + 1, "kappa_band", band)
+    return out
+
+
 def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]) -> pd.DataFrame:
-    """AUC_avg and AUC_merge per class (and per model/dataset column of the frame).
+    """AUC_avg and AUC_merge per class (and per model/dataset column of the frame), with
+    Brier_avg and Brier_merge beside them when the scores are probabilities.
 
     The scores functions keep the frame's ``model``/``dataset`` columns as dims; training-set
     rows (``subset="train"``) are left out: the report is about the test folds.
@@ -79,11 +91,21 @@ def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any
     m = sc.auc_methods(
         scores, labels=labels, pos_label=pos_label(ds), undefined="nan", **score_kwargs
     )
+    shown = ["auc_avg", "auc_merge"]
+    try:  # Brier needs probabilities: decision values leave the AUC columns alone
+        for method in ("avg", "merge"):
+            m[f"brier_{method}"] = sc.brier(
+                scores, method, labels=labels, pos_label=pos_label(ds), **score_kwargs
+            )
+            shown.append(f"brier_{method}")
+    except ValueError as err:
+        if "outside [0, 1]" not in str(err):
+            raise
     dims = [str(d) for d in m.dims]
-    frame = m.to_dataframe().reset_index()[dims + ["auc_avg", "auc_merge"]]
+    frame = m.to_dataframe().reset_index()[dims + shown]
     if REPEAT in dims:
         by = [d for d in dims if d != REPEAT]
-        frame = frame.groupby(by, sort=False)[["auc_avg", "auc_merge"]].mean().reset_index()
+        frame = frame.groupby(by, sort=False)[shown].mean().reset_index()
     return frame
 
 
@@ -124,7 +146,9 @@ def content(
         },
         "methods": tidy.over_repeats(methods, by, list(F_METHODS), has_repeat),
         "methods_per_repeat": methods if has_repeat else None,
-        "class_averages": tidy.class_averages(ds, beta=beta, zero_division=zero_division),
+        "class_averages": _with_kappa_band(
+            tidy.class_averages(ds, beta=beta, zero_division=zero_division)
+        ),
         "auc": (_auc_table(scores, ds, score_kwargs) if scores is not None else None),
         "per_fold": tidy.fold_table(ds, beta=beta, zero_division=zero_division),
         "findings": diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta),

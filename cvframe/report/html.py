@@ -12,6 +12,7 @@ import xarray as xr
 
 from ..schema import CONFUSION
 from .content import pos_label
+from .decision import decision_html
 from .text import fmt_frame
 
 __all__ = ["figures", "to_html"]
@@ -120,6 +121,7 @@ def _section(c: dict[str, Any], figs: list[tuple[str, str]]) -> list[str]:
         + "</p>",
         f'<p class="meta">policy: zero_division={e(c["policy"]["zero_division"])}, '
         f"beta={c['policy']['beta']:g} &mdash; {e(c['policy']['meaning'])}</p>",
+        *decision_html(c.get("decision")),
         f'<p class="rec">{e(c["recommendation"])}</p>',
         "<h2>Five aggregations of the same folds</h2>",
         _table(c["methods"], 4, "methods"),
@@ -130,7 +132,12 @@ def _section(c: dict[str, Any], figs: list[tuple[str, str]]) -> list[str]:
             _table(c["class_averages"], 4, "class-averages"),
         ]
     if c["auc"] is not None:
-        parts += ["<h2>AUC_avg vs AUC_merge</h2>", _table(c["auc"], 4, "auc")]
+        parts += [
+            "<h2>AUC_avg vs AUC_merge</h2>",
+            '<p class="meta">AUC_merge mixes calibration into ranking; the Brier score '
+            "(lower is better) measures calibration itself.</p>",
+            _table(c["auc"], 4, "auc"),
+        ]
     findings = c["findings"]
     parts.append(f"<h2>Findings ({len(findings)})</h2>")
     if len(findings):

@@ -11,6 +11,7 @@ import pandas as pd
 from ..schema import CLASS, FOLD, REPEAT
 from ..tidy import METHOD_LABELS
 from .content import plain
+from .decision import decision_lines
 
 __all__ = ["fmt_frame", "to_json", "to_text"]
 
@@ -63,6 +64,7 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         f"beta={c['policy']['beta']:g} ({c['policy']['meaning']})",
         "",
     ]
+    lines += decision_lines(c.get("decision"))
     rep = c["methods_per_repeat"] is not None
     lines.append(
         "Five aggregations of the same folds, per class"
@@ -88,6 +90,8 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
             "",
             "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' "
             "pooled scores)" + (" (mean over repeats)" if rep else "") + ":",
+            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
+            "measures calibration itself.",
             fmt_frame(c["auc"], 4).to_string(index=False),
         ]
     pf = c["per_fold"]

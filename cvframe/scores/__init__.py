@@ -13,11 +13,15 @@ repeat column; ``fold`` is reduced unless ``method="fold"``.
 
 Layout: :mod:`._rank` (numpy only: packed keys, one sort, ranks and tie runs),
 :mod:`._frame` (reading the frame on the package's label policy), :mod:`.ranking` (one driver
-for the four metrics), :mod:`.curves` (ROC points and score rates).
+for the four metrics), :mod:`.curves` (ROC points and score rates), :mod:`.calibration`
+(Brier score, its calibration/refinement decomposition and log-loss: means over samples).
 """
 
 from __future__ import annotations
 
+from .bep import break_even_point
+from .calibration import brier, brier_decomposition, log_loss
+from .cost import expected_cost, iso_cost_slope, optimal_operating_point, roc_hull
 from .curves import roc, score_rates
 from .ranking import (
     AVERAGES as AVERAGES,
@@ -49,8 +53,16 @@ __all__ = [
     "auc",
     "auc_methods",
     "average_precision",
+    "break_even_point",
+    "expected_cost",
+    "iso_cost_slope",
+    "optimal_operating_point",
+    "brier",
+    "brier_decomposition",
+    "log_loss",
     "precision_at_k",
     "r_precision",
     "roc",
+    "roc_hull",
     "score_rates",
 ]

@@ -437,7 +437,7 @@ def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
 
 
 def by_frame_dims(func: Any) -> Any:
-    """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ``subset``).
+    """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
 
     A predictions frame may stack several models, data sets or the train and test subsets
     (``cross_validate(return_train=True)``); their scores must never be ranked together. The
