@@ -1185,4 +1185,13 @@ def _result(
     res = xr.Dataset({k: out[k] for k in names})
     res = res.assign_coords(_contrast_coords(models, ia, ib, dim))
     res.attrs = _attrs(test, metric, alpha, dim, baseline, **info)
+    # a difference says so wherever it goes (summary() copies these as result_*)
+    for name in ("difference", "mean", "low", "high"):
+        if name in res:
+            res[name].attrs = {
+                "method": "difference",
+                "metric": metric,
+                "difference": res.attrs["difference"],
+                "test": test,
+            }
     return res

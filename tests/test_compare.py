@@ -419,3 +419,19 @@ def test_the_doc_page_examples_run():
     test = parser.get_doctest("\n".join(blocks), {}, "compare.md", str(page), 0)
     runner.run(test)  # one namespace: later blocks use earlier names
     assert runner.failures == 0
+
+
+def test_a_summary_of_the_difference_says_it_is_a_difference():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 300)
+    fold, rep = np.arange(300) % 5, np.arange(300) % 3
+    cubes = [
+        cvframe.from_predictions(y, np.where(rng.random(300) < q, y, 1 - y), fold, repeat=rep)
+        for q in (0.7, 0.8)
+    ]
+    ds = xr.concat(cubes, dim=pd.Index(["a", "b"], name="model"))
+    res = compare(ds, "f", baseline="a")
+    s = ds.cv.summary(res["difference"])
+    assert s.attrs["result_method"] == "difference"
+    assert s.attrs["result_difference"] == res.attrs["difference"]
+    assert res["difference"].attrs["test"] == res.attrs["test"]

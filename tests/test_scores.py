@@ -830,3 +830,18 @@ def test_regroup_equals_a_fresh_sort_by_repeat(rows):
     np.testing.assert_array_equal(merged.key, fresh.key)
     np.testing.assert_array_equal(merged.bounds, fresh.bounds)
     np.testing.assert_array_equal(merged.auc()[0], fresh.auc()[0])
+
+
+@pytest.mark.parametrize(
+    "name", ["auc", "average_precision", "break_even_point", "roc_hull", "optimal_operating_point"]
+)
+def test_dask_frames_give_the_pandas_result(name):
+    dd = pytest.importorskip("dask.dataframe")
+    df = frame(2, n=240, k=4, ties=True, repeats=2)
+    df["model"] = np.where(np.arange(len(df)) % 2, "b", "a")
+    want = getattr(scores, name)(df)
+    got = getattr(scores, name)(dd.from_pandas(df, npartitions=3))
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want)
+    else:
+        xr.testing.assert_identical(got, want)

@@ -32,7 +32,7 @@ from .. import _labels
 from ..errors import few, user_stacklevel
 from ..schema import FRAME_DIMS
 
-__all__ = ["FRAME_DIMS", "Frame", "by_frame_dims", "parse", "place"]
+__all__ = ["FRAME_DIMS", "Frame", "by_frame_dims", "is_dask_frame", "parse", "place", "reads_dask"]
 
 #: Columns of a predictions frame that stack independent score sets (never ranked together).
 
@@ -436,6 +436,17 @@ def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
 # ------------------------------------------------------------------------------------------
 
 
+def is_dask_frame(df: Any) -> bool:
+    """True for a dask DataFrame (classic dask or dask-expr)."""
+    return type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "npartitions")
+
+
+def reads_dask(func: Any) -> Any:
+    """Mark a metric that reduces a dask DataFrame lazily itself (see :func:`by_frame_dims`)."""
+    func.reads_dask = True
+    return func
+
+
 def by_frame_dims(func: Any) -> Any:
     """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
 
@@ -449,6 +460,9 @@ def by_frame_dims(func: Any) -> Any:
 
     @functools.wraps(func)
     def wrapper(df: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_dask_frame(df) and not getattr(func, "reads_dask", False):
+            # ranking needs all scores of a group in one sort: the frame is computed here
+            df = df.compute()
         ok = isinstance(df, pd.DataFrame) and not isinstance(df.columns, pd.MultiIndex)
         dims = [d for d in FRAME_DIMS if ok and d in df.columns]
         if not dims:

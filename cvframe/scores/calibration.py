@@ -30,7 +30,7 @@ from .. import _checks
 from .._docs import doc, register
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
-from ._frame import FRAME_DIMS, Frame, by_frame_dims, parse
+from ._frame import FRAME_DIMS, Frame, by_frame_dims, is_dask_frame, parse, reads_dask
 from .ranking import METHODS, UNDEFINED, Method, Undefined
 
 __all__ = ["CALIBRATION_AVERAGES", "brier", "brier_decomposition", "log_loss"]
@@ -93,10 +93,6 @@ class _Rows:
     lp: np.ndarray | None  # sum of -log(clip(s))
     lq: np.ndarray | None  # sum of -log(clip(1 - s))
     b: np.ndarray | None  # bin of the row (an integer code, or the score for bins=None)
-
-
-def _is_dask(df: Any) -> bool:
-    return type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "npartitions")
 
 
 def _eps(eps: Any) -> float:
@@ -372,6 +368,7 @@ def _support(fr: Frame, rows: list[_Rows], per_fold: bool) -> xr.DataArray:
 
 @doc
 @by_frame_dims
+@reads_dask
 def brier(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -452,7 +449,7 @@ def brier(
     (0.1894, 0.1894)
     """
     _check(method, undefined, average)
-    if _is_dask(df):
+    if is_dask_frame(df):
         reduced = _from_dask(df, y_true, fold, repeat, score, None, False)
         return brier(
             reduced,
@@ -482,6 +479,7 @@ def brier(
 
 @doc
 @by_frame_dims
+@reads_dask
 def log_loss(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -547,7 +545,7 @@ def log_loss(
     """
     eps_value = _eps(eps)
     _check(method, undefined, average)
-    if _is_dask(df):
+    if is_dask_frame(df):
         reduced = _from_dask(df, y_true, fold, repeat, score, eps_value, False)
         return log_loss(
             reduced,
@@ -586,6 +584,7 @@ DECOMPOSITION = ("brier", "calibration", "refinement", "resolution", "uncertaint
 
 @doc
 @by_frame_dims
+@reads_dask
 def brier_decomposition(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -673,7 +672,7 @@ def brier_decomposition(
     """
     bins_value = _bins(bins)
     _check(method, undefined, average)
-    if _is_dask(df):
+    if is_dask_frame(df):
         reduced = _from_dask(df, y_true, fold, repeat, score, None, bins_value)
         return brier_decomposition(
             reduced,
