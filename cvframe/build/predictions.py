@@ -33,6 +33,8 @@ FRAME_ATTRS = (
     "model_params",
     "estimators",
     "score_methods",
+    "source",
+    "resampling",
 )
 
 #: Columns of a predictions frame that become dimensions of the cube when present.

@@ -8,6 +8,8 @@ Subcommands (one module each):
 - ``cvframe report PREDICTIONS.csv|.parquet [--fold-col ...] [--labels a,b] [--out DIR]
   [--format ...]``: the report of a predictions frame written by any tool.
 - ``cvframe simulate ...``: the bias study of :func:`cvframe.bias_study`.
+- ``cvframe explain FILE --reported 0.873 [--metric f|accuracy|auc] [--format-in ...]``:
+  which fold aggregation a reported number matches (:func:`cvframe.explain.explain`).
 
 Exit codes: 0 on success, 2 on a user error: one line on stderr, in the command line's words
 (``--pos-label``, never ``pos_label=``), no traceback. Warnings are printed as one line each.
@@ -22,7 +24,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from . import demo, report, simulate
+from . import demo, explain, report, simulate
 from ._common import Parser, UserError, first_line, translate
 from .demo import DEMO_FOLDS, DEMO_REPEATS
 
@@ -51,7 +53,12 @@ def _build() -> tuple[Parser, dict[str, Parser]]:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     subs = {
         name: module.add_parser(sub)
-        for name, module in (("demo", demo), ("report", report), ("simulate", simulate))
+        for name, module in (
+            ("demo", demo),
+            ("report", report),
+            ("simulate", simulate),
+            ("explain", explain),
+        )
     }
     return parser, subs
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 from typing import Any
 
+import xarray as xr
+
 from ._common import UserError, label, labels, number, out_dir, read_frame, zero_division
 
-__all__ = ["OPTIONS", "add_parser", "columns", "run"]
+__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "columns", "run"]
 
 #: Library argument names and the options that set them.
 OPTIONS = {
@@ -25,7 +28,19 @@ OPTIONS = {
     "tolerance": "--tolerance",
     "alpha": "--alpha",
     "format": "--format",
+    "format_in": "--format-in",
 }
+
+#: The formats ``--format-in`` can force (default: detected from the columns).
+FORMATS_IN = [
+    "caret",
+    "weka",
+    "weka-predictions",
+    "mlr3",
+    "tidymodels",
+    "sklearn",
+    "cvframe",
+]
 
 
 def columns(args: argparse.Namespace) -> dict[str, str]:
@@ -95,6 +110,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="output format (default text)",
     )
     p.add_argument(
+        "--format-in",
+        default=None,
+        choices=FORMATS_IN,
+        help="the tool that wrote PREDICTIONS (default: detected from its columns; "
+        "cvframe: a predictions file named by --fold-col, --y-true-col, ...)",
+    )
+    p.add_argument(
         "--out",
         metavar="DIR",
         default=None,
@@ -106,12 +128,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe report``."""
-    from ..report import report
-
     zd = zero_division(args.zero_division)
     tolerance = number(args.tolerance, "--tolerance", 0.0)
     alpha = number(args.alpha, "--alpha", 1e-300, 1.0)
-    frame = read_frame(args.predictions)
+    data = _text_output(args.predictions, args.format_in)
+    if data is None:
+        frame = read_frame(args.predictions)
+        data = _from_tool(frame, args.format_in)
+    else:
+        frame = data
+    if isinstance(data, xr.Dataset):  # a per-fold count table (WEKA's Experimenter)
+        tool = data.attrs.get("source", "")
+        data.attrs["source"] = os.path.basename(args.predictions) + (f" ({tool})" if tool else "")
+        return _write(args, data, dict(zero_division=zd, tolerance=tolerance, alpha=alpha))
+    if data is not None:  # a tool's per-sample output, read into cvframe's own columns
+        frame = data
+        args = argparse.Namespace(**vars(args))
+        args.fold_col, args.y_true_col, args.y_pred_col = "fold", "y_true", "y_pred"
+        args.repeat_col, args.score_col = "repeat", "score"
+        if args.pos_label is None and frame.attrs.get("pos_label") is not None:
+            args.pos_label = str(frame.attrs["pos_label"])
     cols = {
         "--fold-col": args.fold_col,
         "--y-true-col": args.y_true_col,
@@ -163,6 +199,48 @@ def run(args: argparse.Namespace) -> int:
         repeat=repeat,
         score=args.score_col,
     )
+    if data is not None:
+        ds.attrs["source"] = f"{ds.attrs['source']} ({frame.attrs.get('source', 'cvframe')})"
+    return _write(args, ds, kwargs)
+
+
+def _text_output(path: str, format_in: str | None) -> Any:
+    """A tool's text output that is no CSV (WEKA's ``-p`` predictions), read; else None."""
+    from .. import readers
+
+    fmt = format_in or readers.sniff(path)
+    if fmt in (None, "cvframe") or os.path.splitext(path)[1].lower() in (".csv", ".parquet", ".pq"):
+        return None
+    try:
+        return readers.read(path, format=fmt)
+    except readers.ReaderError as exc:
+        raise UserError(re.sub(r"\bformat=", "--format-in ", str(exc))) from None
+
+
+def _from_tool(frame: Any, format_in: str | None) -> Any:
+    """A tool's output read by :mod:`cvframe.readers`, or None for a cvframe frame."""
+    from .. import readers
+
+    try:
+        if format_in is None:
+            found = readers.formats_of(frame)
+            if len(found) > 1:
+                readers.detect(frame)  # raises: mixed tools in one file
+            if not found or found == ["cvframe"]:
+                return None  # read as before, with --fold-col, --y-true-col, ...
+            format_in = found[0]
+        if format_in == "cvframe":
+            return None
+        return readers.read(frame, format=format_in)
+    except readers.ReaderError as exc:  # the readers' format= is this command's --format-in
+        text = re.sub(r"\bformat=(?=')", "--format-in=", str(exc))
+        raise UserError(re.sub(r"\bformat=", "--format-in", text)) from None
+
+
+def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any]) -> int:
+    """Print the report of ``ds``, or write it and the cube to ``--out``."""
+    from ..report import report
+
     if args.out is None:
         sys.stdout.write(report(ds, format=args.format, **kwargs))
         return 0

@@ -1,0 +1,120 @@
+"""``cvframe explain FILE --reported 0.873``: which aggregation a reported number is."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ._common import UserError, label, number
+
+__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "run"]
+
+#: Library argument names and the options that set them.
+OPTIONS = {
+    "value": "--reported",
+    "metric": "--metric",
+    "pos_label": "--pos-label",
+    "digits": "--digits",
+    "beta": "--beta",
+    "format": "--format-in",
+}
+
+#: The formats ``--format-in`` can force.
+FORMATS_IN = [
+    "caret",
+    "weka",
+    "weka-predictions",
+    "mlr3",
+    "tidymodels",
+    "sklearn",
+    "cvframe",
+]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``explain`` to ``sub`` (an argparse subparsers object)."""
+    p = sub.add_parser(
+        "explain",
+        help="which fold aggregation a reported number matches",
+        description="Compute every fold aggregation of a metric (F_tp,fp, F_avg, F_pr,re, "
+        "the skip variants, macro/micro/weighted; accuracy pooled/avg; AUC_avg/AUC_merge) "
+        "from a tool's fold outputs, and say which ones the reported number matches within "
+        "the rounding of its digits.",
+    )
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="a tool's fold outputs (caret, WEKA, mlr3, tidymodels, scikit-learn CSV), a "
+        "cvframe predictions file (.csv/.parquet) or a counts cube (.nc)",
+    )
+    p.add_argument("--reported", required=True, help="the reported number, e.g. 0.873 or 87.3")
+    p.add_argument(
+        "--metric", default="f", choices=["f", "accuracy", "auc"], help="the metric (default f)"
+    )
+    p.add_argument(
+        "--format-in",
+        default=None,
+        choices=FORMATS_IN,
+        help="the tool that wrote FILE (default: detected from its columns)",
+    )
+    p.add_argument("--pos-label", default=None, help="positive class of a binary task")
+    p.add_argument(
+        "--digits", default=None, help="reported decimal digits (default: those of --reported)"
+    )
+    p.add_argument("--beta", default="1", help="beta of F-beta (default 1)")
+    p.set_defaults(func=run, options=OPTIONS)
+    return p
+
+
+def _read(path: str, format_in: str | None) -> Any:
+    """FILE as a cube (.nc) or what :func:`cvframe.readers.read` makes of it."""
+    if not os.path.exists(path):
+        raise UserError(f"FILE {path!r} does not exist.")
+    if os.path.splitext(path)[1].lower() in (".nc", ".netcdf", ".nc4"):
+        if format_in not in (None, "cvframe"):
+            raise UserError(f"--format-in {format_in} reads a CSV file, not the cube {path!r}.")
+        from ..io import open_dataset
+
+        return open_dataset(path).load()
+    from .. import readers
+
+    return readers.read(path, format=format_in)
+
+
+def _pos_label(value: str | None, data: Any) -> Any:
+    if value is None:
+        return None
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame) and "y_true" in data.columns:
+        return label(value, data["y_true"])
+    if "class" in getattr(data, "coords", {}):
+        for c in data["class"].values.tolist():
+            if str(c) == value:
+                return c
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``cvframe explain``."""
+    from ..explain import explain
+
+    beta = number(args.beta, "--beta", 0.0)
+    digits = None
+    if args.digits is not None:
+        try:
+            digits = int(args.digits)
+        except ValueError:
+            raise UserError(f"--digits={args.digits!r} is not an integer.") from None
+    data = _read(args.file, args.format_in)
+    result = explain(
+        args.reported,
+        data,
+        args.metric,
+        digits=digits,
+        beta=beta,
+        pos_label=_pos_label(args.pos_label, data),
+    )
+    print(result.text)
+    return 0

@@ -1,0 +1,445 @@
+"""scikit-learn's cross-validation outputs as cvframe's predictions frame, with the true folds.
+
+Two outputs of scikit-learn hold enough to rebuild every fold's counts without refitting:
+
+- ``cross_validate(est, X, y, return_indices=True, return_estimator=True)``: each fold's
+  fitted estimator and its test indices; :func:`from_sklearn_cv` predicts with each fold's own
+  estimator on its own test rows (no refitting), with scores from ``predict_proba`` or
+  ``decision_function``.
+- ``cross_val_predict(est, X, y, cv=splitter)``: the pooled predictions; the fold of every row
+  comes from the splitter's ``split`` (:func:`from_cross_val_predict`), which must give the
+  same folds again, so a shuffling splitter needs a fixed ``random_state``.
+
+``cross_validate``'s per-fold ``test_score`` table alone (``pd.DataFrame(cv_results)``) holds no
+predictions; :func:`read_sklearn` recognises it and says what to save instead.
+
+This is an outer layer: nothing in the core imports it.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import _labels
+from ..errors import few
+from ._common import ReaderError, read_table
+
+__all__ = ["COLUMNS", "from_cross_val_predict", "from_sklearn_cv", "looks_like", "read_sklearn"]
+
+#: The columns of ``pd.DataFrame(cross_validate(...))`` (plus ``test_<scorer>`` ones).
+COLUMNS = ("fit_time", "score_time")
+
+TOOL = "sklearn"
+_SAVE = (
+    "keep the dict of cross_validate(..., return_indices=True, return_estimator=True) and "
+    "call cvframe.readers.sklearn.from_sklearn_cv(cv_results, X, y), or pass "
+    "cross_val_predict's output to from_cross_val_predict(y, y_pred, cv)"
+)
+#: Signatures of other tools' outputs, so a wrong file is named (checked in order).
+_OTHER = (
+    ("caret (fit$pred)", ("pred", "obs")),
+    ("WEKA (Experimenter results)", ("Key_Run", "Key_Fold")),
+    ("WEKA (predictions)", ("inst#", "actual", "predicted")),
+    ("mlr3 (predictions)", ("row_ids", "truth", "response")),
+    ("tidymodels (collect_predictions)", (".row", ".pred_class")),
+    ("cvframe (predictions frame)", ("y_true", "y_pred", "fold")),
+)
+
+
+def looks_like(df: pd.DataFrame) -> bool:
+    """True when the frame is scikit-learn's ``cross_validate`` results as a table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> looks_like(pd.DataFrame(columns=["fit_time", "score_time", "test_score"]))
+    True
+    >>> looks_like(pd.DataFrame(columns=["fold", "y_true", "y_pred"]))
+    False
+    """
+    cols = [str(c) for c in getattr(df, "columns", [])]
+    return set(COLUMNS) <= set(cols) and any(c.startswith("test_") for c in cols)
+
+
+def _rows(X: Any, idx: np.ndarray) -> Any:
+    """Rows ``idx`` of ``X``: a DataFrame, a sparse matrix or an array-like."""
+    if hasattr(X, "iloc"):
+        return X.iloc[idx]
+    if hasattr(X, "tocsr"):
+        return X.tocsr()[idx]
+    return np.asarray(X)[idx]
+
+
+def _positive(classes: list[Hashable], pos_label: Any) -> Hashable:
+    if pos_label is not None:
+        k = _labels.binary_pos(classes, True, pos_label)
+        assert k is not None
+        return k
+    try:
+        pos = _labels.binary_pos(classes, True, None)
+    except ValueError:
+        pos = None
+    # scikit-learn scores the second of its sorted classes (classes_[1]) as positive
+    return classes[1] if pos is None else pos
+
+
+def _scores(est: Any, Xt: Any, classes: list[Hashable], pos: Hashable | None) -> dict[str, Any]:
+    """Score columns of one fold's estimator: predict_proba, else decision_function, else none."""
+    own = [_labels.plain(c) for c in getattr(est, "classes_", classes)]
+    if hasattr(est, "predict_proba"):
+        values = np.asarray(est.predict_proba(Xt), dtype=np.float64)
+    elif hasattr(est, "decision_function"):
+        values = np.asarray(est.decision_function(Xt), dtype=np.float64)
+        if values.ndim == 1:  # binary: the score of own[1]
+            if pos is None:
+                return {}
+            return {"score": values if pos == own[1] else -values}
+    else:
+        return {}
+    if pos is not None:
+        return {"score": values[:, own.index(pos)]}
+    return {
+        f"score_{c}": (values[:, own.index(c)] if c in own else np.zeros(len(values)))
+        for c in classes
+    }
+
+
+def _repeats(tests: list[np.ndarray]) -> list[int]:
+    """Repeat of every fold: a new repeat starts when a fold's rows were tested in this one."""
+    rep, out = 0, []
+    seen: set[Any] = set()
+    for t in tests:
+        ids = set(np.asarray(t).tolist())
+        if seen & ids:
+            rep, seen = rep + 1, set()
+        seen |= ids
+        out.append(rep)
+    return out
+
+
+def _frame(
+    parts: list[dict[str, Any]], classes: list[Hashable], pos: Hashable | None
+) -> pd.DataFrame:
+    frame = pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
+    if "repeat" in frame.columns and frame["repeat"].nunique() == 1:
+        frame = frame.drop(columns="repeat")
+    frame.attrs.update({"source": TOOL, "task": "binary" if pos is not None else "multiclass"})
+    if pos is not None:
+        frame.attrs["pos_label"] = _labels.to_attr(pos)
+    else:
+        frame.attrs["labels"] = list(classes)
+    return frame
+
+
+def from_sklearn_cv(
+    cv_results: Mapping[str, Any], X: Any, y: Any, *, pos_label: Any = None
+) -> pd.DataFrame:
+    """The predictions frame of ``cross_validate(..., return_indices=True, return_estimator=True)``.
+
+    Each fold's own fitted estimator predicts its own test rows (nothing is refitted), so the
+    frame's per-fold counts are those behind ``cross_validate``'s ``test_score``.
+
+    Parameters
+    ----------
+    cv_results : dict
+        What ``sklearn.model_selection.cross_validate`` returned, with ``"indices"`` and
+        ``"estimator"`` (``return_indices=True, return_estimator=True``).
+    X, y : array-like
+        The data given to ``cross_validate``.
+    pos_label : label, optional
+        The positive class of a binary task. Default: 1 for 0/1 labels, True for booleans,
+        else scikit-learn's positive class ``classes_[1]``. Recorded in ``attrs["pos_label"]``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``repeat`` (when a fold re-tests rows, as ``RepeatedKFold`` does), ``fold`` (0-based,
+        the order of ``cv_results``), ``sample`` (row of ``X``), ``y_true``, ``y_pred``, and
+        ``score`` (binary) or ``score_<label>`` from ``predict_proba`` or
+        ``decision_function``. ``attrs``: ``source="sklearn"``, ``task``, ``pos_label``.
+
+    Raises
+    ------
+    ReaderError
+        ``cv_results`` without ``indices`` or ``estimator`` (naming the argument to set),
+        a fold without test rows, ``X``/``y`` of another length than the indices allow.
+
+    Notes
+    -----
+    ``cross_validate(scoring="f1")["test_score"]`` holds F(i) per fold; its mean (what
+    ``cross_val_score(...).mean()`` reports) is F_avg = (1/k) sum_i F(i), and
+    ``f1_score(y, cross_val_predict(...))`` is the pooled F_tp,fp. Forman & Scholz (2010),
+    "Apples-to-apples in cross-validation studies", SIGKDD Explorations 12(1).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_validate
+    >>> X, y = make_classification(100, random_state=0)
+    >>> res = cross_validate(LogisticRegression(), X, y, cv=5, scoring="f1",
+    ...                      return_indices=True, return_estimator=True)
+    >>> frame = from_sklearn_cv(res, X, y)
+    >>> f_avg = frame.cv.counts().cv.f_avg().item()  # cross_val_score(...).mean()
+    >>> bool(abs(f_avg - res["test_score"].mean()) < 1e-12)
+    True
+    """
+    if not isinstance(cv_results, Mapping):
+        raise TypeError(
+            f"cv_results must be the dict cross_validate returned, not {type(cv_results).__name__}."
+        )
+    for key, arg in (("indices", "return_indices"), ("estimator", "return_estimator")):
+        if key not in cv_results:
+            raise ReaderError(
+                f"cv_results has no {key!r}: call cross_validate(..., {arg}=True) "
+                "(both return_indices=True and return_estimator=True are needed)."
+            )
+    tests = list(cv_results["indices"]["test"])
+    estimators = list(cv_results["estimator"])
+    if len(tests) != len(estimators):
+        raise ReaderError(
+            f"cv_results has {len(tests)} test index sets but {len(estimators)} estimators; "
+            "pass the dict cross_validate returned, unchanged."
+        )
+    y_arr = np.asarray(y)
+    if y_arr.ndim != 1:
+        raise ValueError(f"y must be 1-D class labels, got shape {y_arr.shape}.")
+    classes = [_labels.plain(c) for c in np.unique(y_arr)]
+    pos = _positive(classes, pos_label) if len(classes) <= 2 else None
+    if pos_label is not None and len(classes) > 2:
+        raise ValueError(
+            f"pos_label={pos_label!r} is for binary tasks; y has {len(classes)} classes."
+        )
+    reps = _repeats(tests)
+    fold_no = [i - reps.index(r) for i, r in enumerate(reps)]
+    parts = []
+    for i, (test, est) in enumerate(zip(tests, estimators, strict=True)):
+        test = np.asarray(test)
+        if test.size == 0:
+            raise ReaderError(f"cv_results' fold {i} has no test rows; a fold tests some rows.")
+        if test.max() >= len(y_arr):
+            raise ReaderError(
+                f"cv_results' fold {i} tests row {int(test.max())}, but y has {len(y_arr)} rows; "
+                "pass the X and y given to cross_validate."
+            )
+        Xt = _rows(X, test)
+        part: dict[str, Any] = {
+            "repeat": reps[i],
+            "fold": fold_no[i],
+            "sample": test,
+            "y_true": y_arr[test],
+            "y_pred": np.asarray(est.predict(Xt)),
+        }
+        part.update(_scores(est, Xt, classes, pos))
+        parts.append(part)
+    return _frame(parts, classes, pos)
+
+
+def _check_deterministic(cv: Any) -> None:
+    name = type(cv).__name__
+    rs = getattr(cv, "random_state", None)
+    shuffles = bool(getattr(cv, "shuffle", False)) or (
+        hasattr(cv, "random_state") and not hasattr(cv, "shuffle")
+    )
+    if shuffles and rs is None:
+        raise ValueError(
+            f"cv={name}(...) shuffles with random_state=None, so its split() gives other folds "
+            "each call and the folds of cross_val_predict cannot be recovered; pass the "
+            "splitter with a fixed random_state (the same one given to cross_val_predict)."
+        )
+    if shuffles and not isinstance(rs, numbers.Integral):
+        raise ValueError(
+            f"cv={name}(random_state={type(rs).__name__}) draws from a RandomState object, "
+            "whose state changes with each split(); pass an integer random_state."
+        )
+
+
+def from_cross_val_predict(
+    y: Any,
+    y_pred: Any,
+    cv: Any,
+    X: Any = None,
+    groups: Any = None,
+    scores: Any = None,
+    *,
+    pos_label: Any = None,
+) -> pd.DataFrame:
+    """The predictions frame of ``cross_val_predict``, with each row's fold from the splitter.
+
+    Parameters
+    ----------
+    y, y_pred : array-like
+        True labels and ``cross_val_predict(est, X, y, cv=cv)``.
+    cv : int or splitter
+        The ``cv`` given to ``cross_val_predict``. An int means what it meant there for a
+        classifier: ``StratifiedKFold(cv)`` without shuffling. A splitter that shuffles must
+        have an integer ``random_state``: its ``split`` is called again here.
+    X, groups : array-like, optional
+        What ``split`` needs (``groups`` for the group splitters; ``X`` only for its length).
+    scores : array-like, optional
+        ``cross_val_predict(..., method="predict_proba")`` (or ``"decision_function"``): 1-D
+        scores of the positive class, or one column per class in sorted label order.
+    pos_label : label, optional
+        The positive class of a binary task (default as in :func:`from_sklearn_cv`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``fold`` (0-based, the order of ``split``), ``sample``, ``y_true``, ``y_pred`` and
+        ``score``/``score_<label>`` when ``scores`` is given. ``attrs``: ``source="sklearn"``,
+        ``task``, ``pos_label``.
+
+    Raises
+    ------
+    ValueError
+        ``cv`` shuffling without a fixed integer ``random_state`` (naming ``cv``), ``cv``
+        whose test sets are not a partition of the rows, ``y_pred``/``scores`` of another
+        length than ``y``.
+
+    Notes
+    -----
+    ``f1_score(y, cross_val_predict(...))`` is the pooled F_tp,fp; the per-fold F(i) and their
+    mean F_avg come from the frame's counts. Forman & Scholz (2010), "Apples-to-apples in
+    cross-validation studies", SIGKDD Explorations 12(1).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.metrics import f1_score
+    >>> from sklearn.model_selection import KFold, cross_val_predict
+    >>> X, y = make_classification(100, random_state=0)
+    >>> cv = KFold(5, shuffle=True, random_state=0)
+    >>> y_pred = cross_val_predict(LogisticRegression(), X, y, cv=cv)
+    >>> frame = from_cross_val_predict(y, y_pred, cv)
+    >>> ds = frame.cv.counts()
+    >>> bool(abs(ds.cv.f_tp_fp().item() - f1_score(y, y_pred)) < 1e-12)
+    True
+    >>> from_cross_val_predict(y, y_pred, KFold(5, shuffle=True))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: cv=KFold(...) shuffles with random_state=None, ...
+    """
+    from sklearn.model_selection import check_cv
+
+    y_arr, p_arr = np.asarray(y), np.asarray(y_pred)
+    if y_arr.ndim != 1 or p_arr.shape != y_arr.shape:
+        raise ValueError(
+            f"y and y_pred must be 1-D of one length; got shapes {y_arr.shape} and {p_arr.shape}."
+        )
+    if isinstance(cv, bool) or cv is None:
+        raise ValueError(f"cv={cv!r}: pass the cv given to cross_val_predict (an int or splitter).")
+    splitter = check_cv(cv, y_arr, classifier=True)
+    _check_deterministic(splitter)
+    n = len(y_arr)
+    Xs = np.zeros((n, 1)) if X is None else X
+    folds = np.full(n, -1, dtype=np.int64)
+    for i, (_, test) in enumerate(splitter.split(Xs, y_arr, groups)):
+        test = np.asarray(test)
+        if test.size == 0:
+            raise ValueError(f"cv's fold {i} has no test rows.")
+        if (folds[test] >= 0).any():
+            raise ValueError(
+                f"cv={type(splitter).__name__}: fold {i} re-tests rows of an earlier fold; "
+                "cross_val_predict needs test sets that partition the rows."
+            )
+        folds[test] = i
+    if (folds < 0).any():
+        untested = few(np.flatnonzero(folds < 0))
+        raise ValueError(
+            f"cv={type(splitter).__name__} tests no fold for rows {untested}; "
+            "cross_val_predict needs test sets that partition the rows."
+        )
+    classes = [_labels.plain(c) for c in np.unique(np.concatenate([y_arr, p_arr]))]
+    y_classes = [_labels.plain(c) for c in np.unique(y_arr)]
+    pos = _positive(classes, pos_label) if len(classes) <= 2 else None
+    out: dict[str, Any] = {"fold": folds, "sample": np.arange(n), "y_true": y_arr, "y_pred": p_arr}
+    if scores is not None:
+        s = np.asarray(scores, dtype=np.float64)
+        if s.shape[0] != n:
+            raise ValueError(f"scores has {s.shape[0]} rows; y has {n}.")
+        if s.ndim == 1:
+            if pos is None:
+                raise ValueError(
+                    "scores is 1-D but the task is multiclass; pass one column per class "
+                    "(method='predict_proba')."
+                )
+            out["score"] = s
+        elif s.shape[1] != len(y_classes):
+            raise ValueError(
+                f"scores has {s.shape[1]} columns; y has {len(y_classes)} classes "
+                f"{few(y_classes)} (one column per class, in sorted order)."
+            )
+        elif pos is not None:
+            out["score"] = s[:, y_classes.index(pos)]
+        else:
+            for k, c in enumerate(y_classes):
+                out[f"score_{c}"] = s[:, k]
+    order = np.argsort(folds, kind="stable")
+    frame = pd.DataFrame(out).iloc[order].reset_index(drop=True)
+    return _frame([frame.to_dict("list")], classes, pos)
+
+
+def read_sklearn(source: Any, X: Any = None, y: Any = None) -> pd.DataFrame:
+    """Read a scikit-learn output: the ``cross_validate`` dict (with ``X``, ``y``).
+
+    Parameters
+    ----------
+    source : dict, str, os.PathLike or pandas.DataFrame
+        The dict ``cross_validate(..., return_indices=True, return_estimator=True)`` returned
+        (read by :func:`from_sklearn_cv`). A table of ``cross_validate``'s per-fold scores
+        (``fit_time``, ``score_time``, ``test_score``) holds no predictions and is an error
+        that says what to save instead.
+    X, y : array-like, optional
+        The data given to ``cross_validate``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The predictions frame (see :func:`from_sklearn_cv`).
+
+    Raises
+    ------
+    ReaderError
+        For the per-fold scores table, or a dict without ``X`` and ``y``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> read_sklearn(pd.DataFrame({"fit_time": [0.1], "score_time": [0.0],
+    ...                            "test_score": [0.9]}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvframe.readers.ReaderError: scikit-learn's cross_validate scores table ...
+    """
+    if isinstance(source, Mapping):
+        if X is None or y is None:
+            raise ReaderError(
+                "read_sklearn(cv_results) needs X= and y=, the data given to cross_validate."
+            )
+        return from_sklearn_cv(source, X, y)
+    df = read_table(source, "scikit-learn's cross_validate results")
+    cols = [str(c) for c in df.columns]
+    if not looks_like(df):
+        for name, need in _OTHER:
+            if set(need) <= set(cols):
+                raise ReaderError(
+                    f"source looks like {name} output (columns {few(cols)}), not "
+                    "scikit-learn's; read it with that tool's reader (cvframe.readers.read "
+                    "detects the format)."
+                )
+        raise ReaderError(
+            f"source (columns {few(cols)}) is not scikit-learn's cross_validate results "
+            f"(columns {list(COLUMNS)} and test_<scorer>); {_SAVE}."
+        )
+    scores = [c for c in cols if c.startswith("test_")]
+    raise ReaderError(
+        f"scikit-learn's cross_validate scores table ({few(scores)} per fold) holds no "
+        "predictions, so no counts can be rebuilt from it (its mean is F_avg when the scorer is "
+        f"'f1'); {_SAVE}."
+    )
