@@ -21,6 +21,7 @@ from .build import from_confusion, from_counts, from_predictions  # noqa: E402
 # that a later import of the submodule cannot rebind the package attribute to the module.
 from .compare import compare  # noqa: E402
 from .errors import CountsError, UndefinedMetricWarning  # noqa: E402
+from .explain import explain  # noqa: E402  (the same holds for cvframe.explain)
 from .formulas import f_from_rates  # noqa: E402
 from .io import open_dataset  # noqa: E402
 from .schema import validate  # noqa: E402
@@ -36,6 +37,7 @@ _LAZY = {
     "p_fold_without_positives": ("simulation", "p_fold_without_positives"),
     "plot": ("plot", None),
     "search": ("search", None),
+    "readers": ("readers", None),
     "PooledSearchCV": ("search", "PooledSearchCV"),
     "param_label": ("runner", "param_label"),
     "read_params": ("runner", "read_params"),
@@ -50,6 +52,7 @@ __all__ = [
     "compare",
     "cross_validate",
     "datasets",
+    "explain",
     "f_from_rates",
     "formulas",
     "from_confusion",
@@ -60,6 +63,7 @@ __all__ = [
     "param_label",
     "plot",
     "read_params",
+    "readers",
     "reduce",
     "schema",
     "search",

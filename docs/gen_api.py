@@ -21,6 +21,8 @@ MODULE_LEVEL = [
         ["from_predictions", "from_counts", "from_confusion", "validate", "open_dataset"],
     ),
     ("Running cross-validation", ["cross_validate", "splits.Bootstrap"]),
+    ("Comparing and tuning models", ["compare", "PooledSearchCV"]),
+    ("Other tools' folds and reported numbers", ["readers.read", "readers.detect", "explain"]),
     ("Simulation", ["simulate", "bias_study", "p_fold_without_positives"]),
     ("Plots (module level)", ["plot.bias", "plot.fold_risk"]),
     ("Errors and warnings", ["CountsError", "UndefinedMetricWarning"]),

@@ -26,3 +26,8 @@ def _close_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+# tests/data holds fixtures and the scripts that made them (run by the regeneration tests,
+# not collected: --doctest-modules would import two make_fixtures.py as one module).
+collect_ignore_glob = ["data/*"]
