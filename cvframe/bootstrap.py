@@ -107,10 +107,11 @@ def bootstrap_632(
     Notes
     -----
     The training-set error is on the bootstrap sample as drawn, so a sample drawn twice counts
-    twice (SPEC §4); Efron & Tibshirani's :math:`\overline{err}` uses one fit on the full
-    data instead, which :func:`cvframe.cross_validate` does not make. The per-split average
-    of the .632 combination equals the combination of the averages (it is linear); .632+ is
-    not linear and is computed from the averages, as defined.
+    twice (as the evaluation-of-learning slides define it); Efron & Tibshirani's
+    :math:`\overline{err}` uses one fit on the full data instead, which
+    :func:`cvframe.cross_validate` does not make. The per-split average of the .632
+    combination equals the combination of the averages (it is linear); .632+ is not linear
+    and is computed from the averages, as defined.
 
     References
     ----------

@@ -50,6 +50,7 @@ from ..schema import (
 )
 from ._frame import Frame, by_frame_dims, parse, place
 from ._rank import Ranked
+from .curves import curve_rows
 from .ranking import UNDEFINED, Undefined
 
 __all__ = ["expected_cost", "iso_cost_slope", "optimal_operating_point", "roc_hull"]
@@ -238,11 +239,6 @@ def _chain(idx: np.ndarray, group: np.ndarray, x: np.ndarray, y: np.ndarray) -> 
     return idx[np.asarray(stack, dtype=np.int64)]
 
 
-def _label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
-    arr = pd.array(coord) if coord.dtype != object else pd.array(list(coord))
-    return arr.take(codes, allow_fill=True)
-
-
 def _undefined_groups(
     fr: Frame, per_fold: bool, ci: int, pts: dict[str, np.ndarray]
 ) -> tuple[np.ndarray, list[str]]:
@@ -369,7 +365,7 @@ def roc_hull(
                 order = np.argsort(grp_v, kind="stable")
                 grp_v = grp_v[order]
                 cols = {k: v[order] for k, v in cols.items()}
-            frames.append(_tidy(fr, per_fold, kind, grp_v, ci, cols))
+            frames.append(curve_rows(fr, per_fold, kind, grp_v, ci, cols))
     if n_undef and undefined == "skip":
         _warn("ROC hull", n_undef, total, where, "left out")
     out = pd.concat(frames, ignore_index=True)
@@ -377,21 +373,6 @@ def roc_hull(
     out = out.sort_values(keys, kind="stable", ignore_index=True)
     out.attrs = {"undefined": undefined}
     return out
-
-
-def _tidy(
-    fr: Frame, per_fold: bool, kind: str, grp: np.ndarray, ci: int, cols: dict[str, np.ndarray]
-) -> pd.DataFrame:
-    """The rows of one class in :func:`cvframe.scores.roc`'s layout."""
-    data: dict[str, Any] = {"kind": np.full(len(grp), kind, dtype=object)}
-    if fr.rep_coord is not None:
-        data[REPEAT] = _label_col(fr.rep_coord, grp // fr.n_folds if per_fold else grp)
-    fcodes = grp % fr.n_folds if per_fold else np.full(len(grp), -1)
-    data[FOLD] = _label_col(fr.fold_coord, fcodes)
-    cls = fr.classes[ci]
-    data[CLASS] = np.full(len(grp), cls, dtype=object if isinstance(cls, str) else None)
-    data.update(cols)
-    return pd.DataFrame(data)
 
 
 # ------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def _curves(fr: Frame, per_fold: bool) -> list[dict[str, np.ndarray]]:
     return out
 
 
-def _label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
+def label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
     """Column of coordinate values taken at ``codes``; -1 gives a missing value."""
     arr = pd.array(coord) if coord.dtype != object else pd.array(list(coord))
     return arr.take(codes, allow_fill=True)
@@ -53,7 +53,7 @@ def _warn_curves(what: str, n: int, total: int, where: list[str]) -> None:
     )
 
 
-def _tidy(
+def curve_rows(
     fr: Frame,
     per_fold: bool,
     kind: str | None,
@@ -61,14 +61,15 @@ def _tidy(
     ci: int,
     cols: dict[str, np.ndarray],
 ) -> pd.DataFrame:
+    """The rows of one class in :func:`roc`'s layout (kind, repeat, fold, class, ``cols``)."""
     data: dict[str, Any] = {}
     if kind is not None:
         data["kind"] = np.full(len(grp), kind, dtype=object)
     if fr.rep_coord is not None:
         rep = grp // fr.n_folds if per_fold else grp
-        data[REPEAT] = _label_col(fr.rep_coord, rep)
+        data[REPEAT] = label_col(fr.rep_coord, rep)
     fcodes = grp % fr.n_folds if per_fold else np.full(len(grp), -1)
-    data[FOLD] = _label_col(fr.fold_coord, fcodes)
+    data[FOLD] = label_col(fr.fold_coord, fcodes)
     data[CLASS] = (
         np.full(len(grp), fr.classes[ci], dtype=object)
         if isinstance(fr.classes[ci], str)
@@ -163,7 +164,7 @@ def roc(
                 fpr = fp / nneg[grp].astype(np.float64)
                 tpr = tp / npos[grp].astype(np.float64)
             frames.append(
-                _tidy(fr, per_fold, kind, grp, ci, {"threshold": thr, "fpr": fpr, "tpr": tpr})
+                curve_rows(fr, per_fold, kind, grp, ci, {"threshold": thr, "fpr": fpr, "tpr": tpr})
             )
     if n_undef and undefined == "skip":
         _warn_curves("ROC curve", n_undef, total, where)
@@ -241,7 +242,7 @@ def score_rates(
         thr = cur["threshold"][keep]
         for rate, val in (("fpr", fpr), ("tpr", tpr)):
             frames.append(
-                _tidy(
+                curve_rows(
                     fr,
                     True,
                     None,
