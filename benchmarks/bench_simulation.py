@@ -1,30 +1,45 @@
 """Benchmark of cvframe.simulation: one (prevalence, F) point at 10^6 trials, and the grid.
 
-Run:  .venv/bin/python benchmarks/bench_simulation.py [--trials 1000000] [--grid-trials N]
+Run:  python benchmarks/bench_simulation.py [--trials 1000000] [--grid-trials N]
+      (``rows()`` is what ``benchmarks/run.py`` calls)
 
 Reports (wall-clock seconds on this machine):
 
-1. ``simulate``: generating the 10^6 x 10-fold cube (int64 counts);
-2. ``bias_study`` of one point: generation + all five estimators through the cube methods
-   (``reduce.f_methods(zero_division=0.0)``), chunked over dask threads, plus exact values;
+1. ``bias_study`` of one point: generation + all five estimators through the cube methods
+   (``reduce.f_methods(zero_division=0.0)``, whose numbers come from one kernel pass,
+   compiled with numba when installed), chunked over dask threads, plus exact values; the
+   yardstick is ``simulate`` + the five estimators fused in plain numpy on the whole cube;
+2. ``reduce.f_methods`` alone on a 10^6-trial cube, on the numba and on the numpy engine of
+   the kernel, against the fused numpy estimators on the same arrays;
 3. the floor: ``numpy.random.Generator.binomial`` drawing the same 2 x 10^7 binomials;
 4. a plain per-trial Python loop (binomial draws per fold and the five formulas in Python),
    timed on a few thousand trials and extrapolated to 10^6 (said so in the output);
 5. the paper's Section 4 grid (Figures 4-8: prevalence 1-5% at F=0.8, and prevalence 1%, 5%,
-   25% x F 0.60-0.95, stratified and unstratified: 54 distinct points) at ``--grid-trials`` per point,
-   extrapolated to 10^6 trials when fewer are run.
+   25% x F 0.60-0.95, stratified and unstratified: 58 points, 54 distinct) at
+   ``--grid-trials`` per point, extrapolated to 10^6 trials when fewer are run.
+
+The first compiled call of a process loads numba (about 1 s); every timing here is taken
+after one warm-up call, as a long study sees it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 import warnings
+from typing import Any
 
 import numpy as np
 
-import cvframe
-from cvframe import reduce, simulation
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvframe
+    sys.path.insert(0, ROOT)
+
+import cvframe  # noqa: E402
+from cvframe import _kernel, reduce, simulation  # noqa: E402
+from cvframe.simulation import _sampler  # noqa: E402
 
 
 def _timed(func, *args, **kwargs):
@@ -46,7 +61,7 @@ def python_loop(trials: int, n=1000, prevalence=0.05, f=0.8, k=10, seed=0) -> fl
         tps = [int(rng.binomial(a, f)) for a in pos]
         fps = [int(rng.binomial(b, q)) for b in neg]
         fs, ps, rs, vs = [], [], [], []
-        for tp, fp, a in zip(tps, fps, pos):
+        for tp, fp, a in zip(tps, fps, pos, strict=True):
             fn = a - tp
             v = (tp + fp) > 0 and a > 0
             ps.append(tp / (tp + fp) if tp + fp else 0.0)
@@ -59,9 +74,9 @@ def python_loop(trials: int, n=1000, prevalence=0.05, f=0.8, k=10, seed=0) -> fl
         pr, re = sum(ps) / k, sum(rs) / k
         acc[2] += 2 * pr * re / (pr + re) if pr + re else 0.0
         nv = sum(vs)
-        acc[3] += sum(x for x, v in zip(fs, vs) if v) / nv if nv else 0.0
-        pv = sum(x for x, v in zip(ps, vs) if v) / nv if nv else 0.0
-        rv = sum(x for x, v in zip(rs, vs) if v) / nv if nv else 0.0
+        acc[3] += sum(x for x, v in zip(fs, vs, strict=True) if v) / nv if nv else 0.0
+        pv = sum(x for x, v in zip(ps, vs, strict=True) if v) / nv if nv else 0.0
+        rv = sum(x for x, v in zip(rs, vs, strict=True) if v) / nv if nv else 0.0
         acc[4] += 2 * pv * rv / (pv + rv) if pv + rv else 0.0
     return acc[0] / trials
 
@@ -98,6 +113,102 @@ def paper_grid() -> list[tuple[bool, float, float]]:
     return sorted(pts)
 
 
+def run_grid(trials: int, points: int | None = None) -> float:
+    """Seconds for the Section 4 grid at ``trials`` per point (one study per prevalence).
+
+    ``points`` keeps the first few points only (a smoke run).
+    """
+    grid = paper_grid()[:points]
+    t0 = time.perf_counter()
+    for strat in (True, False):
+        pts = [g for g in grid if g[0] == strat]
+        for p in sorted({p for _, p, _ in pts}):
+            fl = [f for s, pp, f in pts if pp == p]
+            simulation.bias_study(
+                prevalence=p, f=fl, stratified=strat, trials=trials, seed=2010, progress=False
+            )
+    return time.perf_counter() - t0
+
+
+def _best(func, repeat: int) -> float:
+    return min(_timed(func)[0] for _ in range(repeat))
+
+
+def _f_methods_on(ds, engine: str) -> float:
+    old = _kernel.ENGINE
+    _kernel.ENGINE = engine
+    try:
+        reduce.f_methods(ds.isel(trial=slice(0, 1 << 16)), zero_division=0.0)  # warm-up
+        return _best(lambda: reduce.f_methods(ds, zero_division=0.0), 2)
+    finally:
+        _kernel.ENGINE = old
+
+
+def rows(quick: bool = False) -> list[dict[str, Any]]:
+    """Benchmark rows (see benchmarks/run.py): one point, f_methods alone, the grid."""
+    trials = 20_000 if quick else 1_000_000
+    grid_trials = 1_000 if quick else 1_000_000
+    repeat = 1 if quick else 3
+    engine = _kernel.engine(trials * 10)
+    study = dict(prevalence=0.05, f=0.8, seed=1, progress=False)
+    simulation.bias_study(stratified=True, trials=1 << 17, **study)  # warm-up: loads numba
+    out: list[dict[str, Any]] = []
+    for strat in (True, False):
+        t_study = _best(
+            lambda s=strat: simulation.bias_study(stratified=s, trials=trials, **study), repeat
+        )
+        t_sim, ds = _timed(cvframe.simulate, trials=trials, stratified=strat, seed=1)
+        t_fused = _best(lambda d=ds: fused_numpy(d), repeat)
+        kind = "stratified" if strat else "unstratified"
+        out.append(
+            {
+                "what": f"one simulated point ({kind}), {trials:.0e} trials, 5 estimators",
+                "cvframe_s": t_study,
+                "yardstick": "simulate + the five estimators fused in numpy (one thread)",
+                "yardstick_s": t_sim + t_fused,
+                "ratio": t_study / (t_sim + t_fused),
+                "goal": "<= 0.3 s per point at 1e6 trials",
+                "met": t_study * 1_000_000 / trials <= 0.3,
+                "note": f"bias_study on dask threads, kernel engine {engine}; "
+                f"simulate alone {t_sim:.3f} s",
+            }
+        )
+        if strat:
+            for eng in ("numba", "numpy"):
+                if eng == "numba" and not _kernel.have_numba():
+                    continue
+                t_fm = _f_methods_on(ds, eng)
+                out.append(
+                    {
+                        "what": f"reduce.f_methods on a {trials:.0e}-trial cube ({eng} kernel)",
+                        "cvframe_s": t_fm,
+                        "yardstick": "the five estimators fused in numpy on the same arrays",
+                        "yardstick_s": t_fused,
+                        "ratio": t_fm / t_fused,
+                        "goal": "<= 1x fused numpy" if eng == "numba" else "<= 2x fused numpy",
+                        "met": t_fm <= (1.0 if eng == "numba" else 2.0) * t_fused,
+                        "note": "one thread, one call (xarray wrapper included)",
+                    }
+                )
+        del ds
+    points = 3 if quick else None
+    t_grid = run_grid(grid_trials, points)
+    n_points = len(paper_grid()[:points]) if quick else 58
+    out.append(
+        {
+            "what": f"Section 4 grid, {n_points} points x {grid_trials:.0e} trials",
+            "cvframe_s": t_grid,
+            "yardstick": "the goal itself (30 s at 1e6 trials per point)",
+            "yardstick_s": 30.0,
+            "ratio": t_grid / 30.0,
+            "goal": "< 30 s at 1e6 trials per point",
+            "met": not quick and t_grid < 30.0,
+            "note": "smoke run: 3 points, 1e3 trials" if quick else "measured at 1e6 trials",
+        }
+    )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=1_000_000)
@@ -124,7 +235,7 @@ def main() -> None:
             f"{t_fused:.2f} s (one thread)"
         )
         del ds, sub
-        simulation._tables.cache_clear()
+        _sampler.tables.cache_clear()
         t_study, st = _timed(
             simulation.bias_study,
             prevalence=0.05,

@@ -747,9 +747,13 @@ def pr_mean(
         if c.padded is not False:  # undefined cells are counted among the real folds only
             real = c.is_fold
 
-            def on_folds(m: xr.DataArray) -> xr.DataArray:
-                extra = [d for d in real.dims if d not in m.dims]
-                return m & (real.any(extra) if extra else real)
+            def on_folds(mask: Any) -> Any:
+                def build() -> xr.DataArray:  # masks may be built lazily (only to warn)
+                    m = mask() if callable(mask) else mask
+                    extra = [d for d in real.dims if d not in m.dims]
+                    return m & (real.any(extra) if extra else real)
+
+                return build
 
             items = [
                 (on_folds(m), what, f"{action} before the mean", None)

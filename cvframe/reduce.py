@@ -17,8 +17,15 @@ of it, and so are :func:`cvframe.multiclass.macro`, ``micro`` and ``weighted``:
 The counts are read once, by :func:`cvframe.schema.read_counts`: a cell whose counts are all
 0 or all NaN is not a fold, so every average divides by the number of real folds. Every
 undefined cell is described by one wording (``UNDEFINED``), whatever the path that met it,
-and a call emits one warning. Every function here is plain xarray arithmetic, so a
-dask-backed cube stays lazy.
+and a call emits one warning.
+
+The numbers come from one kernel (:mod:`cvframe._kernel`, the core-and-wrapper split of
+flox and xskillscore): numpy arrays with the fold axis last go in, and per-fold precision,
+recall, F and V are computed once and every fold aggregation accumulated in the same pass
+(compiled with numba when it is installed, the ``fast`` extra; a numpy fallback gives the
+same numbers bit for bit). This module is the labelled layer around it: dims, coordinates,
+attrs, the ``zero_division`` policy and the warning. It runs the kernel through
+``xarray.apply_ufunc``, block by block on dask, so a dask-backed cube stays lazy.
 
 (Over 400 lines because every public function carries its full numpydoc — formula, Notes,
 References and a doctest — next to the one engine they are named uses of.)
@@ -26,12 +33,13 @@ References and a doctest — next to the one engine they are named uses of.)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import xarray as xr
 
-from . import _checks, formulas
+from . import _checks, _kernel, formulas
 from ._docs import doc
 from ._types import CellMetric, Dims, FoldMethod, How, ZeroDivision
 from .errors import warn_undefined
@@ -89,8 +97,9 @@ UNDEFINED = {
     "f": ("precision or recall", "F (TP = FP = FN = 0 after pooling)"),
 }
 
-#: An undefined case of a call: (mask, what, action, cells counted or None for all).
-Undefined = tuple[xr.DataArray, str, str, xr.DataArray | None]
+#: An undefined case of a call: (mask, what, action, cells counted or None for all); the
+#: mask and the cells counted may be functions that build them (called only to warn).
+Undefined = tuple[Any, str, str, Any]
 
 
 # --- argument checks ---------------------------------------------------------------------
@@ -137,6 +146,10 @@ def warn(items: Sequence[Undefined], zero_division: Any) -> None:
         if what in seen:
             continue
         seen.add(what)
+        mask = mask() if callable(mask) else mask  # masks are built only when warning
+        if mask is None:
+            continue
+        counted = counted() if callable(counted) else counted
         if is_lazy(mask) or (counted is not None and is_lazy(counted)):
             return
         n_bad = int(mask.sum())
@@ -157,8 +170,9 @@ def warn(items: Sequence[Undefined], zero_division: Any) -> None:
 class FoldValues:
     """Per-cell values and undefined masks of one set of counts, each computed once.
 
-    :func:`f_methods` shares one instance among its five aggregations, so it makes one set
-    of passes over the counts (it matters for simulated cubes with 10^6 trials).
+    Plain xarray arithmetic: it builds the masks a warning describes (only when a call
+    warns) and pools counts exactly where float64 sums would not be exact; the values of
+    every aggregation come from :mod:`cvframe._kernel`.
     """
 
     def __init__(self, c: Counts, b: float, fill: float) -> None:
@@ -260,6 +274,96 @@ def fold_mean(
     return _fold_mean(values, real, dims, fill)
 
 
+def _kernel_values(
+    c: Counts, metric: str, want: tuple[str, ...], dims: tuple[str, ...], b: float, fill: float
+) -> dict[str, xr.DataArray]:
+    """The kernel's ``want`` aggregations of ``metric`` over ``dims``, as DataArrays.
+
+    A thin labelled layer over :func:`cvframe._kernel.fold_aggregates`: ``apply_ufunc``
+    moves ``dims`` last (numpy arrays in, numpy arrays out; block by block on dask, so a lazy
+    cube stays lazy). Pooled sums that may not be exact in float64 (huge or negative counts)
+    are pooled exactly instead, and raise on int64 overflow as ``pooled`` does.
+    """
+    arrays = [c[v] for v in COUNTS]
+    lazy = any(is_lazy(a) for a in arrays)
+    nd = len(dims)
+    inexact: list[bool] = []
+
+    def core(*counts: Any) -> Any:
+        lead = counts[0].shape[: counts[0].ndim - nd]
+        k = math.prod(counts[0].shape[counts[0].ndim - nd :])
+        flat = [x.reshape(*lead, k) for x in counts]
+        tp, fp, fn, tn = flat
+        out, exact = _kernel.fold_aggregates(tp, fp, fn, tn, metric, want, beta=b, fill=fill)
+        if not exact and "tp_fp" in want:
+            if lazy:  # no labels inside a block: pool this block exactly here
+                out["tp_fp"] = _kernel.pooled_exact(flat, metric, b, fill, dims)
+            else:
+                inexact.append(True)
+        return tuple(out[name] for name in want) if len(want) > 1 else out[want[0]]
+
+    res = xr.apply_ufunc(
+        core,
+        *arrays,
+        input_core_dims=[list(dims)] * len(arrays),
+        output_core_dims=[[] for _ in want],
+        dask="parallelized",
+        output_dtypes=[float] * len(want),
+        dask_gufunc_kwargs={"allow_rechunk": True},
+        keep_attrs=False,
+    )
+    res = res if isinstance(res, tuple) else (res,)
+    out = dict(zip(want, res, strict=True))
+    if inexact:  # labels known: the exact pooled path names where a sum overflows
+        out["tp_fp"] = FoldValues(c.sum(dims), b, fill).value(metric)
+    return out
+
+
+class _Masks:
+    """The undefined masks of one call, built on first use (only a warning needs them)."""
+
+    def __init__(self, c: Counts, metric: str, dims: tuple[str, ...], b: float, fill: float):
+        self.c, self.metric, self.dims = c, metric, dims
+        self.folds = FoldValues(c, b, fill)
+        self.pooled_values = lambda: FoldValues(c.sum(dims), b, fill)
+
+    def pooled(self) -> xr.DataArray:
+        return self.pooled_values().undefined(self.metric, pooled=True)
+
+    def cell(self) -> xr.DataArray:
+        return self.folds.undefined(self.metric)
+
+    def real(self) -> xr.DataArray:
+        return self.c.is_fold
+
+    def bad(self) -> xr.DataArray:
+        return self.folds.undefined(self.metric) & self.c.is_fold
+
+    def none(self, skip: bool) -> xr.DataArray:
+        keep = self.c.is_fold & ~self.folds.undefined(self.metric) if skip else self.c.is_fold
+        return keep.sum(self.dims) == 0
+
+
+def _actions(metric: str, fold_method: str, skip: bool, fill: float) -> str:
+    if skip:
+        return "those folds are skipped"
+    if fold_method == "pr_re":
+        return f"precision and recall there count as {fill} in the fold means"
+    if metric == "f":
+        return f"F there is 0 (or {fill} where TP = FP = FN = 0) in the fold mean"
+    return f"counted as {fill} in the fold mean"
+
+
+def _none_item(masks: _Masks, skip: bool, fill: float) -> Undefined:
+    kind = "no valid folds" if skip else "no folds"
+    return (
+        lambda: masks.none(skip),
+        f"the fold mean ({kind} to average)",
+        f"set to {fill}",
+        None,
+    )
+
+
 def aggregate_counts(
     c: Counts,
     metric: str,
@@ -269,52 +373,35 @@ def aggregate_counts(
     beta: float = 1.0,
     fill: float = 0.0,
     skip: bool = False,
-    cache: FoldValues | None = None,
 ) -> tuple[xr.DataArray, list[Undefined]]:
     """The engine: ``metric`` of counts ``c`` aggregated over ``dims`` by ``fold_method``.
 
     Arguments are already checked (:func:`aggregate` is the checked entry point). Returns
-    the values and the undefined cases met, for the caller's one :func:`warn`.
+    the values and the undefined cases met, for the caller's one :func:`warn` (their masks
+    are built only if it warns). The numbers come from :mod:`cvframe._kernel`.
     """
-    if fold_method == "tp_fp":
-        pooled_values = FoldValues(c.sum(dims), beta, fill)
-        what = UNDEFINED[metric][1]
-        return pooled_values.value(metric), [
-            (pooled_values.undefined(metric, pooled=True), what, f"set to {fill}", None)
-        ]
-    folds = cache if cache is not None else FoldValues(c, beta, fill)
-    what = UNDEFINED[metric][0]
+    masks = _Masks(c, metric, dims, beta, fill)
     if fold_method is None:
         action = (
             f"F there is 0, or {fill} where TP = FP = FN = 0" if metric == "f" else f"set to {fill}"
         )
-        return folds.value(metric), [(folds.undefined(metric), what, action, None)]
-    real = None if c.padded is False else c.is_fold
-    bad = folds.undefined(metric)
-    counted = real
-    if real is not None:
-        bad = bad & real
-    keep = real
-    if skip:
-        keep = ~bad if keep is None else keep & ~bad
-        action = "those folds are skipped"
-    elif fold_method == "pr_re":
-        action = f"precision and recall there count as {fill} in the fold means"
-    elif metric == "f":
-        action = f"F there is 0 (or {fill} where TP = FP = FN = 0) in the fold mean"
-    else:
-        action = f"counted as {fill} in the fold mean"
-    items: list[Undefined] = [(bad, what, action, counted)]
-    if fold_method == "pr_re":
-        pr, none = _fold_mean(folds.value("precision"), keep, dims, fill)
-        re, _ = _fold_mean(folds.value("recall"), keep, dims, fill)
-        val = formulas.f_from_pr(pr, re, beta)
-    else:
-        val, none = _fold_mean(folds.value(metric), keep, dims, fill)
-    if none is not None:
-        kind = "no valid folds" if skip else "no folds"
-        items.append((none, f"the fold mean ({kind} to average)", f"set to {fill}", None))
-    return val, items
+        val = xr.apply_ufunc(
+            _kernel.cell_values,
+            *(c[v] for v in COUNTS),
+            kwargs={"metric": metric, "beta": beta, "fill": fill},
+            dask="parallelized",
+            output_dtypes=[float],
+            keep_attrs=False,
+        )
+        return val, [(masks.cell, UNDEFINED[metric][0], action, None)]
+    if fold_method == "tp_fp":
+        val = _kernel_values(c, metric, ("tp_fp",), dims, beta, fill)["tp_fp"]
+        return val, [(masks.pooled, UNDEFINED[metric][1], f"set to {fill}", None)]
+    name = fold_method + ("_skip" if skip else "")
+    val = _kernel_values(c, metric, (name,), dims, beta, fill)[name]
+    action = _actions(metric, fold_method, skip, fill)
+    items: list[Undefined] = [(masks.bad, UNDEFINED[metric][0], action, masks.real)]
+    return val, [*items, _none_item(masks, skip, fill)]
 
 
 def _method(metric: str, fold_method: str | None, skip: bool) -> str:
@@ -970,25 +1057,26 @@ def f_methods(
     fill = _checks.zero_division(zero_division)
     dims = fold_dims(ds, dim)
     c = read_counts(ds)
-    cache = FoldValues(c, b, fill)
-    out, items = {}, []
-    for name in F_METHODS:
-        fm = name[2:].replace("_skip", "")
+    want = tuple(name[2:] for name in F_METHODS)  # one kernel pass for all five
+    values = _kernel_values(c, "f", want, dims, b, fill)
+    out = {}
+    for name, agg in zip(F_METHODS, want, strict=True):
         skip = name.endswith("_skip")
-        out[name], found = aggregate_counts(
-            c, "f", fm, dims, beta=b, fill=fill, skip=skip, cache=cache
-        )
-        items += found
-        _f_provenance(out[name], name, dims, zero_division, b, skip)
-    bad = [it for it in items if it[1] == UNDEFINED["f"][0]][0]
+        out[name] = _f_provenance(values[agg], name, dims, zero_division, b, skip)
+    masks = _Masks(c, "f", dims, b, fill)
     first = (
-        bad[0],
-        bad[1],
+        masks.bad,
+        UNDEFINED["f"][0],
         "f_avg and f_pr_re count them as 0; the _skip methods skip those folds",
-        bad[3],
+        masks.real,
     )
-    warn([first, *items], zero_division)
-    res = xr.Dataset(out)
+    pooled_item = (masks.pooled, UNDEFINED["f"][1], f"set to {fill}", None)
+    warn(
+        [first, pooled_item, _none_item(masks, False, fill), _none_item(masks, True, fill)],
+        zero_division,
+    )
+    # the five share their coords: built from variables, so nothing is aligned again
+    res = xr.Dataset({k: v.variable for k, v in out.items()}, coords=out["f_tp_fp"].coords)
     res.attrs = {
         "method": "f_methods",
         "reduced_dims": ",".join(map(str, dims)),

@@ -2,7 +2,7 @@
 
 ::
 
-    line 1  _types, _docs, _checks, _labels, errors, schema, formulas   import only each other
+    line 1  _types, _docs, _checks, _labels, _kernel, errors, schema, formulas  import only line 1
     line 2  reduce, multiclass, repeats                                  import only line 1
     line 3  build/, scores/, tidy, diagnostics, bootstrap, io, splits    import lines 1-2
     line 4  runner, simulation/, plot/, report/, cli/, accessors, ...    outer: anything below
@@ -23,7 +23,7 @@ PACKAGE = "cvframe"
 ROOT = pathlib.Path(__file__).resolve().parents[1] / PACKAGE
 
 LINES: dict[int, set[str]] = {
-    1: {"_types", "_docs", "_checks", "_labels", "errors", "schema", "formulas"},
+    1: {"_types", "_docs", "_checks", "_labels", "_kernel", "errors", "schema", "formulas"},
     2: {"reduce", "multiclass", "repeats"},
     # splits holds the resampling iterators runner uses; it imports nothing of cvframe.
     # compare tests differences of cubes and of predictions frames (scores, build).

@@ -519,10 +519,10 @@ def test_cli_simulate_writes_netcdf_and_prints_table(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,match",
     [
-        (["--prevalence", "1.5"], "prevalence=1.5"),
-        (["--trials", "0"], "trials=0"),
-        (["--k", "1"], "k=1"),
-        (["--f", "0"], "f=0.0"),
+        (["--prevalence", "1.5"], "prevalence[= ]1.5"),
+        (["--trials", "0"], "trials[= ]0"),
+        (["--k", "1"], "k[= ]1"),
+        (["--f", "0"], "f[= ]0.0"),
     ],
 )
 def test_cli_simulate_user_errors_exit_2(argv, match, capsys):

@@ -73,8 +73,9 @@ class _Lookup:
         amb = np.flatnonzero(v < 0)
         if amb.size:
             vv = ~v.ravel()[amb].astype(np.int64)
-            uu = np.broadcast_to(u, v.shape).ravel()[amb].astype(np.uint64)
-            rr = np.broadcast_to(row, v.shape).ravel()[amb].astype(np.int64) * self.width
+            at = np.unravel_index(amb, v.shape)  # gather the few, never copy the whole block
+            uu = np.broadcast_to(u, v.shape)[at].astype(np.uint64)
+            rr = np.broadcast_to(row, v.shape)[at].astype(np.int64) * self.width
             todo = np.arange(amb.size)
             while todo.size:
                 step = self.thr[rr[todo] + vv[todo]] <= uu[todo]
@@ -121,12 +122,22 @@ class Tables:
             self.tp_base = tp_row.astype(np.uint32) << np.uint32(self.tp.bits)
             self.fp_base = fp_row.astype(np.uint32) << np.uint32(self.fp.bits)
         else:
-            # fold i takes a ~ Hypergeom(remaining cases, remaining positives r, size_i)
-            rem = m.n - np.concatenate([[0], np.cumsum(m.sizes)[:-1]])
-            r = np.arange(m.pos + 1)
-            a = np.arange(a_max + 1)
-            pmf = [hyper(a[None, :], rem[i], r[:, None], m.sizes[i]) for i in range(m.k - 1)]
-            self.alloc = _Lookup(np.concatenate(pmf, axis=0))
+            self.alloc = _alloc_lookup(m.n, m.k, m.pos)
+
+
+@functools.lru_cache(maxsize=8)
+def _alloc_lookup(n: int, k: int, pos: int) -> _Lookup:
+    """The fold allocation of positives (it does not depend on f: shared by a grid's f values).
+
+    Fold i takes a ~ Hypergeom(remaining cases, remaining positives r, size_i).
+    """
+    sizes = n // k + (np.arange(k) < n % k)
+    a_max = min(pos, int(sizes.max()))
+    rem = n - np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    r = np.arange(pos + 1)
+    a = np.arange(a_max + 1)
+    pmf = [hyper(a[None, :], rem[i], r[:, None], sizes[i]) for i in range(k - 1)]
+    return _Lookup(np.concatenate(pmf, axis=0))
 
 
 @functools.lru_cache(maxsize=16)
@@ -199,9 +210,14 @@ class Sampler:
         return rng.binomial(pos, m.f), rng.binomial(neg, m.q), pos, neg
 
 
-def block_arrays(sampler: Sampler, t0: int, t1: int) -> tuple[np.ndarray, ...]:
-    """int64 (tp, fp, fn, tn) per (trial, fold) of trials t0..t1-1."""
-    tp, fp, pos, neg = sampler.counts(t0, t1)
+def block_arrays(
+    sampler: Sampler, t0: int, t1: int, drawn: tuple[np.ndarray, ...] | None = None
+) -> tuple[np.ndarray, ...]:
+    """int64 (tp, fp, fn, tn) per (trial, fold) of trials t0..t1-1.
+
+    ``drawn`` is ``sampler.counts(t0, t1)`` when the caller has it already.
+    """
+    tp, fp, pos, neg = sampler.counts(t0, t1) if drawn is None else drawn
     tp = tp.astype(np.int64)
     fp = fp.astype(np.int64)
     return tp, fp, pos - tp, neg - fp

@@ -132,11 +132,11 @@ def _alloc_expectation(m: Model, factor: Any) -> float:
     r = np.arange(m.pos + 1)
     for i, s in enumerate(int(x) for x in m.sizes):
         new = np.zeros_like(w)
-        for a in range(min(s, m.pos) + 1):
-            if i < m.k - 1:
-                p = hyper(a, rem, r[a:], s)
-            else:
-                p = (r[a:] == a) * 1.0
+        top = min(s, m.pos) + 1
+        if i < m.k - 1:  # every (a, r) of the fold at once; accumulated in order of a below
+            table = hyper(np.arange(top)[:, None], rem, r[None, :], s)
+        for a in range(top):
+            p = table[a, a:] if i < m.k - 1 else (r[a:] == a) * 1.0
             new[: m.pos + 1 - a] += w[a:] * p * float(factor(np.array(a), s))
         w = new
         rem -= s

@@ -51,9 +51,12 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
     """Monte-Carlo sums of one chunk of trials: per estimator [count, S1..S4] of (F - f), and
     the number of trials with an invalid fold. Uses the cube methods on the simulated cube."""
     sampler = Sampler(model, seed)
-    tp, fp, fn, tn = block_arrays(sampler, t0, t1)
-    invalid = ((tp + fp == 0) | (tp + fn == 0)).any(axis=1)  # V = 0 somewhere in the trial
-    sim = cube(tp, fp, fn, tn, t0, model, seed_attr(seed))
+    small = sampler.counts(t0, t1)  # (tp, fp, pos, neg) in small int dtypes
+    tp, fp, pos, _ = small
+    # V = 0 somewhere in the trial: no predicted positives (tp = fp = 0) or no positives
+    invalid = (((tp == 0) & (fp == 0)) | (pos == 0)).any(axis=1)
+    tp64, fp64, fn64, tn64 = block_arrays(sampler, t0, t1, small)
+    sim = cube(tp64, fp64, fn64, tn64, t0, model, seed_attr(seed))
     est = reduce.f_methods(sim, FOLD, zero_division=0.0)
     out = np.zeros((len(ESTIMATORS) + 1, 5))
     for i, name in enumerate(ESTIMATORS):
