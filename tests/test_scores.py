@@ -812,26 +812,6 @@ def test_auc_methods_is_auc_avg_and_auc_merge():
     )
 
 
-@settings(max_examples=30, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 2), st.integers(0, 3), st.integers(-3, 3), st.booleans()),
-        min_size=1,
-        max_size=60,
-    )
-)
-def test_regroup_equals_a_fresh_sort_by_repeat(rows):
-    rep, fold, s, y = (np.array(c) for c in zip(*rows, strict=True))
-    s = s.astype(np.float64) / 2
-    g = rep * 4 + fold
-    per_fold = _rank.Ranked(s, float(s.min()), float(s.max()), y, g, 12)
-    fresh = _rank.Ranked(s, float(s.min()), float(s.max()), y, rep, 3)
-    merged = per_fold.regroup(np.repeat(np.arange(3), 4), 3)
-    np.testing.assert_array_equal(merged.key, fresh.key)
-    np.testing.assert_array_equal(merged.bounds, fresh.bounds)
-    np.testing.assert_array_equal(merged.auc()[0], fresh.auc()[0])
-
-
 @pytest.mark.parametrize(
     "name", ["auc", "average_precision", "break_even_point", "roc_hull", "optimal_operating_point"]
 )

@@ -84,10 +84,6 @@ class Frame:
             return self.rep_codes * self.n_folds + self.fold_codes, self.n_reps * self.n_folds
         return self.rep_codes, self.n_reps
 
-    def repeat_of_fold_group(self) -> np.ndarray:
-        """The repeat of every (repeat, fold) group (non-decreasing)."""
-        return np.repeat(np.arange(self.n_reps), self.n_folds)
-
 
 # ------------------------------------------------------------------------------------------
 # Columns

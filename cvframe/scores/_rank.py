@@ -9,20 +9,44 @@ there is no loop over groups. When the scores span more bits than the key has ro
 (scores spreading over hundreds of binary orders of magnitude, or very many folds), the
 scores are first replaced by their dense ranks (``np.unique``), which is exact but slower.
 
-:meth:`Ranked.regroup` turns the per-fold sort into the pooled (per-repeat) one without
-packing again: the fold bits are cleared and the already sorted runs are merged.
+Both fold aggregations from one sort: with ``low=`` (the fold codes), the fold goes into the
+*lowest* bits of the key, below the label, and the one sort orders the scores of each repeat
+as the merged (pooled) metric needs them. The per-fold order is then a stable counting pass
+by (repeat, fold) over that sorted array (:meth:`Ranked.by_low`): a counting sort keeps the
+score order inside every fold, so no second sort is needed. The pass is one compiled loop
+when numba is installed (the ``fast`` extra) and a radix ``argsort`` of the small fold codes
+otherwise; both give the same array. For AUC, with numba, one compiled pass over the sorted
+keys counts the pooled and the per-fold Mann-Whitney statistics at once (:func:`auc_both`):
+the same integers as the rank sums of :meth:`Ranked.auc`, so the same values.
+``CVFRAME_KERNEL=numpy`` forces numpy (inputs under :data:`NUMBA_MIN_SIZE` rows use it too).
 
-This module imports numpy only.
+This module imports numpy only (numba lazily, when installed and the input is large).
+
+(Over 700 lines: the numpy kernel, its compiled twin and the packing they share are kept
+together so that the two engines cannot drift apart; the tests compare them bit for bit.)
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 
-__all__ = ["Packing", "Ranked", "pack", "pack_signed"]
+__all__ = [
+    "ENGINE",
+    "NUMBA_MIN_SIZE",
+    "Packing",
+    "Ranked",
+    "auc_both",
+    "pack",
+    "pack_signed",
+    "partition",
+    "sorted_keys",
+]
 
 _ONE = np.uint64(1)
 _LITTLE = sys.byteorder == "little"
@@ -56,6 +80,13 @@ class Packing:
         pos_a = r + np.uint64((self.M - self.L - 1) % _WRAP)
         a = np.where(r < self.L, neg_a, pos_a).view(np.float64)
         return np.where(r < self.L, -a, np.where(r == self.L, 0.0, a))
+
+
+def _as_u64(codes: np.ndarray) -> np.ndarray:
+    """Non-negative integer codes as uint64 (a view when they are 64-bit already)."""
+    if codes.dtype in (np.int64, np.uint64):
+        return codes.view(np.uint64)
+    return codes.astype(np.uint64)
 
 
 def _as_int64(v: int) -> np.int64:
@@ -122,6 +153,394 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
     return key, Packing(m, big_l, span), None
 
 
+# ------------------------------------------------------------------------------------------
+# The stable counting pass by fold
+# ------------------------------------------------------------------------------------------
+
+#: "auto" (numba when installed and the input is large enough), "numba" or "numpy".
+ENGINE = os.environ.get("CVFRAME_KERNEL", "auto")
+#: Smallest array the compiled pass is used for under ``ENGINE="auto"`` (below it, importing
+#: and compiling would cost more than the pass saves).
+NUMBA_MIN_SIZE = 1 << 16
+
+_compiled: Any = None
+
+
+def _kernel() -> Any:
+    """The compiled passes (a namespace), or False when numba is not installed.
+
+    ``min_bits``: the smallest non-zero magnitude (the packing's M); ``keys``: packing,
+    label, low code and group of every row in one pass (the same keys as :func:`pack` and
+    the shifts of :func:`sorted_keys`); ``scatter``: the counting pass of :func:`partition`;
+    ``auc``: twice the Mann-Whitney count and the positives per group in one pass over the
+    sorted keys (the integers :meth:`Ranked.auc` computes with numpy); ``auc_both``: the same
+    for the pooled groups and their low-code subgroups at once (:func:`auc_both`).
+    """
+    global _compiled
+    if _compiled is None:
+        try:
+            import numba
+        except ImportError:
+            _compiled = False
+            return _compiled
+        jit = numba.njit(cache=True, nogil=True)
+        one = np.uint64(1)
+        absmask = _MASK
+
+        @jit
+        def min_bits(s):  # the bits of the smallest non-zero |x| (0 when all are 0)
+            b = s.view(np.uint64)
+            m = np.uint64(0)
+            for i in range(b.shape[0]):
+                a = b[i] & absmask
+                if a != 0 and (m == 0 or a < m):
+                    m = a
+            return m
+
+        @jit
+        def keys(s, y, low, g, m, big_l, lbits, gshift, has_low, has_g, key):
+            b = s.view(np.uint64)
+            for i in range(b.shape[0]):
+                x = s[i]
+                a = b[i] & absmask
+                if x > 0:
+                    k = big_l + one + (a - m)
+                elif x < 0:
+                    k = big_l - one - (a - m)
+                else:
+                    k = big_l
+                k = (k << one) | np.uint64(y[i])
+                if has_low:
+                    k = (k << lbits) | np.uint64(low[i])
+                if has_g:
+                    k |= np.uint64(g[i]) << gshift
+                key[i] = k
+            return key
+
+        @jit
+        def scatter(key, starts, n_low, lbits, rshift, vmask, shift, grouped):
+            out = np.empty_like(key)
+            pos = starts.copy()
+            lmask = (one << lbits) - one
+            for i in range(key.shape[0]):
+                k = key[i]
+                g = np.int64(k & lmask)
+                if grouped:
+                    g += np.int64(k >> rshift) * n_low
+                out[pos[g]] = ((k >> lbits) & vmask) | (np.uint64(g) << shift)
+                pos[g] += 1
+            return out
+
+        @jit
+        def auc(key, bounds):
+            n_groups = bounds.shape[0] - 1
+            s2 = np.zeros(n_groups, dtype=np.int64)
+            npos = np.zeros(n_groups, dtype=np.int64)
+            for gi in range(n_groups):
+                below = 0
+                acc = 0
+                p_all = 0
+                p_run = 0
+                n_run = 0
+                z = np.uint64(0)
+                for i in range(bounds[gi], bounds[gi + 1]):
+                    k = key[i]
+                    if (k >> one) != z or i == bounds[gi]:  # a new run: count the last one
+                        acc += p_run * (2 * below + n_run)  # ties count one half
+                        below += n_run
+                        p_all += p_run
+                        p_run = 0
+                        n_run = 0
+                        z = k >> one
+                    b = np.int64(k & one)
+                    p_run += b
+                    n_run += 1 - b
+                s2[gi] = acc + p_run * (2 * below + n_run)
+                npos[gi] = p_all + p_run
+            return s2, npos
+
+        @jit
+        def auc_both(key, rbounds, n_low, lbits):
+            # one pass over the (repeat | score | label | fold) sort: pooled and per-fold
+            # Mann-Whitney counts at once; a fold's run of tied scores ends when its next
+            # element has another score (its elements keep their order in the pooled sort)
+            n_reps = rbounds.shape[0] - 1
+            lmask = (one << lbits) - one
+            vshift = lbits + one
+            m_s2 = np.zeros(n_reps, dtype=np.int64)
+            m_pos = np.zeros(n_reps, dtype=np.int64)
+            f_s2 = np.zeros(n_reps * n_low, dtype=np.int64)
+            f_pos = np.zeros(n_reps * n_low, dtype=np.int64)
+            below = np.zeros(n_low, dtype=np.int64)
+            p_run = np.zeros(n_low, dtype=np.int64)
+            n_run = np.zeros(n_low, dtype=np.int64)
+            last = np.zeros(n_low, dtype=np.uint64)
+            seen = np.zeros(n_low, dtype=np.bool_)
+            for r in range(n_reps):
+                below[:] = 0
+                p_run[:] = 0
+                n_run[:] = 0
+                seen[:] = False
+                base = r * n_low
+                start, end = rbounds[r], rbounds[r + 1]
+                tied = False
+                for i in range(start + 1, end):
+                    if (key[i] >> vshift) == (key[i - 1] >> vshift):
+                        tied = True
+                        break
+                if not tied:  # every run is one element: a positive counts the negatives below
+                    mb = 0
+                    for i in range(start, end):
+                        k = key[i]
+                        b = np.int64((k >> lbits) & one)
+                        f = np.int64(k & lmask)
+                        f_s2[base + f] += 2 * b * below[f]
+                        f_pos[base + f] += b
+                        below[f] += 1 - b
+                        m_s2[r] += 2 * b * mb
+                        m_pos[r] += b
+                        mb += 1 - b
+                    continue
+                mb = 0
+                mp = 0
+                mn = 0
+                mz = np.uint64(0)
+                for i in range(start, end):
+                    k = key[i]
+                    z = k >> vshift
+                    b = np.int64((k >> lbits) & one)
+                    if z != mz or i == start:
+                        m_s2[r] += mp * (2 * mb + mn)
+                        m_pos[r] += mp
+                        mb += mn
+                        mp = 0
+                        mn = 0
+                        mz = z
+                    mp += b
+                    mn += 1 - b
+                    f = np.int64(k & lmask)
+                    if z != last[f] or not seen[f]:
+                        f_s2[base + f] += p_run[f] * (2 * below[f] + n_run[f])
+                        f_pos[base + f] += p_run[f]
+                        below[f] += n_run[f]
+                        p_run[f] = 0
+                        n_run[f] = 0
+                        last[f] = z
+                        seen[f] = True
+                    p_run[f] += b
+                    n_run[f] += 1 - b
+                m_s2[r] += mp * (2 * mb + mn)
+                m_pos[r] += mp
+                for f in range(n_low):
+                    f_s2[base + f] += p_run[f] * (2 * below[f] + n_run[f])
+                    f_pos[base + f] += p_run[f]
+            return m_s2, m_pos, f_s2, f_pos
+
+        _compiled = SimpleNamespace(
+            min_bits=min_bits, keys=keys, scatter=scatter, auc=auc, auc_both=auc_both
+        )
+    return _compiled
+
+
+def _packing(s: np.ndarray, lo: float, hi: float) -> Packing:
+    """The :class:`Packing` :func:`pack` would choose, without building the keys."""
+    if lo > 0.0:
+        m = _bits(lo)
+    elif hi < 0.0:
+        m = _bits(hi)
+    else:
+        m = int(_kernel().min_bits(s))
+    big_l = _bits(lo) - m + 1 if lo < 0.0 else 0
+    if hi > 0.0:
+        span = big_l + 1 + (_bits(hi) - m)
+    else:  # no positives: the largest key is a zero's (L) or the smallest magnitude's
+        span = big_l if (hi == 0.0) else big_l - 1
+    return Packing(m, big_l, span)
+
+
+def _engine(n: int) -> str:
+    choice = ENGINE
+    if choice not in ("auto", "numba", "numpy"):
+        raise ValueError(f"CVFRAME_KERNEL={choice!r} must be 'auto', 'numba' or 'numpy'.")
+    if choice == "numpy" or (choice == "auto" and n < NUMBA_MIN_SIZE):
+        return "numpy"
+    if _kernel() is not False:
+        return "numba"
+    if choice == "numba":
+        raise ImportError("CVFRAME_KERNEL='numba' but numba is not installed (pip install numba).")
+    return "numpy"
+
+
+def _small(codes: np.ndarray, n: int) -> np.ndarray:
+    """Codes in the smallest unsigned dtype (<= 16 bits: numpy's stable sort is a radix sort)."""
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if n <= np.iinfo(dt).max + 1:
+            return codes.astype(dt)
+    return codes
+
+
+def partition(
+    key: np.ndarray, counts: np.ndarray, n_low: int, lbits: int, shift: int, n_high: int
+) -> np.ndarray:
+    """Stable counting pass: sorted ``high | value | low`` keys regrouped by ``(high, low)``.
+
+    ``key`` is sorted, holds a group code ``high`` (0..n_high-1) above ``shift + lbits``,
+    the value (score and label, ``shift`` bits) and ``low`` (0..n_low-1, ``lbits`` bits).
+    Returns ``g << shift | value`` with ``g = high * n_low + low``, ordered by g and, within
+    a group, in the order of ``key`` (so still ascending by value). ``counts[g]`` is the
+    number of keys of group g (known beforehand: the fold sizes are the same for every
+    class). O(n): no comparison sort.
+    """
+    n_groups = n_high * n_low
+    vmask = np.uint64((1 << shift) - 1)
+    rshift = np.uint64(shift + lbits)
+    if _engine(len(key)) == "numba":
+        starts = np.zeros(n_groups, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+        return _kernel().scatter(
+            key, starts, n_low, np.uint64(lbits), rshift, vmask, np.uint64(shift), n_high > 1
+        )
+    lmask = np.uint64((1 << lbits) - 1)
+    if n_high == 1:  # straight into the small dtype (fresh large arrays are costly)
+        code = np.empty(len(key), dtype=_small(np.zeros(1, np.uint64), n_groups).dtype)
+        np.bitwise_and(key, lmask, out=code, casting="unsafe")
+    else:
+        wide = np.right_shift(key, rshift)
+        wide *= np.uint64(n_low)
+        wide += key & lmask
+        code = _small(wide, n_groups)
+        del wide
+    order = np.argsort(code, kind="stable")
+    del code
+    out = np.take(key, order)
+    del order
+    np.right_shift(out, np.uint64(lbits), out=out)
+    np.bitwise_and(out, vmask, out=out)
+    if n_groups > 1:  # group bits, one slice per group (np.repeat is slow here)
+        ends = np.cumsum(counts)
+        for gi in np.flatnonzero(counts):
+            part = out[ends[gi] - counts[gi] : ends[gi]]
+            np.bitwise_or(part, np.uint64(gi) << np.uint64(shift), out=part)
+    return out
+
+
+def sorted_keys(
+    s: np.ndarray,
+    lo: float,
+    hi: float,
+    y: np.ndarray,
+    g: np.ndarray | None,
+    n_groups: int,
+    low: np.ndarray | None = None,
+    n_low: int = 1,
+    out: np.ndarray | None = None,
+) -> tuple[np.ndarray, Packing, np.ndarray | None, int, np.ndarray | None, int]:
+    """The one sort: ``group | score | label | low`` keys of one class, sorted.
+
+    Returns the keys, the packing, the dense-rank uniques (None unless the key was too
+    wide), the score bits, a scratch buffer (or None) and the number of low bits. ``out``
+    (uint64, one per row) is used for the keys by the compiled path: reusing one buffer for
+    every class spares the page faults of a fresh array per class.
+    """
+    n = len(s)
+    gbits = int(n_groups - 1).bit_length()
+    lbits = int(n_low - 1).bit_length() if low is not None else 0
+    fast = _engine(n) == "numba" and s.dtype == np.float64
+    scratch: np.ndarray | None = None
+    key: np.ndarray | None = None
+    if fast:  # the packing first, then the whole key in one compiled pass
+        s = np.ascontiguousarray(s)
+        packing = _packing(s, lo, hi)
+    else:
+        key, packing, scratch = pack(s, lo, hi)
+    sbits = int(packing.span).bit_length()
+    uniques: np.ndarray | None = None
+    if gbits + sbits + 1 + lbits > 64:  # too wide: exact dense ranks instead
+        del key, scratch
+        fast, scratch = False, None
+        uniques, inv = np.unique(s + 0.0, return_inverse=True)
+        key = inv.astype(np.uint64).reshape(-1)
+        sbits = int(len(uniques) - 1).bit_length()
+    shift = sbits + 1
+    if fast:
+        none = np.zeros(1, dtype=np.int64)
+        key = _kernel().keys(
+            s,
+            np.ascontiguousarray(y),
+            none if not lbits else np.ascontiguousarray(low),
+            none if not gbits else np.ascontiguousarray(g),
+            np.uint64(packing.M),
+            np.uint64(packing.L),
+            np.uint64(lbits),
+            np.uint64(shift + lbits),
+            lbits > 0,
+            gbits > 0,
+            np.empty(n, dtype=np.uint64) if out is None else out,
+        )
+    else:
+        assert key is not None
+        np.left_shift(key, _ONE, out=key)
+        # labels 0/1 as int64 (y_true itself, often) or bool; same-dtype ops are fastest
+        np.bitwise_or(key, y.view(np.uint64) if y.dtype == np.int64 else y, out=key)
+        if lbits:
+            assert low is not None
+            np.left_shift(key, np.uint64(lbits), out=key)
+            np.bitwise_or(key, _as_u64(low), out=key)
+        if gbits:
+            assert g is not None  # several groups need group ids
+            gk = np.empty(n, dtype=np.uint64) if scratch is None else scratch.view(np.uint64)
+            scratch = gk
+            np.left_shift(_as_u64(g), np.uint64(shift + lbits), out=gk)
+            np.bitwise_or(key, gk, out=key)
+    assert key is not None
+    key.sort()
+    return key, packing, uniques, sbits, scratch, lbits
+
+
+def _auc_value(s2: np.ndarray, npos: np.ndarray, nneg: np.ndarray) -> np.ndarray:
+    """AUC from twice the Mann-Whitney count; NaN without positives or negatives."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = s2 / (2.0 * npos * nneg)
+    value[(npos == 0) | (nneg == 0)] = np.nan
+    return value
+
+
+def auc_both(
+    s: np.ndarray,
+    lo: float,
+    hi: float,
+    y: np.ndarray,
+    g: np.ndarray | None,
+    n_groups: int,
+    low: np.ndarray,
+    n_low: int,
+    low_counts: np.ndarray,
+    buffer: np.ndarray | None = None,
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+    """Pooled (per group) and per-(group, low) AUC and positives from one sort, in one pass.
+
+    The compiled path of ``Ranked(..., low=...)`` followed by :meth:`Ranked.auc` on it and on
+    :meth:`Ranked.by_low`, without the counting pass: the same integers, so the same values.
+    None when that path does not apply (numpy engine, keys too wide): use :class:`Ranked`.
+    ``buffer``: a uint64 array of one element per row for the keys, reused across classes.
+    """
+    if _engine(len(s)) != "numba" or s.dtype != np.float64:
+        return None
+    key, _, uniques, sbits, _, lbits = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
+    if uniques is not None:
+        return None
+    if n_groups == 1:
+        rbounds = np.array([0, len(key)], dtype=np.int64)
+    else:
+        starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(sbits + 1 + lbits)
+        rbounds = np.append(np.searchsorted(key, starts), len(key)).astype(np.int64)
+    m_s2, m_pos, f_s2, f_pos = _kernel().auc_both(key, rbounds, n_low, np.uint64(lbits))
+    del key
+    f_neg = low_counts - f_pos
+    m_neg = np.diff(rbounds) - m_pos
+    return (_auc_value(m_s2, m_pos, m_neg), m_pos), (_auc_value(f_s2, f_pos, f_neg), f_pos)
+
+
 class Ranked:
     """One class's scores sorted by (group, score, label) in a single packed uint64 sort.
 
@@ -138,33 +557,46 @@ class Ranked:
         y: np.ndarray,
         g: np.ndarray | None,
         n_groups: int,
+        low: np.ndarray | None = None,
+        n_low: int = 1,
+        low_counts: np.ndarray | None = None,
     ):
-        n = len(s)
-        gbits = int(n_groups - 1).bit_length()
-        key, self.packing, scratch = pack(s, lo, hi)
-        sbits = int(self.packing.span).bit_length()
-        self.uniques: np.ndarray | None = None
-        if gbits + sbits + 1 > 64:  # too wide: exact dense ranks instead
-            del key, scratch
-            scratch = None
-            self.uniques, inv = np.unique(s + 0.0, return_inverse=True)
-            key = inv.astype(np.uint64).reshape(-1)
-            sbits = int(len(self.uniques) - 1).bit_length()
-        self.sbits = sbits
-        self.shift = sbits + 1
-        np.left_shift(key, _ONE, out=key)
-        # labels 0/1 as int64 (y_true itself, often) or bool; same-dtype ops are fastest
-        np.bitwise_or(key, y.view(np.uint64) if y.dtype == np.int64 else y, out=key)
-        if gbits:
-            assert g is not None  # several groups need group ids
-            if scratch is None:
-                scratch = np.empty(n, dtype=np.uint64)
-            gk = scratch.view(np.uint64)
-            np.left_shift(g.view(np.uint64), np.uint64(self.shift), out=gk)
-            np.bitwise_or(key, gk, out=key)
+        """Sort once. With ``low`` (codes 0..n_low-1, e.g. the fold of every row, and
+        ``low_counts``, the number of rows of every ``g * n_low + low``), the codes ride in
+        the lowest key bits: this object is sorted by (group, score, label) and
+        :meth:`by_low` gives the sort by (group, low, score, label) from the same sort."""
+        key, self.packing, self.uniques, self.sbits, scratch, lbits = sorted_keys(
+            s, lo, hi, y, g, n_groups, low, n_low
+        )
+        self.shift = self.sbits + 1
         self._scratch = scratch  # reused by the tie check
-        key.sort()
+        self._low: tuple[np.ndarray, int] | None = None
+        if low is not None:
+            if lbits:
+                assert low_counts is not None
+                low_key = partition(key, low_counts, n_low, lbits, self.shift, n_groups)
+                np.right_shift(key, np.uint64(lbits), out=key)
+            else:  # one low code: the same sort
+                low_key = key
+            self._low = (low_key, n_low)
         self._setup(key, n_groups)
+
+    def by_low(self) -> Ranked:
+        """The same scores sorted by (group, low code, score, label), from the one sort.
+
+        Group ``g * n_low + low``; the order within a group is that of this object's sort
+        (a stable counting pass, :func:`partition`). Can be called once.
+        """
+        assert self._low is not None, "by_low needs Ranked(..., low=codes)"
+        key, n_low = self._low
+        self._low = None
+        out = Ranked.__new__(Ranked)
+        out.packing, out.uniques = self.packing, self.uniques
+        out.sbits, out.shift = self.sbits, self.shift
+        out._scratch = self._scratch  # a temporary of the tie check: no state kept
+        out._low = None
+        out._setup(key, self.n_groups * n_low)
+        return out
 
     def _setup(self, key: np.ndarray, n_groups: int) -> None:
         n = len(key)
@@ -182,31 +614,6 @@ class Ranked:
         self._cp: np.ndarray | None = None
         self._blocks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._ties: bool | None = None
-
-    def regroup(self, new_group: np.ndarray, n_new: int) -> Ranked:
-        """The same scores sorted by coarser groups (e.g. per repeat instead of per fold).
-
-        ``new_group[g]`` is the new group of old group ``g``; the new group ids must be
-        non-decreasing in ``g`` (folds of a repeat are consecutive groups). The score and
-        label bits are kept; each old group is an already sorted run, so the sort only
-        merges runs. Consumes this object's key (the object must not be used afterwards).
-        """
-        new_group = np.asarray(new_group, dtype=np.uint64)
-        out = Ranked.__new__(Ranked)
-        out.packing, out.uniques = self.packing, self.uniques
-        out.sbits, out.shift = self.sbits, self.shift
-        key = self.key
-        self.key = np.empty(0, dtype=np.uint64)
-        np.bitwise_and(key, np.uint64((1 << self.shift) - 1), out=key)
-        if n_new > 1:
-            high = np.repeat(new_group << np.uint64(self.shift), self.size)
-            np.bitwise_or(key, high, out=key)
-            del high
-        if n_new < self.n_groups:
-            key.sort()
-        out._scratch = self._scratch
-        out._setup(key, n_new)
-        return out
 
     # --- per-element views ------------------------------------------------------------
     @property
@@ -291,6 +698,10 @@ class Ranked:
 
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(AUC, n_pos, n_neg) per group; AUC is NaN where n_pos or n_neg is 0."""
+        if _engine(self.n) == "numba":
+            s2, npos = _kernel().auc(self.key, self.bounds)
+            nneg = self.size - npos
+            return _auc_value(s2, npos, nneg), npos, nneg
         ties = self.ties
         npos, sum_idx = self._rank_sums()
         nneg = self.size - npos
@@ -302,10 +713,7 @@ class Ranked:
             pb_ = cp[be] - cp[bs]
             corr = pb_ * (be - bs - pb_)  # tied (positive, negative) pairs per run
             s2 = s2 - np.bincount(bg, weights=corr, minlength=self.n_groups).astype(np.int64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            value = s2 / (2.0 * npos * nneg)
-        value[(npos == 0) | (nneg == 0)] = np.nan
-        return value, npos, nneg
+        return _auc_value(s2, npos, nneg), npos, nneg
 
     def average_precision(self) -> tuple[np.ndarray, np.ndarray]:
         """(AP, n_pos) per group, scikit-learn's step-wise definition; NaN without positives."""

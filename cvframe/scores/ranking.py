@@ -10,10 +10,12 @@ Two ways of aggregating a ranking metric over the folds of a cross-validation
 - ``method="fold"`` — keep the ``fold`` dimension: the per-fold values themselves.
 
 Every metric is a function of one class's scores sorted per group (:class:`~._rank.Ranked`)
-that returns a value and a support per group. :func:`_run` parses the frame once, sorts each
-class once per fold and, when the merged value is wanted too, turns that sort into the
-per-repeat one (:meth:`~._rank.Ranked.regroup`), then applies the fold reduction, the
-undefined policy, the class average and the attrs in one place, with one warning per call.
+that returns a value and a support per group. :func:`_run` parses the frame once and sorts
+each class once: per fold, per repeat, or -- when both the per-fold and the merged values
+are wanted -- per repeat with the fold riding in the lowest key bits, the per-fold order
+then coming from a stable counting pass over that one sort (:meth:`~._rank.Ranked.by_low`).
+It then applies the fold reduction, the undefined policy, the class average and the attrs
+in one place, with one warning per call.
 
 (Over 400 lines: most of it is the five public numpydoc docstrings with their formulas and
 doctests; the code itself is one driver.)
@@ -35,7 +37,7 @@ from .._docs import doc
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ..schema import CLASS, FOLD, REPEAT
 from ._frame import Frame, by_frame_dims, parse
-from ._rank import Ranked
+from ._rank import Ranked, auc_both
 
 __all__ = ["auc", "auc_methods", "average_precision", "precision_at_k", "r_precision"]
 
@@ -60,6 +62,9 @@ class _Metric:
     why: str
     per_group: Callable[[Ranked], tuple[np.ndarray, np.ndarray]]
     extra: dict[str, Any] = field(default_factory=dict)
+    #: optional fused pass giving the pooled and the per-fold values of one class at once
+    #: (same arguments as ``Ranked(..., low=...)``), or None where it does not apply
+    both: Callable[..., Any] | None = None
 
 
 def _auc_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
@@ -72,7 +77,7 @@ def _r_precision_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
     return r.precision_at(npos), npos
 
 
-AUC = _Metric("auc", "no positives or no negatives for a class", _auc_values)
+AUC = _Metric("auc", "no positives or no negatives for a class", _auc_values, both=auc_both)
 AP = _Metric("average_precision", "no positives for a class", lambda r: r.average_precision())
 R_PRECISION = _Metric("r_precision", "no positives for a class", _r_precision_values)
 
@@ -100,19 +105,44 @@ def _check(method: Any, undefined: Any, average: Any) -> None:
 def _evaluate(
     fr: Frame, metric: _Metric, per_fold: bool, merged: bool
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[np.ndarray, np.ndarray]]]:
-    """Per class: the per-fold and/or merged (value, support) arrays, one sort per class."""
+    """Per class: the per-fold and/or merged (value, support) arrays, one sort per class.
+
+    When both are wanted, the one sort is by (repeat, score) with the fold in the lowest key
+    bits, and the per-fold order comes from a stable counting pass over it
+    (:meth:`~._rank.Ranked.by_low`); the fold sizes it needs are counted once for all classes.
+    """
     fold_res, merge_res = [], []
+    counts = buffer = None
+    if per_fold and merged:
+        g, n_groups = fr.groups(True)
+        counts = np.bincount(g, minlength=n_groups) if g is not None else np.array([fr.n])
+        if fr.present_ is None:
+            fr.present_ = counts > 0
     for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-        g, n_groups = fr.groups(per_fold)
-        ranked = Ranked(s, lo, hi, y, g, n_groups)
-        if per_fold:
-            if fr.present_ is None:
-                fr.present_ = ranked.size > 0
-            fold_res.append(metric.per_group(ranked))
-            if merged:
-                ranked = ranked.regroup(fr.repeat_of_fold_group(), fr.n_reps)
-        if merged:
+        if counts is not None:
+            fused = None
+            if metric.both is not None:
+                if buffer is None:  # one key buffer for every class
+                    buffer = np.empty(fr.n, dtype=np.uint64)
+                fused = metric.both(
+                    s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts, buffer
+                )
+            if fused is not None:
+                merge_res.append(fused[0])
+                fold_res.append(fused[1])
+                continue
+            ranked = Ranked(
+                s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts
+            )
             merge_res.append(metric.per_group(ranked))
+            ranked = ranked.by_low()
+            fold_res.append(metric.per_group(ranked))
+        else:
+            g, n_groups = fr.groups(per_fold)
+            ranked = Ranked(s, lo, hi, y, g, n_groups)
+            if per_fold and fr.present_ is None:
+                fr.present_ = ranked.size > 0
+            (fold_res if per_fold else merge_res).append(metric.per_group(ranked))
         del ranked
     return fold_res, merge_res
 
@@ -358,7 +388,8 @@ def auc(
     Notes
     -----
     One packed ``uint64`` sort per class (group, score and label in one key), then
-    tie-aware rank sums per group: no loop over folds.
+    tie-aware rank sums per group: no loop over folds. :func:`auc_methods` gets both
+    aggregations from that one sort.
 
     See Also
     --------
@@ -420,6 +451,16 @@ def auc_methods(
     -------
     xarray.Dataset
         Variables ``auc_avg`` and ``auc_merge`` over ``class`` (plus ``repeat``).
+
+    Notes
+    -----
+    One sort per class gives both: the scores of each repeat are sorted once, with the fold
+    in the lowest bits of the packed key; AUC_merge is read off that order, and the per-fold
+    AUCs from the same order (a fold's scores keep their order inside the pooled sort), ties
+    counting one half in both. With numba installed (the ``fast`` extra) both come from one
+    compiled pass over the sorted keys; otherwise a stable counting pass by fold (a radix
+    sort of the small fold codes) regroups the sorted keys per fold. The numbers are the
+    same either way.
 
     References
     ----------
