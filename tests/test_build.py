@@ -461,3 +461,44 @@ def test_fast_blocked_path_equals_general_path_across_blocks(n_folds, weighted):
         np.testing.assert_allclose(fast[v].values, slow[v].values)
         assert fast[v].dtype == slow[v].dtype
     assert fast["class"].values.tolist() == [-2, -1, 0, 1]
+
+
+# --- integer groups are counted, not hashed ------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_integer_folds_with_categorical_labels_equal_the_oracle(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 2000))
+    dtype = [np.int8, np.int16, np.int64, np.uint8, np.uint32, np.int32][seed]
+    lo = -7 if np.dtype(dtype).kind == "i" else 0
+    fold = (rng.choice([0, 3, 4, 9], n) + lo).astype(dtype)  # gaps and negative ids
+    y, yp = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    names = np.array(["a", "b", "c"], dtype=object)
+    cat = cvframe.from_predictions(
+        pd.Categorical(names[y], categories=names),
+        pd.Categorical(names[yp], categories=names),
+        fold,
+    )
+    oracle = _mcm_cube(y, yp, fold, [0, 1, 2])
+    assert cat.fold.values.tolist() == sorted(set(fold.tolist()))
+    for v in ("tp", "fp", "fn", "tn"):
+        np.testing.assert_array_equal(cat[v].values, oracle[v])
+
+
+def test_range_codes_match_hashing():
+    from cvframe import _labels
+    from cvframe.build import _kernel
+
+    rng = np.random.default_rng(0)
+    for dtype in (np.int8, np.int64, np.uint16, np.bool_):
+        a = rng.integers(0, 2 if dtype is np.bool_ else 100, 5000).astype(dtype)
+        if np.dtype(dtype).kind == "i":
+            a[::7] = -5
+        got = _kernel.range_codes(a, len(a))
+        codes, uni = _labels.group_codes(a, "fold")
+        assert got is not None
+        np.testing.assert_array_equal(got[1], np.asarray(uni, dtype=got[1].dtype))
+        np.testing.assert_array_equal(got[0], codes)
+    wide = np.array([0, 10**12], dtype=np.int64)
+    assert _kernel.range_codes(wide, 2) is None  # a sparse range is hashed instead

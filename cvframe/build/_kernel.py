@@ -26,6 +26,7 @@ __all__ = [
     "fast_confusion",
     "is_dask",
     "ova_from_confusion",
+    "range_codes",
 ]
 
 #: Rows per block: the index arithmetic of one block stays in cache.
@@ -170,6 +171,49 @@ def blocked_bounds(arrays: list[np.ndarray], n: int) -> list[tuple[int, int]]:
     return list(zip(lows, highs, strict=False))
 
 
+def range_codes(a: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of a plain integer array over the values that occur, and those values (sorted).
+
+    Counting instead of hashing: one pass for the range, one ``bincount`` over it for the
+    values that occur, one look-up for the codes. None when ``a`` is not a plain integer
+    array or its range is much wider than ``n`` (hashing is cheaper then).
+    """
+    arr = raw_int(a)
+    if arr is None or n == 0:
+        return None
+    ((lo, hi),) = blocked_bounds([arr], n)
+    if hi - lo + 1 > max(4 * n, 1 << 16):
+        return None
+    shifted = arr.astype(np.intp, copy=False) if lo == 0 else np.subtract(arr, lo, dtype=np.intp)
+    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    values = np.flatnonzero(present)
+    lut = np.cumsum(present, dtype=np.int64) - 1
+    size = len(values)
+    dt = np.int8 if size <= 127 else np.int16 if size <= 32767 else np.int32
+    return lut.astype(dt)[shifted], values + lo
+
+
+def _share_labels(bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The two label arrays (last) count over one common range."""
+    lo, hi = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
+    return bounds[:-2] + [(lo, hi), (lo, hi)]
+
+
+def _layout(bounds: list[tuple[int, int]], n: int) -> tuple[list[int], int, int] | None:
+    """(sizes, offset, total) of the combined index over ``bounds``; None when too wide."""
+    sizes = [hi - lo + 1 for lo, hi in bounds]
+    total = int(np.prod(sizes, dtype=np.float64))
+    if total > max(4 * n, 1 << 22):
+        return None
+    biggest = max(max(abs(lo), abs(hi)) for lo, hi in bounds)
+    if (biggest + 1) * total * 2 >= _SAFE:
+        return None  # huge ids: the Horner sums could wrap around; code them instead
+    offset = bounds[0][0]
+    for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
+        offset = offset * size + lo
+    return sizes, offset, total
+
+
 def fast_confusion(
     groups: list[Any], yt: Any, yp: Any, w: Any, n: int
 ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, int] | None:
@@ -187,23 +231,16 @@ def fast_confusion(
     arrays = [a for a in maybe if a is not None]
     if len(arrays) != len(maybe):
         return None
-    bounds = blocked_bounds(arrays, n)
-    lo_l, hi_l = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
-    bounds[-2] = bounds[-1] = (lo_l, hi_l)
-    sizes = [hi - lo + 1 for lo, hi in bounds]
-    total = int(np.prod(sizes, dtype=np.float64))
-    if total > max(4 * n, 1 << 22):
+    bounds = _share_labels(blocked_bounds(arrays, n))
+    lay = _layout(bounds, n)
+    if lay is None:
         return None
-    biggest = max(max(abs(lo), abs(hi)) for lo, hi in bounds)
-    if (biggest + 1) * total * 2 >= _SAFE:
-        return None  # huge ids: the Horner sums could wrap around; code them instead
-    offset = bounds[0][0]
-    for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
-        offset = offset * size + lo
+    sizes, offset, total = lay
     raw = blocked_count(arrays, sizes, offset, w, total, n).reshape(sizes)
     seen = raw
     if w is not None and bool((w == 0).any()):
         seen = blocked_count(arrays, sizes, offset, None, total, n).reshape(sizes)
+    lo_l = bounds[-1][0]
     values = []
     for axis, (lo, _) in enumerate(bounds[:-2]):
         others = tuple(i for i in range(seen.ndim) if i != axis)
@@ -249,7 +286,12 @@ def ova_from_confusion(conf: Any) -> dict[str, Any]:
     true_tot = conf.sum(axis=-1)
     n = true_tot.sum(axis=-1)[..., None]
     fp, fn = pred_tot - tp, true_tot - tp
-    tn = n - tp - fp - fn
+    if np.dtype(conf.dtype).kind != "f":
+        # exact in integers, and no count is an elementwise step of another: a lazy cube's
+        # Dataset then computes in one ``dask.compute`` (dask fuses such steps away)
+        tn = n - pred_tot - true_tot + tp
+    else:
+        tn = n - tp - fp - fn
     if np.dtype(conf.dtype).kind == "f":
         nz = (conf != 0).astype(np.int64)
         nz_diag = (nz * np.eye(conf.shape[-1], dtype=np.int64)).sum(axis=-1)

@@ -20,7 +20,7 @@ import xarray as xr
 from .. import _labels
 from ..errors import CountsError, few
 from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, validate
-from . import _kernel
+from . import _kernel, _lazy
 from .tables import make_cube
 
 __all__ = ["FRAME_ATTRS", "FRAME_DIMS", "ColumnError", "counts_from_frame", "from_predictions"]
@@ -113,6 +113,12 @@ def build(
     pos_from_attr: bool = False,
 ) -> xr.Dataset:
     """The cube of per-sample labels grouped by ``groups`` (outer to inner dims)."""
+    if any(_labels.is_dask(v) for v in (y_true, y_pred, sample_weight, *(g for _, g in groups))):
+        lazy = _build_lazy(
+            y_true, y_pred, groups, labels, pos_label, sample_weight, attrs, pos_from_attr
+        )
+        if lazy is not None:
+            return lazy
     yt = _labels.as_labels(y_true, "y_true", allow_2d=True)
     yp = _labels.as_labels(y_pred, "y_pred", allow_2d=True)
     garr = [(name, _labels.as_labels(v, name)) for name, v in groups if v is not None]
@@ -147,7 +153,12 @@ def build(
     else:
         gdims, gcodes, gcoords = [], [], {}
         for name, values in garr:
-            codes, uni = _labels.group_codes(values, name)
+            ranged = None if values.dtype.kind == "b" else _kernel.range_codes(values, n)
+            if ranged is not None:  # integer ids: counted, not hashed
+                codes, present = ranged
+                uni = [_labels.plain(v) for v in present]
+            else:
+                codes, uni = _labels.group_codes(values, name)
             gdims.append(name)
             gcodes.append((codes, len(uni)))
             gcoords[name] = uni
@@ -163,16 +174,7 @@ def build(
                 "y_true/y_pred",
             )
             from_data = True
-    if pos_from_attr and pos_label is not None:
-        pos_label = _labels.from_attr(pos_label, universe)
-    pos = _labels.binary_pos(universe, from_data, pos_label)
-    if pos is not None:
-        universe = _labels.binary_universe(universe, pos)
-    elif len(universe) < 2:
-        raise CountsError(
-            f"only one class {few(universe)} in the label universe; a multiclass cube needs "
-            "at least 2 (pass labels=[...] naming every class, or pos_label= for binary)."
-        )
+    universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
     c = len(universe)
     if fast is not None:
         size = raw.shape[-1]
@@ -203,6 +205,93 @@ def build(
             )
         conf = conf.reshape(tuple(gshape) + (c, c))
     return _finish(conf, universe, pos, gdims, gcoords, w, attrs)
+
+
+def _resolve(
+    universe: list[Hashable], from_data: bool, pos_label: Any, pos_from_attr: bool
+) -> tuple[list[Hashable], Hashable | None]:
+    """The class universe and the positive class (None: multiclass) by the label policy."""
+    if pos_from_attr and pos_label is not None:
+        pos_label = _labels.from_attr(pos_label, universe)
+    pos = _labels.binary_pos(universe, from_data, pos_label)
+    if pos is not None:
+        universe = _labels.binary_universe(universe, pos)
+    elif len(universe) < 2:
+        raise CountsError(
+            f"only one class {few(universe)} in the label universe; a multiclass cube needs "
+            "at least 2 (pass labels=[...] naming every class, or pos_label= for binary)."
+        )
+    return universe, pos
+
+
+def _build_lazy(
+    y_true: Any,
+    y_pred: Any,
+    groups: list[tuple[str, Any]],
+    labels: Any,
+    pos_label: Any,
+    sample_weight: Any,
+    attrs: dict[str, Any],
+    pos_from_attr: bool,
+) -> xr.Dataset | None:
+    """The lazy cube of dask inputs (None for multilabel data: counted eagerly).
+
+    Classes come from ``labels=`` or known categories, groups from known categories; what is
+    still unknown is found in one pass (the distinct values of every partition).
+    """
+    garr = [(name, v) for name, v in groups if v is not None]
+    named = garr + [("y_true", y_true), ("y_pred", y_pred)]
+    weighted = sample_weight is not None
+    if weighted:
+        named.append(("sample_weight", sample_weight))
+    got = _lazy.dask_inputs(named)
+    if got is None:
+        return None
+    parts, cols = got
+    if labels is not None:
+        labels = _labels.check_labels_arg(labels)
+    known: dict[int, list[Hashable]] = {}
+    for i, (_, v) in enumerate(garr):
+        cats = _lazy.known_categories(v)
+        if cats is not None:
+            known[i] = cats
+    t_cats, p_cats = _lazy.known_categories(y_true), _lazy.known_categories(y_pred)
+    universe: list[Hashable] | None = None
+    from_data = False
+    if labels is not None:
+        universe = labels
+    elif t_cats is not None:
+        universe = t_cats
+    elif p_cats is not None and not isinstance(getattr(y_true, "dtype", None), pd.CategoricalDtype):
+        universe = p_cats
+    wanted = [i for i in range(len(garr)) if i not in known]
+    ng = len(garr)
+    if universe is None or wanted:
+        wanted += [ng, ng + 1]  # the classes (or, when declared, their check) in the same pass
+    if wanted:
+        found = dict(zip(wanted, _lazy.observed_values(parts, cols, wanted), strict=True))
+        for i in range(ng):
+            if i in found:
+                name = garr[i][0]
+                known[i] = [_labels.plain(u) for u in _labels.check_unique(found[i], name)]
+        if ng in found:
+            ut = _labels.check_unique(found[ng], "y_true")
+            up = _labels.check_unique(found[ng + 1], "y_pred")
+            if universe is None:
+                universe, from_data = _labels.merge([ut, up], "y_true/y_pred"), True
+            else:
+                _labels.check_known(ut, universe, "y_true")
+                _labels.check_known(up, universe, "y_pred")
+    assert universe is not None
+    universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
+    coders = [_lazy.Coder(known[i], name, "values") for i, (name, _) in enumerate(garr)]
+    coders += [_lazy.Coder(universe, n, "labels") for n in ("y_true", "y_pred")]
+    c = len(universe)
+    gshape = tuple(len(known[i]) for i in range(ng))
+    conf = _lazy.lazy_counts(parts, cols, coders, weighted).reshape(gshape + (c, c))
+    gdims = [name for name, _ in garr]
+    gcoords = {name: known[i] for i, (name, _) in enumerate(garr)}
+    return _finish(conf, universe, pos, gdims, gcoords, True if weighted else None, attrs)
 
 
 def _finish(
@@ -355,7 +444,20 @@ def from_predictions(
     CountsError
         Inputs of different lengths, missing labels, mixed label types, labels outside
         ``labels``, bad weights, non-0/1 multilabel values, empty input. On dask inputs the
-        value checks (weights, indicators) run when the cube is computed.
+        value checks (weights, indicators, labels outside ``labels`` not seen while
+        labelling the cube) run when the cube is computed.
+
+    Notes
+    -----
+    Dask inputs (1-D dask arrays, dask Series, columns of a dask DataFrame) give a lazy cube:
+    one task per partition codes that partition and counts it with one ``bincount``, and the
+    count vectors are summed; computing the cube reads every partition once. The classes
+    and folds label the cube, so they must be known first: classes from ``labels=`` or from
+    categoricals with known categories (unused categories included), folds and repeats from
+    categoricals with known categories. What is still unknown is found in ONE pass over the
+    data (the distinct values of every partition, computed together) when the cube is
+    built. Series are joined side by side first, so a partition they share is computed
+    once. 2-D (multilabel) dask inputs are counted with :func:`dask.array.bincount`.
 
     See Also
     --------
@@ -379,10 +481,10 @@ def from_predictions(
     cube = build(
         y_true, y_pred, [(REPEAT, repeat), (FOLD, fold)], labels, pos_label, sample_weight, {}
     )
-    return cube if _lazy(cube) else validate(cube)
+    return cube if _lazy_cube(cube) else validate(cube)
 
 
-def _lazy(ds: xr.Dataset) -> bool:
+def _lazy_cube(ds: xr.Dataset) -> bool:
     return any(_labels.is_dask(v.data) for v in ds.data_vars.values())
 
 
@@ -402,7 +504,7 @@ def counts_from_frame(
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    df : pandas.DataFrame or dask.dataframe.DataFrame
         Columns ``fold``, ``y_true``, ``y_pred``, optional ``repeat`` (names configurable
         below) and optional dimension columns. A multilabel frame holds
         ``y_true_<label>`` / ``y_pred_<label>`` indicator columns instead (as
@@ -425,7 +527,11 @@ def counts_from_frame(
     -------
     xarray.Dataset
         The counts cube; the frame's attrs named in ``FRAME_ATTRS`` (``stratified``,
-        ``splitter``, the parameter grid's ``params``, ...) are copied to its attrs.
+        ``splitter``, the parameter grid's ``params``, ...) are copied to its attrs. A dask
+        DataFrame gives a lazy cube (see :func:`from_predictions`, Notes): classes come from
+        ``labels=`` or known categories, folds and other dims from known categories, and
+        whatever is still unknown from ONE pass over the partitions when the cube is built;
+        computing the cube then reads every partition once.
 
     Examples
     --------
@@ -436,8 +542,10 @@ def counts_from_frame(
     >>> ds.tp.sum("fold").values.tolist()
     [1, 1, 1]
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}.")
+    lazy = _lazy.is_frame_like(df) and getattr(df, "ndim", 1) == 2
+    if not isinstance(df, pd.DataFrame) and not lazy:
+        raise TypeError(f"df must be a pandas or dask DataFrame, got {type(df).__name__}.")
+    fattrs: dict[str, Any] = dict(getattr(df, "attrs", None) or {})
     if isinstance(df.columns, pd.MultiIndex):
         raise ValueError(
             "df has MultiIndex columns; flatten them first (e.g. "
@@ -448,10 +556,10 @@ def counts_from_frame(
     if (
         pos_label is None
         and labels is None
-        and df.attrs.get("task") == "binary"
-        and df.attrs.get("pos_label") is not None
+        and fattrs.get("task") == "binary"
+        and fattrs.get("pos_label") is not None
     ):
-        pos_label, pos_from_attr = df.attrs["pos_label"], True
+        pos_label, pos_from_attr = fattrs["pos_label"], True
     multi = _multilabel_columns(df, y_true, y_pred) if y_true not in df.columns else None
     wanted = {"y_true": y_true, "y_pred": y_pred, "fold": fold}
     if multi is not None:
@@ -475,22 +583,27 @@ def counts_from_frame(
     if repeat is not None and repeat in df.columns and repeat not in extra:
         groups.append((REPEAT, df[repeat]))
     groups.append((FOLD, df[fold]))
-    attrs = {k: str(df.attrs[k]) for k in FRAME_ATTRS if k in df.attrs}
+    attrs = {k: str(fattrs[k]) for k in FRAME_ATTRS if k in fattrs}
     if multi is not None:
         true_cols, pred_cols, names = multi
-        attr_labels = df.attrs.get("labels")
+        attr_labels = fattrs.get("labels")
         if labels is None:
             known = list(attr_labels) if attr_labels is not None else []
             labels = known if [str(k) for k in known] == names else names
-        yt, yp = df[true_cols].to_numpy(), df[pred_cols].to_numpy()
+        yt, yp = df[true_cols], df[pred_cols]
+        yt, yp = (
+            (yt.to_dask_array(lengths=True), yp.to_dask_array(lengths=True))
+            if lazy
+            else (yt.to_numpy(), yp.to_numpy())
+        )
     else:
         yt, yp = df[y_true], df[y_pred]
         if (
             labels is None
-            and df.attrs.get("task") == "multiclass"
-            and df.attrs.get("labels") is not None
+            and fattrs.get("task") == "multiclass"
+            and fattrs.get("labels") is not None
         ):
-            labels = list(df.attrs["labels"])
+            labels = list(fattrs["labels"])
     cube = build(
         yt,
         yp,
@@ -501,7 +614,7 @@ def counts_from_frame(
         attrs,
         pos_from_attr=pos_from_attr,
     )
-    return validate(cube)
+    return cube if _lazy_cube(cube) else validate(cube)
 
 
 def _dims_arg(df: pd.DataFrame, dims: Any) -> list[Hashable]:

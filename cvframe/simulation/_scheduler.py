@@ -10,7 +10,14 @@ LOCAL_SCHEDULERS = ("threads", "threading", "sync", "synchronous", "single-threa
 
 
 def run(tasks: list[tuple[Any, ...]], scheduler: Any, progress: Any) -> list[Any]:
-    """Run ``(func, *args)`` tasks on dask (threads, or a distributed cluster)."""
+    """Run ``(func, *args)`` tasks on dask (threads, or a distributed cluster), in order.
+
+    ``scheduler``: None or a local scheduler name (:data:`LOCAL_SCHEDULERS`) runs on this
+    machine; a ``distributed.Client`` submits to its cluster; any other string is a scheduler
+    address (a client is opened for the run and closed after). Results come back in the
+    order of ``tasks`` whatever order they finish in; a tqdm bar counts finished tasks. On
+    a cluster a failing task cancels the others and its error is raised here.
+    """
     from tqdm.auto import tqdm
 
     bar = tqdm(
@@ -46,14 +53,18 @@ def run(tasks: list[tuple[Any, ...]], scheduler: Any, progress: Any) -> list[Any
 
         own = isinstance(scheduler, str)
         client = Client(scheduler) if own else scheduler
+        futures = []
         try:
             futures = [client.submit(func, *args, pure=False) for func, *args in tasks]
             index = {f.key: i for i, f in enumerate(futures)}
             out = [None] * len(tasks)
-            for fut in as_completed(futures):
+            for fut in as_completed(futures):  # the bar moves as tasks finish, in any order
                 out[index[fut.key]] = fut.result()
                 bar.update()
             return out
+        except BaseException:
+            client.cancel(futures)  # a failed or interrupted study leaves no work behind
+            raise
         finally:
             if own:
                 client.close()
