@@ -7,6 +7,9 @@ directly, 1,000 test samples per repeat), then times
 - ``compare(ds, "f")``: all 4,950 pairs;
 - ``compare(ds, "f", test="bayesian", baseline="m0")``.
 
+``rows(quick)`` (for benchmarks/run.py) reports each against a 1 s budget; ``quick=True``
+uses 10 models x 3 repeats x 5 folds.
+
 Usage::
 
     python benchmarks/bench_compare.py
@@ -16,13 +19,20 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 import warnings
+from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from cvframe.compare import compare
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvframe
+    sys.path.insert(0, ROOT)
+
+from cvframe.compare import compare  # noqa: E402
 
 
 def make_cube(models: int, repeats: int, folds: int, per_fold: int = 100) -> xr.Dataset:
@@ -64,6 +74,37 @@ def _once(func) -> float:
     return time.perf_counter() - t0
 
 
+CASES = (
+    ("corrected_t, every model vs m0", {"baseline": "m0"}),
+    ("corrected_t, all pairs", {}),
+    ("bayesian, every model vs m0", {"test": "bayesian", "baseline": "m0"}),
+)
+
+
+def rows(quick: bool = False) -> list[dict[str, Any]]:
+    """Benchmark rows (see benchmarks/run.py): each comparison against a 1 s budget."""
+    models, repeats, folds = (10, 3, 5) if quick else (100, 10, 10)
+    ds = make_cube(models, repeats, folds)
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for label, kwargs in CASES:
+            compare(ds, "f", **kwargs)  # warm-up
+            took = min(_once(lambda kwargs=kwargs: compare(ds, "f", **kwargs)) for _ in range(3))
+            out.append(
+                {
+                    "what": f"compare {label}, {models} models x {repeats}x{folds} folds",
+                    "cvframe_s": took,
+                    "yardstick": "budget",
+                    "yardstick_s": 1.0,
+                    "ratio": took / 1.0,
+                    "goal": "< 1 s",
+                    "met": took < 1.0,
+                }
+            )
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", type=int, default=100)
@@ -73,9 +114,8 @@ def main() -> None:
     ds = make_cube(args.models, args.repeats, args.folds)
     print(f"cube: {args.models} models x {args.repeats} repeats x {args.folds} folds")
     warnings.simplefilter("ignore")
-    timed("corrected_t, every model vs m0", lambda: compare(ds, "f", baseline="m0"))
-    timed("corrected_t, all pairs", lambda: compare(ds, "f"))
-    timed("bayesian, every model vs m0", lambda: compare(ds, "f", test="bayesian", baseline="m0"))
+    for label, kwargs in CASES:
+        timed(label, lambda kwargs=kwargs: compare(ds, "f", **kwargs))
 
 
 if __name__ == "__main__":

@@ -115,7 +115,7 @@ def summary(
     >>> [round(float(ds.cv.summary(k, dim="fold", ddof=d)["std"]), 4) for d in (0, 1)]
     [0.4714, 0.5774]
     """
-    from scipy import stats
+    from scipy.special import stdtrit  # the t quantile, as scipy.stats.t.ppf computes it
 
     ddof = _checks.integer(
         "ddof", ddof, low=0, high=1, fix="Use ddof=1 (sample sd) or ddof=0 (population sd)."
@@ -160,7 +160,7 @@ def summary(
         half = sample_sd
     else:
         sample_sd = x.std(d, ddof=1, skipna=False)
-        half = float(stats.t.ppf((1 + float(ci)) / 2, n - 1)) * sample_sd / math.sqrt(n)
+        half = float(stdtrit(n - 1, (1 + float(ci)) / 2)) * sample_sd / math.sqrt(n)
     std = sample_sd if ddof == 1 else x.std(d, ddof=0, skipna=False)
     sem = sample_sd / math.sqrt(n)
     out = xr.Dataset(

@@ -1,31 +1,50 @@
-"""Shared test configuration: hypothesis profiles, headless matplotlib, figure cleanup."""
+"""Shared test configuration: hypothesis profiles, headless matplotlib, figure cleanup, and
+the checkout's cvframe for the subprocesses tests start."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 import matplotlib
 import pytest
 from hypothesis import HealthCheck, settings
+from threadpoolctl import threadpool_limits
 
 matplotlib.use("Agg")
 
-# A fast default profile for development and a thorough one for CI (CI=true).
-settings.register_profile(
-    "dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+# Subprocesses the tests start (examples, the command line, fixture scripts) import the
+# cvframe of this checkout, the one the tests import, whatever else is installed.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_ROOT, *[p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != _ROOT]]
 )
-settings.register_profile(
-    "ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+
+# One BLAS/OpenMP thread per test process: pytest-xdist already runs one worker per core, and
+# oversubscribed BLAS threads make small scikit-learn fits 10x slower on a 2-core machine.
+# The variables reach the subprocesses; threadpoolctl limits the libraries already loaded.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+threadpool_limits(1)
+
+# Hypothesis profiles (HYPOTHESIS_PROFILE picks one; CI=true picks "ci"). Tests that set
+# their own max_examples keep it. "dev" is the default; "ci" tries more examples and prints
+# the blob that reproduces a failure; "thorough" is for an occasional deep run by hand
+# (HYPOTHESIS_PROFILE=thorough python -m pytest), not for every push: the suite must stay
+# within a few minutes on 2 cores.
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", max_examples=30, **_COMMON)
+settings.register_profile("ci", max_examples=50, print_blob=True, **_COMMON)
+settings.register_profile("thorough", max_examples=500, print_blob=True, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(autouse=True)
 def _close_figures():
     yield
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
+    plt = sys.modules.get("matplotlib.pyplot")  # only a test that drew has loaded pyplot
+    if plt is not None:
+        plt.close("all")
 
 
 # tests/data holds fixtures and the scripts that made them (run by the regeneration tests,
