@@ -14,6 +14,7 @@ Every number a plot or the report shows is computed here, from the core reductio
                                   multiclass cube (mean over repeats)
 ``over_repeats(frame, by, cols)`` a per-repeat table as its mean (and sd) over repeats
 ``bias_table(study)``             a bias study as a long frame, ``stratified`` as labels
+``roc_table(df)``                 every fold's and the merged ROC curve with its AUC
 ================================  ==========================================================
 
 Cells that are not folds (all four counts 0, or all NaN: the padding of ``xr.concat`` of
@@ -35,7 +36,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import formulas, multiclass, reduce
+from . import formulas, multiclass, reduce, scores
 from ._checks import choice
 from ._docs import doc, register
 from ._types import ZeroDivision
@@ -53,6 +54,7 @@ __all__ = [
     "fold_table",
     "methods_table",
     "over_repeats",
+    "roc_table",
 ]
 
 #: Display names of the five F aggregations (the paper's notation).
@@ -552,3 +554,89 @@ def bias_table(study: xr.Dataset, y: str = "rel_bias") -> pd.DataFrame:
     if "estimator" in frame.columns:
         frame["estimator"] = frame["estimator"].map(lambda e: METHOD_LABELS.get(e, e))
     return frame
+
+
+# --- ROC curves with their AUC ----------------------------------------------------------------
+
+
+def roc_table(
+    df: pd.DataFrame,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> pd.DataFrame:
+    r"""Every fold's ROC curve and each repeat's merged curve, each point with its curve's AUC.
+
+    The points of :func:`cvframe.scores.roc` with one more column ``auc``: for a fold curve
+    the fold's AUC (:func:`cvframe.scores.auc` with ``method="fold"``), for a merged curve
+    AUC_merge of its repeat (``method="merge"``), the Mann-Whitney statistic
+
+    .. math:: AUC = \frac{1}{n_1 n_0} \sum_{i \in +} \sum_{j \in -}
+              \left([s_i > s_j] + \tfrac12 [s_i = s_j]\right).
+
+    A dask DataFrame is computed once. Curves of folds without positives or negatives are
+    left out with one :class:`~cvframe.UndefinedMetricWarning` (as in ``scores.roc``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or dask.dataframe.DataFrame
+        A predictions frame with scores (see :func:`cvframe.scores.roc`).
+    labels, pos_label, y_true, fold, repeat, score :
+        As in :func:`cvframe.scores.roc`; ``repeat`` is ignored when the frame has no such
+        column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns of :func:`cvframe.scores.roc` (``model``..., ``kind``, ``repeat``, ``fold``,
+        ``class``, ``threshold``, ``fpr``, ``tpr``) and ``auc``.
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §3.2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
+    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
+    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    >>> t = roc_table(df)
+    >>> t.groupby(["kind", "fold"], dropna=False)["auc"].first().tolist()
+    [0.75, 1.0, 0.6875]
+    """
+    if type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "compute"):
+        df = df.compute()
+    rep = repeat if repeat is not None and repeat in df.columns else None
+    kw: dict[str, Any] = {
+        "labels": labels,
+        "pos_label": pos_label,
+        "y_true": y_true,
+        "fold": fold,
+        "repeat": rep,
+        "score": score,
+    }
+    pts = scores.roc(df, **kw)
+    with warnings.catch_warnings():
+        # the same undefined folds and hard scores scores.roc has just warned about
+        warnings.simplefilter("ignore")
+        per_fold = scores.auc(df, "fold", "nan", **kw)
+        merged = scores.auc(df, "merge", "nan", **kw)
+    parts = []
+    for kind, values in (("fold", per_fold), ("merged", merged)):
+        part = pts[pts["kind"] == kind]
+        table = values.rename("auc").to_dataframe().reset_index()
+        keys = [c for c in table.columns if c != "auc" and c in part.columns]
+        for k in keys:
+            table[k] = table[k].astype(part[k].dtype)
+        out = part.merge(table[keys + ["auc"]], on=keys, how="left")
+        out.index = part.index
+        parts.append(out)
+    res = pd.concat(parts).sort_index()
+    res.attrs = dict(pts.attrs)
+    return res.reset_index(drop=True)

@@ -22,7 +22,7 @@ from cvframe import plot  # noqa: E402
 
 def _predictions(
     seed: int = 0,
-    n: int = 300,
+    n: int = 120,
     folds: int = 5,
     repeats: int = 2,
     classes: int = 2,
@@ -173,9 +173,9 @@ def test_accessor_namespaces():
     # the accessor shows the function's docstring without the ds/df parameter it supplies
     from cvframe._docs import accessor_doc
 
-    assert ds.cv.plot.folds.__doc__ == accessor_doc(plot.folds)
-    assert "ds : xarray.Dataset" not in ds.cv.plot.folds.__doc__
-    assert pd.DataFrame().cv.plot.roc.__doc__ == accessor_doc(plot.roc)
+    assert ds.cv.plot.folds.__doc__ == accessor_doc(plot.folds, data=("data",))
+    assert "data : xarray.Dataset" not in ds.cv.plot.folds.__doc__
+    assert pd.DataFrame().cv.plot.roc.__doc__ == accessor_doc(plot.roc, data=("data",))
     df = _predictions()
     assert isinstance(df.cv.plot, plot.DataFramePlotter)
     assert isinstance(df.cv.plot.score_rates(), sns.FacetGrid)
@@ -231,7 +231,10 @@ def test_bias_plot_of_a_study_read_back_from_file(study, tmp_path):
         g_file = plot.bias(back.load())
     g_mem = plot.bias(study)
     assert g_file.axes.shape == g_mem.axes.shape == (2, 2)  # f rows x stratified columns
-    assert [ax.get_title() for ax in g_file.axes[0]] == ["stratified", "unstratified"]
+    assert [ax.get_title().split(" | ")[-1] for ax in g_file.axes[0]] == [
+        "stratified",
+        "unstratified",
+    ]
     for ax_f, ax_m in zip(g_file.axes.flat, g_mem.axes.flat, strict=True):
         ys_f = [tuple(np.round(ln.get_ydata(), 12)) for ln in ax_f.get_lines()]
         ys_m = [tuple(np.round(ln.get_ydata(), 12)) for ln in ax_m.get_lines()]

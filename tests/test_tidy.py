@@ -249,3 +249,29 @@ def test_bias_table_same_from_file_as_in_memory(tmp_path):
         from_file = tidy.bias_table(back.load())
     pd.testing.assert_frame_equal(from_file, tidy.bias_table(study), check_dtype=False)
     assert set(from_file["stratified"]) == {"stratified", "unstratified"}
+
+
+def test_roc_table_carries_each_curves_auc_from_scores():
+    from cvframe import scores
+
+    rng = np.random.default_rng(3)
+    n = 90
+    y = np.tile([0, 1, 2], n // 3)
+    raw = rng.normal(0, 1, (n, 3)) + np.eye(3)[y]
+    df = pd.DataFrame({"fold": np.arange(n) // 3 % 3, "y_true": y}).join(
+        pd.DataFrame(raw, columns=["score_0", "score_1", "score_2"])
+    )
+    t = tidy.roc_table(df)
+    assert list(t.columns) == [*scores.roc(df).columns, "auc"]
+    per_fold = scores.auc(df, method="fold")
+    merged = scores.auc(df, method="merge")
+    for (kind, fold, cls), curve in t.groupby(["kind", "fold", "class"], dropna=False):
+        assert curve["auc"].nunique() == 1
+        want = (
+            merged.sel({"class": cls})
+            if kind == "merged"
+            else per_fold.sel({"class": cls, "fold": fold})
+        )
+        assert curve["auc"].iloc[0] == pytest.approx(float(want))
+        # the trapezoidal area under the curve's points is its AUC
+        assert np.trapezoid(curve["tpr"], curve["fpr"]) == pytest.approx(float(want))

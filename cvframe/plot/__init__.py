@@ -2,8 +2,13 @@
 
 The functions draw the tidy frames of :mod:`cvframe.tidy` (and the tables of
 :mod:`cvframe.scores` and :mod:`cvframe.simulation`); every number comes from the core, the
-plots only reshape and draw. They never call ``plt.show()``: save with
-``obj.figure.savefig(path)``. matplotlib and seaborn are imported on first use.
+plots only reshape and draw. They follow seaborn's conventions: axes-level functions take
+``ax=`` and return the Axes; figure-level ones take ``data`` (the cube or frame, or its tidy
+frame filtered with pandas), ``hue``/``col``/``row``/``col_wrap``/``height``/``aspect``/
+``palette`` and ``**kwargs`` for the seaborn call, and return the FacetGrid; ``classes=``
+picks classes. They never call ``plt.show()``; each lays its figure out so that
+``g.savefig(path)`` and ``g.figure.savefig(path)`` keep every label inside.
+matplotlib and seaborn are imported on first use.
 
 ================================  ==========================================================
 ``folds(ds)``                     every fold's precision, recall and F per class as points,

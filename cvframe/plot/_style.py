@@ -1,16 +1,26 @@
-"""Shared look of the plots: lazy seaborn/matplotlib imports, palettes, facet labels."""
+"""Shared look and conventions of the plots: lazy seaborn/matplotlib imports, palettes, the
+checks of the seaborn-style arguments (``hue``/``col``/``row``/``classes``), panel titles and
+the layout that keeps every label inside the saved figure."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import xarray as xr
 
-from ..schema import CLASS, FOLD, PRED, REPEAT, TRUE
+from .._labels import plain
+from ..schema import CLASS, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
 
 GROUP = "group"
+#: Smallest font size of any text the plots write (points).
+MIN_FONT = 9
+#: Panels per row of a wrapped grid, at most.
+MAX_COLS = 4
 
 
 def sns() -> Any:
@@ -58,3 +68,184 @@ def percent() -> Any:
     from matplotlib.ticker import PercentFormatter
 
     return PercentFormatter(1.0, decimals=None)
+
+
+# --- data in ----------------------------------------------------------------------------------
+
+
+def is_dask_frame(df: Any) -> bool:
+    """True for a dask DataFrame (classic dask or dask-expr)."""
+    return type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "compute")
+
+
+def in_memory(df: Any) -> Any:
+    """A dask DataFrame computed (plots draw every point); anything else as it is."""
+    return df.compute() if is_dask_frame(df) else df
+
+
+def cube_of(frame: pd.DataFrame, what: str) -> xr.Dataset:
+    """A counts cube back from a (filtered) :func:`cvframe.tidy.fold_table` frame.
+
+    Only a reshape: the rows' ``tp``, ``fp``, ``fn``, ``tn`` go back on their (..., fold,
+    class) cells; cells the filter removed are NaN padding, which the core reads as "not a
+    fold" (they enter no sum and no mean).
+    """
+    missing = [c for c in (*COUNTS, FOLD, CLASS) if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{what} draws a counts cube or a cvframe.tidy.fold_table frame; the frame lacks "
+            f"the columns {missing}. Pass the cube, or tidy.fold_table(ds) filtered with pandas."
+        )
+    if frame.empty:
+        raise ValueError(f"{what}: the frame has no rows; loosen the filter.")
+    cols = list(frame.columns)
+    dims = cols[: cols.index(CLASS) + 1]
+    ds = xr.Dataset.from_dataframe(frame.set_index(dims)[list(COUNTS)])
+    return ds.transpose(*[d for d in dims if d not in (FOLD, CLASS)], FOLD, CLASS)
+
+
+def column_arg(name: str, value: Any, frame: pd.DataFrame, extra: Iterable[str] = ()) -> Any:
+    """``hue``/``col``/``row``/``x`` must name a column of the plotted frame (or be None)."""
+    if value is None or value in frame.columns or value in extra:
+        return value
+    valid = [str(c) for c in frame.columns if not str(c).startswith("_")] + list(extra)
+    raise ValueError(
+        f"{name}={value!r} is not a column of the plotted frame; pass one of {valid} or None."
+    )
+
+
+def select_classes(frame: pd.DataFrame, classes: Any, column: str = CLASS) -> pd.DataFrame:
+    """The rows of the given classes (``classes=``), in the frame's class order."""
+    if classes is None:
+        return frame
+    wanted = [classes] if isinstance(classes, (str, bytes, int, np.integer)) else list(classes)
+    present = list(dict.fromkeys(frame[column]))
+    by_text = {str(plain(c)): c for c in present}
+    picked, unknown = [], []
+    for c in wanted:
+        if c in present:
+            picked.append(c)
+        elif str(plain(c)) in by_text:
+            picked.append(by_text[str(plain(c))])
+        else:
+            unknown.append(plain(c))
+    if unknown or not wanted:
+        shown = [plain(c) for c in present]
+        raise ValueError(
+            f"classes={unknown if unknown else wanted!r} "
+            f"{'are not among' if unknown else 'selects none of'} the classes {shown}; "
+            "pass some of them."
+        )
+    keep = set(picked)
+    return frame[frame[column].isin(keep)].reset_index(drop=True)
+
+
+def n_values(frame: pd.DataFrame, column: Any) -> int:
+    return int(frame[column].nunique(dropna=True)) if column in frame.columns else 0
+
+
+def wrap(n_panels: int, col_wrap: int | None, row: Any) -> int | None:
+    """``col_wrap`` when given; else at most :data:`MAX_COLS` panels per row, balanced."""
+    if row is not None:
+        if col_wrap is not None:
+            raise ValueError(
+                f"col_wrap={col_wrap} cannot be combined with row={row!r} (as in seaborn); "
+                "pass one of them."
+            )
+        return None
+    if col_wrap is not None:
+        return int(col_wrap)
+    if n_panels <= MAX_COLS:
+        return None
+    rows = math.ceil(n_panels / MAX_COLS)
+    return math.ceil(n_panels / rows)
+
+
+def context(frame: pd.DataFrame, used: Iterable[Any], candidates: Sequence[str]) -> str:
+    """ "model = lr | repeat = 0" for the columns among ``candidates`` with one value that no
+    facet or hue shows: what the figure is of, for its titles."""
+    skip = set(used)
+    parts = []
+    for c in candidates:
+        if c in frame.columns and c not in skip and frame[c].nunique(dropna=True) == 1:
+            parts.append(f"{c} = {plain(frame[c].dropna().iloc[0])}")
+    return " | ".join(parts)
+
+
+CONTEXT = (*FRAME_DIMS, REPEAT)
+
+
+def set_titles(
+    g: Any, row: Any, col: Any, ctx: str = "", names: dict[Any, str] | None = None
+) -> None:
+    """Every panel titled "row = a | col = b" (the facet values); the fixed context ("model =
+    lr | repeat = 0") in the panel's title when there is one panel, else above the grid."""
+    names = names or {}
+    facets = [v for v in (row, col) if v is not None]
+    several = len(g.axes.flat) > 1
+    for key, ax in g.axes_dict.items():
+        keys = key if len(facets) == 2 else (key,)
+        parts = []
+        for var, value in zip(facets, keys, strict=True):
+            label = names.get(var, str(var))
+            parts.append(f"{label} = {plain(value)}" if label else str(plain(value)))
+        if ctx and not several:
+            parts.extend(ctx.split(" | "))
+        ax.set_title(_fit(parts, ax), fontsize=11)
+    if not g.axes_dict:
+        g.ax.set_title(_fit(ctx.split(" | "), g.ax), fontsize=11)
+    elif ctx and several:
+        g.figure.suptitle(ctx, fontsize=12)
+
+
+def _fit(parts: list[str], ax: Any) -> str:
+    """The parts joined by " | ", broken into lines that fit the panel's width."""
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    chars = max(12, int(width * 72 / 6.5))  # ~6.5 pt per character at 11 pt
+    lines: list[str] = []
+    for part in (p for p in parts if p):
+        if lines and len(lines[-1]) + 3 + len(part) <= chars:
+            lines[-1] += " | " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def check_single_panel_dims(frame: pd.DataFrame, used: Iterable[Any], dims: Sequence[str]) -> None:
+    """Several values of a dim that no facet or hue separates would overdraw one another."""
+    skip = set(used)
+    for d in dims:
+        if d in frame.columns and d not in skip and frame[d].nunique(dropna=True) > 1:
+            vals = [plain(v) for v in dict.fromkeys(frame[d].dropna())]
+            raise ValueError(
+                f"the data has {len(vals)} values of {d!r} ({vals[:6]}) but neither hue, col "
+                f"nor row is {d!r}; pass hue={d!r} (or col=/row=), or filter the data to one "
+                f"{d} first."
+            )
+
+
+# --- layout -----------------------------------------------------------------------------------
+
+
+def finish(obj: Any) -> Any:
+    """Lay the figure out so that every label lies inside it when saved (any savefig call).
+
+    A FacetGrid gets its ``tight_layout`` (which leaves room for the legend outside); a figure
+    made here gets constrained layout. Fonts below :data:`MIN_FONT` are raised.
+    """
+    fig = obj.figure
+    for text in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text")):
+        if text.get_fontsize() < MIN_FONT:
+            text.set_fontsize(MIN_FONT)
+    if isinstance(obj, sns().FacetGrid):
+        obj.tight_layout()
+    elif fig.get_layout_engine() is None and getattr(fig, "_cvframe_owned", False):
+        fig.set_layout_engine("constrained")
+    return obj
+
+
+def new_axes(figsize: tuple[float, float]) -> Any:
+    """A new figure (constrained layout: nothing clips when saved) and its Axes."""
+    fig, ax = plt().subplots(figsize=figsize, layout="constrained")
+    fig._cvframe_owned = True
+    return ax

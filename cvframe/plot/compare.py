@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ._style import plt
+from ._style import finish, new_axes
 
 __all__ = ["critical_difference", "differences"]
 
@@ -56,6 +56,8 @@ def differences(
     **kwargs: Any,
 ) -> Any:
     """Paired differences with their intervals, one row per contrast, against zero.
+
+    **Axes-level**: draws on ``ax`` (or a new figure) and returns it.
 
     Each row is a contrast ``model - baseline`` of the compare result: a point at ``mean``,
     a bar from ``low`` to ``high`` (the ``1 - alpha`` interval of the test), a line at 0 (no
@@ -101,7 +103,7 @@ def differences(
     )
     frame = _tidy(result, variables)
     if ax is None:
-        _, ax = plt().subplots(figsize=(6.4, 0.9 + 0.45 * len(frame)))
+        ax = new_axes((6.4, 1.2 + 0.45 * len(frame)))
     pos = np.arange(len(frame))[::-1]
     color = color or "C0"
     x = frame[centre].to_numpy(dtype=float)
@@ -130,7 +132,7 @@ def differences(
     test = result.attrs.get("test", "")
     metric = result.attrs.get("metric", "")
     what = "mean-rank difference (> 0: ranks better)" if friedman else f"difference in {metric}"
-    ax.set_xlabel(f"{what}; {1 - float(alpha):.0%} interval ({test})")
+    ax.set_xlabel(f"{what}\n{1 - float(alpha):.0%} interval ({test})")
     if annotate:
         for xi, yi, p in zip(frame["high"].to_numpy(float), pos, frame["p_value"], strict=True):
             if np.isfinite(p):
@@ -140,11 +142,11 @@ def differences(
                     xytext=(6, 0),
                     textcoords="offset points",
                     va="center",
-                    fontsize="small",
+                    fontsize=9,
                 )
     ax.set_ylim(-0.7, len(frame) - 0.3)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small", frameon=False)
-    return ax
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, frameon=False)
+    return finish(ax)
 
 
 def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
@@ -193,6 +195,8 @@ def critical_difference(
     result: xr.Dataset, *, dim: str | None = None, ax: Any = None, **kwargs: Any
 ) -> Any:
     """The critical-difference diagram of a Friedman comparison across data sets (Demšar 2006).
+
+    **Axes-level**: draws on ``ax`` (or a new figure) and returns it.
 
     Models are placed on the axis of their mean rank over data sets (1 = best, on the left);
     a bar shows the Nemenyi critical difference CD; a thick line joins every group of models
@@ -261,13 +265,13 @@ def critical_difference(
     r = rank.values[order].astype(float)
     k = len(r)
     if ax is None:
-        _, ax = plt().subplots(figsize=(7, 1.6 + 0.3 * k))
+        ax = new_axes((7, 1.6 + 0.3 * k))
     lo, hi = 1, max(k, int(np.ceil(r.max())))
     ax.set_xlim(lo - 0.3, hi + 0.3)
     ax.hlines(0, lo, hi, color="k", lw=1)
     for t in range(lo, hi + 1):
         ax.vlines(t, -0.05, 0.05, color="k", lw=1)
-        ax.text(t, 0.12, str(t), ha="center", va="bottom", fontsize="small")
+        ax.text(t, 0.12, str(t), ha="center", va="bottom", fontsize=9)
     half = (k + 1) // 2
     for i, (name, ri) in enumerate(zip(names, r, strict=True)):
         left = i < half
@@ -275,9 +279,9 @@ def critical_difference(
         x_text = lo - 0.2 if left else hi + 0.2
         ax.plot([ri, ri, x_text], [0, level, level], color="0.2", lw=0.8)
         label = f"{name} ({ri:.2f})" if left else f"({ri:.2f}) {name}"
-        ax.text(x_text, level, label, ha="right" if left else "left", va="center", fontsize="small")
+        ax.text(x_text, level, label, ha="right" if left else "left", va="center", fontsize=9)
     ax.plot([lo, lo + cd], [0.55, 0.55], color="C3", lw=2)
-    ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize="small")
+    ax.text(lo + cd / 2, 0.62, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
     kw = {"color": "k", "lw": 3, "solid_capstyle": "round"} | kwargs
     for n, (i, j) in enumerate(_cliques(r, cd)):
         y = -0.15 - 0.12 * n
@@ -285,4 +289,4 @@ def critical_difference(
     ax.set_ylim(-(0.6 + 0.3 * half), 0.9)
     ax.axis("off")
     ax.set_title("Mean rank across data sets (1 = best); bars join models within CD", fontsize=9)
-    return ax
+    return finish(ax)

@@ -15,7 +15,7 @@ import pandas as pd
 from .. import _checks, scores
 from ..build import FRAME_DIMS
 from ..schema import CLASS, FOLD
-from ._style import fold_palette, plt, sns
+from ._style import finish, fold_palette, in_memory, plt, select_classes, sns, wrap
 
 __all__ = ["cost_roc"]
 
@@ -55,6 +55,8 @@ def cost_roc(
     method: str = "merge",
     ax: Any = None,
     *,
+    classes: Sequence[Hashable] | Hashable | None = None,
+    col_wrap: int | None = None,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
@@ -65,9 +67,11 @@ def cost_roc(
 ) -> Any:
     r"""The ROC curve, its convex hull, the iso-cost line and the optimal operating point.
 
-    For each class (one-vs-all) and each fold (``method="fold"``) or each repeat's pooled
-    scores (``method="merge"``): the ROC points (thin line), the vertices of their convex
-    hull (dashed, with markers), the iso-cost line of slope
+    **Figure-level** without ``ax`` (a FacetGrid, one panel per class and model, wrapped at
+    most four wide), **axes-level** with ``ax`` (one panel). For each class (one-vs-all)
+    and each fold (``method="fold"``) or each repeat's pooled scores (``method="merge"``):
+    the ROC points (thin line), the vertices of their convex hull (dashed, with markers),
+    the iso-cost line of slope
     :math:`m = c_{FP}(1-\pi)/(c_{FN}\pi)` through the optimal vertex (grey) and that vertex
     (a star, labelled with its threshold and expected cost when the panel has one curve).
     Points above the line would cost less; none of the curve is. The tables come from
@@ -87,6 +91,10 @@ def cost_roc(
         Draw into this Axes (the frame must give one panel: one class, one model);
         default a seaborn FacetGrid with one panel per class (and per model, dataset or
         subset of a stacked frame).
+    classes : label or list of labels, optional
+        Draw only these classes (default all).
+    col_wrap : int, optional
+        Panels per row of the grid (default: at most 4, balanced).
     labels, pos_label, y_true, fold, repeat, score :
         As in :func:`cvframe.scores.roc`.
     height : float
@@ -114,6 +122,7 @@ def cost_roc(
     >>> ax = df.cv.plot.cost_roc(cost_fp=5, ax=g.ax)
     """
     method = _checks.choice("method", method, ("merge", "fold"))
+    df = in_memory(df)
     kind = "merged" if method == "merge" else "fold"
     frame_kwargs: dict[str, Any] = {
         "labels": labels,
@@ -140,6 +149,11 @@ def cost_roc(
     _rewarn(caught)
     table = opt.to_dataframe().reset_index()
     table = table[np.isfinite(table["expected_cost"])]
+    if classes is not None:
+        pts = select_classes(pts, classes)
+        keep = set(pts[CLASS])
+        hull = hull[hull[CLASS].isin(keep)].reset_index(drop=True)
+        table = table[table[CLASS].isin(keep)].reset_index(drop=True)
     rep = repeat if repeat is not None and repeat in pts.columns else None
     dims = [d for d in FRAME_DIMS if d in pts.columns]
     for frame in (pts, hull, table):
@@ -176,12 +190,12 @@ def cost_roc(
         draw(ax, panels[0])
         ax.set_xlabel("false positive rate")
         ax.set_ylabel("true positive rate")
-        return ax
+        return finish(ax)
     g = sns().FacetGrid(
         pts,
         col=PANEL,
         col_order=panels,
-        col_wrap=min(4, len(panels)) if len(panels) > 1 else None,
+        col_wrap=wrap(len(panels), col_wrap, None) if len(panels) > 1 else None,
         height=height,
         aspect=1.0,
     )
@@ -203,7 +217,7 @@ def cost_roc(
         [], [], color="0.2", marker="*", ms=10, linestyle="", markeredgecolor="black"
     )
     g.add_legend(legend_data=handles, label_order=list(handles))
-    return g
+    return finish(g)
 
 
 def _iso_line(axis: Any, row: pd.Series, color: Any, label: bool) -> None:
@@ -221,5 +235,5 @@ def _iso_line(axis: Any, row: pd.Series, color: Any, label: bool) -> None:
             (x0, y0),
             xytext=(6, -22),
             textcoords="offset points",
-            fontsize=7,
+            fontsize=9,
         )

@@ -1,9 +1,12 @@
 """Plots of a counts cube: every fold (``folds``), the five methods (``methods``), the
 confusion matrix (``confusion``); the ``ds.cv.plot`` namespace. They draw the frames of
-:mod:`cvframe.tidy`."""
+:mod:`cvframe.tidy`; each also takes such a frame (filtered with pandas) instead of the cube.
+``folds`` and ``methods`` are figure-level (seaborn FacetGrid); ``confusion`` is axes-level
+for one panel and figure-level for several."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +19,23 @@ from .._types import ZeroDivision
 from ..reduce import F_METHODS
 from ..schema import CLASS, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
-from ._style import GROUP, add_group, group_dims, method_palette, plt, sns
+from ._style import (
+    CONTEXT,
+    GROUP,
+    add_group,
+    check_single_panel_dims,
+    column_arg,
+    context,
+    cube_of,
+    finish,
+    group_dims,
+    method_palette,
+    new_axes,
+    select_classes,
+    set_titles,
+    sns,
+    wrap,
+)
 
 __all__ = ["DatasetPlotter", "confusion", "folds", "methods"]
 
@@ -27,32 +46,84 @@ def _str_classes(frame: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(frame[CLASS]))
 
 
+def _as_cube(data: Any, what: str) -> xr.Dataset:
+    """The cube to draw: a Dataset as it is, a (filtered) fold_table frame reshaped back."""
+    if isinstance(data, xr.Dataset):
+        return data
+    if hasattr(data, "compute") and not isinstance(data, pd.DataFrame):
+        data = data.compute()
+    if isinstance(data, pd.DataFrame):
+        return cube_of(data, what)
+    raise TypeError(
+        f"{what} draws a counts cube (xarray.Dataset) or a cvframe.tidy frame of one; got "
+        f"{type(data).__name__}."
+    )
+
+
+def _facet_default(
+    col: Any, row: Any, col_wrap: Any, groups: list[Hashable], inner: str
+) -> tuple[Any, Any]:
+    """Default facets: ``inner`` (metric, ...) on columns and the user-dim cell on rows; a
+    user dim asked on columns puts ``inner`` on rows."""
+    group = (groups[0] if len(groups) == 1 else GROUP) if groups else None
+    if col is None and row is None:
+        return inner, (None if col_wrap is not None else group)
+    if col is None:
+        return (inner if row != inner else group), row
+    if row is None and col != inner and col_wrap is None:
+        return col, inner
+    return col, row
+
+
 @doc
 def folds(
-    ds: xr.Dataset,
+    data: Any,
     *,
-    beta: float = 1.0,
-    zero_division: ZeroDivision = 0.0,
+    classes: Sequence[Hashable] | Hashable | None = None,
+    hue: str | None = REPEAT,
+    col: str | None = None,
+    row: str | None = None,
+    col_wrap: int | None = None,
     height: float = 3.0,
     aspect: float = 1.1,
+    palette: Any = None,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+    **kwargs: Any,
 ) -> Any:
     """Every fold's precision, recall and F per class as points; the aggregations as lines.
 
-    One panel per metric (columns) and per model/user-dim cell (rows). Points are the
-    per-fold values (all repeats, jittered, coloured by repeat); a short marked line per class
-    shows each fold aggregation: for precision and recall the pooled value (sum the counts,
-    then divide) and the mean over folds; for F the five methods of
+    **Figure-level** (a seaborn FacetGrid, like ``catplot``): by default one column per
+    metric (``col="metric"``) and one row per model/user-dim cell. Points are the per-fold
+    values (all repeats, jittered, shaded by ``hue``); a short marked line per class shows
+    each fold aggregation: for precision and recall the pooled value (sum the counts, then
+    divide) and the mean over folds; for F the five methods of
     :func:`cvframe.reduce.f_methods` (mean over repeats when there are repeats). A point far
     from the lines is a fold to look at (see :func:`cvframe.diagnostics.anomalies`). The
     points are :func:`cvframe.tidy.fold_table`, the lines :func:`cvframe.tidy.fold_aggregates`.
 
     Parameters
     ----------
-    <<ds>>
+    data : xarray.Dataset or pandas.DataFrame
+        A counts cube (dask-backed or not), or its :func:`cvframe.tidy.fold_table` filtered
+        with pandas (the lines are then the aggregations of the rows kept).
+    classes : label or list of labels, optional
+        Draw only these classes (default all).
+    hue : {"repeat", "fold", None}, default "repeat"
+        Shade of the points (greys by repeat; a palette by fold).
+    col, row : str, optional
+        Facets among ``"metric"`` and the user dims (``model``, ...); default metric on
+        columns, the user-dim cell on rows. ``col="model"`` puts the metrics on rows.
+    col_wrap : int, optional
+        Panels per row when there is no ``row``.
+    height, aspect : float
+        Size of each facet (inches; width = height * aspect, widened for many classes).
+    palette : seaborn palette, optional
+        Colours of the ``hue`` levels.
     <<beta>>
     <<tidy_zero_division>>
-    height, aspect : float
-        Size of each facet (inches; width = height * aspect).
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.scatter` of the fold points.
 
     Returns
     -------
@@ -65,19 +136,29 @@ def folds(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['precision', 'recall', 'F']
     """
-    seaborn, pyplot = sns(), plt()
+    seaborn = sns()
+    ds = _as_cube(data, "folds")
     pf = tidy.fold_table(ds, beta=beta, zero_division=zero_division)
     agg = tidy.fold_aggregates(ds, beta=beta, zero_division=zero_division)
+    pf, agg = select_classes(pf, classes), select_classes(agg, classes)
     dims = list(pf.columns[: list(pf.columns).index(CLASS) + 1])
     groups = group_dims(dims)
     pf = pf.rename(columns={"f": "F"})
-    classes = _str_classes(agg)
+    classes_ = _str_classes(agg)
     pf[CLASS] = pf[CLASS].astype(str)
     long = pf.melt(
         id_vars=dims, value_vars=["precision", "recall", "F"], var_name="metric", value_name="value"
     )
-    row = add_group(long, groups)
-    add_group(agg, groups)
+    if len(groups) > 1:
+        add_group(long, groups)
+        add_group(agg, groups)
+    extra = ["metric", GROUP] if len(groups) > 1 else ["metric"]
+    for name, value in (("col", col), ("row", row)):
+        column_arg(name, value, long, extra)
+    column_arg("hue", hue, long, [REPEAT])
+    col, row = _facet_default(col, row, col_wrap, groups, "metric")
+    used = [col, row] + ([*groups] if GROUP in (col, row) else [])
+    check_single_panel_dims(long, used, [str(d) for d in groups])
 
     line_names = list(tidy.LINES)
     # pooling (precision/recall pooled, F_tp,fp) and averaging (mean of folds, F_avg) keep
@@ -85,49 +166,49 @@ def folds(
     pal = method_palette()
     colors = dict(pal, pooled=pal["F_tp,fp"], **{"mean of folds": pal["F_avg"]})
     markers = dict(zip(line_names, ["D", "o", "D", "o", "s", "v", "^"], strict=True))
-    xpos = {c: i for i, c in enumerate(classes)}
-    n_rep = int(long[REPEAT].nunique()) if REPEAT in long.columns else 1
-    shades = seaborn.color_palette("Greys", n_rep + 3)[3:] if n_rep > 1 else ["0.45"]
+    xpos = {c: i for i, c in enumerate(classes_)}
+    levels = list(dict.fromkeys(long[hue])) if hue in long.columns else []
+    if palette is not None and levels:
+        shades = list(seaborn.color_palette(palette, len(levels)))
+    elif hue == REPEAT and len(levels) > 1:
+        shades = list(seaborn.color_palette("Greys", len(levels) + 3)[3:])
+    elif len(levels) > 1:
+        shades = list(seaborn.color_palette("tab10" if len(levels) <= 10 else "husl", len(levels)))
+    else:
+        shades = ["0.45"]
+    metric_order = ["precision", "recall", "F"]
+    n_cols = long[col].nunique() if col else 1
     g = seaborn.FacetGrid(
         long,
-        col="metric",
+        col=col,
         row=row,
-        col_order=["precision", "recall", "F"],
+        col_wrap=wrap(n_cols, col_wrap, row) if col else None,
+        col_order=metric_order if col == "metric" else None,
+        row_order=metric_order if row == "metric" else None,
         height=height,
-        aspect=aspect * max(1.0, len(classes) / 6),
+        aspect=aspect * max(1.0, len(classes_) / 6),
         sharey=True,
-        margin_titles=row is not None,
         despine=True,
     )
     # jitter of the fold points: fixed, so the figure is reproducible
     jitter = np.random.default_rng(0).uniform(-0.25, 0.25, len(long))
     long["_x"] = long[CLASS].map(xpos).to_numpy(dtype=float) + jitter
-    rep_codes = pd.factorize(long[REPEAT])[0] if n_rep > 1 else np.zeros(len(long), int)
-    long["_shade"] = rep_codes
-
-    def points(data: pd.DataFrame, **_: Any) -> None:
-        axis = plt().gca()
-        axis.scatter(
-            data["_x"],
-            data["value"],
-            s=14,
-            alpha=0.75,
-            linewidths=0,
-            c=[shades[i] for i in data["_shade"]],
-            zorder=5,
-        )
-
-    g.map_dataframe(points)
+    codes = pd.Categorical(long[hue], categories=levels).codes if len(levels) > 1 else None
+    long["_shade"] = codes if codes is not None else 0
+    scatter_kw = {"s": 14, "alpha": 0.75, "linewidths": 0, "zorder": 5} | kwargs
     half = 0.38
     # the y axis starts a little below the lowest value (0 when a fold scores 0)
     values = np.concatenate([long["value"].to_numpy(float), agg["value"].to_numpy(float)])
     lowest = np.nanmin(values) if np.isfinite(values).any() else np.nan
     low = max(-0.02, float(np.floor((lowest - 0.05) * 10) / 10)) if np.isfinite(lowest) else -0.02
+    facets = [v for v in (row, col) if v is not None]
     for key, ax in g.axes_dict.items():
-        metric = key if row is None else key[1]
-        sub = agg[agg["metric"] == metric]
-        if row is not None:
-            sub = sub[sub[GROUP] == key[0]]
+        cell = dict(zip(facets, key if len(facets) == 2 else (key,), strict=True))
+        pts, sub = long, agg
+        for var, value in cell.items():
+            pts = pts[pts[var] == value]
+            sub = sub[sub[var].astype(str) == str(value)] if var in sub.columns else sub
+        ax.scatter(pts["_x"], pts["value"], c=[shades[i] for i in pts["_shade"]], **scatter_kw)
         n_lines = sub["line"].nunique()
         for i, (name, part) in enumerate(sub.groupby("line", sort=False)):
             x = part[CLASS].map(xpos).to_numpy(dtype=float)
@@ -135,7 +216,7 @@ def folds(
             ax.hlines(part["value"], x - half, x + half, colors=[c], linewidth=1.8, zorder=2)
             # markers staggered along the segment: coinciding methods stay visible
             ax.plot(
-                x - half + (i + 0.5) * 2 * half / n_lines,
+                x - half + (i + 0.5) * 2 * half / max(n_lines, 1),
                 part["value"],
                 marker=markers[name],
                 color=c,
@@ -145,17 +226,15 @@ def folds(
                 linestyle="none",
                 zorder=6,
             )
-        ax.set_xticks(range(len(classes)), classes)
-        ax.set_xlim(-0.6, len(classes) - 0.4)
+        ax.set_xticks(range(len(classes_)), classes_)
+        ax.set_xlim(-0.6, len(classes_) - 0.4)
         ax.set_ylim(low, 1.02)
         ax.set_xlabel("class")
-        if len(classes) > 8:
-            ax.tick_params(axis="x", labelsize=8)
+        if len(classes_) > 8:
+            ax.tick_params(axis="x", labelsize=9, labelrotation=90)
     g.set_ylabels("value")
-    if row is None:
-        g.set_titles(col_template="{col_name}")
-    else:
-        g.set_titles(col_template="{col_name}", row_template="{row_name}")
+    ctx = context(long, used, CONTEXT)
+    set_titles(g, row, col, ctx, names={"metric": "", GROUP: "", **{d: str(d) for d in groups}})
     from matplotlib.lines import Line2D
 
     names = {
@@ -168,36 +247,75 @@ def folds(
         for name, label in names.items()
     }
     handles["one fold"] = Line2D([], [], color="0.45", marker="o", linestyle="none", markersize=5)
+    if 1 < len(levels) <= 10 and hue != REPEAT:
+        for lv, c in zip(levels, shades, strict=False):
+            handles[f"{hue} {lv}"] = Line2D([], [], color=c, marker="o", linestyle="none")
     g.add_legend(legend_data=handles, title="aggregation", label_order=list(handles))
-    pyplot.setp(g.legend.get_texts(), fontsize=9)
-    return g
+    plt_setp(g.legend.get_texts(), 9)
+    return finish(g)
+
+
+def plt_setp(texts: Any, size: float) -> None:
+    for t in texts:
+        t.set_fontsize(size)
+
+
+def _methods_frame(data: Any, beta: float, zero_division: Any) -> pd.DataFrame:
+    """The methods table of a cube, or a methods_table / fold_table frame given directly."""
+    if isinstance(data, pd.DataFrame) and set(F_METHODS) <= set(data.columns):
+        return data.copy()
+    ds = _as_cube(data, "methods")
+    return tidy.methods_table(ds, beta=beta, zero_division=zero_division)
 
 
 @doc
 def methods(
-    ds: xr.Dataset,
+    data: Any,
     *,
-    beta: float = 1.0,
-    zero_division: ZeroDivision = 0.0,
-    errorbar: Any = "sd",
+    classes: Sequence[Hashable] | Hashable | None = None,
+    x: str = CLASS,
+    hue: str | None = "method",
+    col: str | None = None,
+    row: str | None = None,
+    col_wrap: int | None = None,
     height: float = 3.5,
     aspect: float = 1.3,
+    palette: Any = None,
+    errorbar: Any = "sd",
+    beta: float = 1.0,
+    zero_division: ZeroDivision = 0.0,
+    **kwargs: Any,
 ) -> Any:
     """The five F aggregations side by side per class, with their spread across repeats.
 
-    The values are :func:`cvframe.tidy.methods_table`.
+    **Figure-level**: a :func:`seaborn.catplot` (``kind="point"``) of the long form of
+    :func:`cvframe.tidy.methods_table` (columns ``class``, ``method``, ``F``, the user dims
+    and ``repeat``); each point is the mean over repeats and its bar ``errorbar`` across
+    repeats. By default one panel per model/user-dim cell.
 
     Parameters
     ----------
-    ds : xarray.Dataset
-        A counts cube; with a ``repeat`` dim each point is the mean over repeats and the bar
-        is ``errorbar`` across repeats; user dims (``model``, ...) get a column each.
-    <<beta>>
-    <<tidy_zero_division>>
+    data : xarray.Dataset or pandas.DataFrame
+        A counts cube (dask-backed or not), its :func:`cvframe.tidy.methods_table` or its
+        :func:`cvframe.tidy.fold_table`, possibly filtered with pandas first.
+    classes : label or list of labels, optional
+        Draw only these classes (default all).
+    x, hue, col, row : str
+        Columns of the long frame: ``class``, ``method``, ``repeat`` and the user dims
+        (``model``, ...). Default x ``class``, hue ``method``, one column per user-dim cell;
+        ``hue="model"`` compares models and puts the methods on columns.
+    col_wrap : int, optional
+        Panels per row (default: at most 4).
+    height, aspect : float
+        Size of each facet (inches; width = height * aspect, widened for many classes).
+    palette : seaborn palette, optional
+        Default: one colour per method.
     errorbar : seaborn errorbar spec, default "sd"
         Interval across repeats (e.g. ``("pi", 100)`` for min-max, ``("ci", 95)``).
-    height, aspect : float
-        Size of each facet (inches; width = height * aspect).
+    <<beta>>
+    <<tidy_zero_division>>
+    **kwargs
+        Passed to :func:`seaborn.catplot` (e.g. ``kind="bar"``, ``markers``, ``dodge``).
 
     Returns
     -------
@@ -211,85 +329,145 @@ def methods(
     'F'
     """
     seaborn = sns()
-    mt = tidy.methods_table(ds, beta=beta, zero_division=zero_division)
+    mt = select_classes(_methods_frame(data, beta, zero_division), classes)
     dims = list(mt.columns[: list(mt.columns).index(CLASS) + 1])
-    classes = _str_classes(mt)
+    classes_ = _str_classes(mt)
     long = mt.melt(id_vars=dims, value_vars=list(F_METHODS), var_name="method", value_name="F")
     long["method"] = long["method"].map(METHOD_LABELS)
-    col = add_group(long, group_dims(dims))
-    has_rep = REPEAT in long.columns and long[REPEAT].nunique() > 1
+    groups = group_dims(dims)
+    if len(groups) > 1:
+        add_group(long, groups)
+    for name, value in (("x", x), ("hue", hue), ("col", col), ("row", row)):
+        column_arg(name, value, long)
+    group = (str(groups[0]) if len(groups) == 1 else GROUP) if groups else None
+    if col is None and row is None:
+        if group is not None and group not in (x, hue):
+            col = group
+        elif "method" not in (x, hue):
+            col = "method"
+    used = [x, hue, col, row] + (list(groups) if GROUP in (x, hue, col, row) else [])
+    check_single_panel_dims(long, used, [str(d) for d in groups])
+    if "method" not in used:
+        raise ValueError(
+            "the five methods need a place: pass x, hue, col or row = 'method' (or filter "
+            "the frame to one method)."
+        )
+    has_rep = REPEAT in long.columns and long[REPEAT].nunique() > 1 and REPEAT not in used
     n_col = long[col].nunique() if col else 1
-    # many classes: one row per user-dim cell (wide panels); few: side by side
-    by_row = col is not None and len(classes) > 4
+    order: dict[Any, list[str]] = {CLASS: classes_, "method": list(METHOD_LABELS.values())}
+    if palette is None and hue == "method":
+        palette = method_palette()
+    kw: dict[str, Any] = {
+        "kind": "point",
+        "dodge": 0.55 if hue is not None else False,
+        "linestyle": "none",
+        "markers": ["D", "o", "s", "v", "^"] if hue == "method" else "o",
+        "capsize": 0.1 if has_rep else 0,
+        "err_kws": {"linewidth": 1.2},
+    }
+    kw |= kwargs
+    if kw["kind"] != "point":
+        for k in ("dodge", "linestyle", "markers", "err_kws"):
+            if k not in kwargs:
+                kw.pop(k)
     g = seaborn.catplot(
         data=long,
-        kind="point",
-        x=CLASS,
+        x=x,
         y="F",
-        hue="method",
-        hue_order=list(METHOD_LABELS.values()),
-        order=classes,
-        col=None if by_row else col,
-        row=col if by_row else None,
-        col_wrap=3 if n_col > 3 and not by_row else None,
-        dodge=0.55,
-        linestyle="none",
-        markers=["D", "o", "s", "v", "^"],
+        hue=hue,
+        order=order.get(x),
+        hue_order=order.get(hue),
+        col=col,
+        row=row,
+        col_order=order.get(col),
+        row_order=order.get(row),
+        col_wrap=wrap(n_col, col_wrap, row) if col else None,
         errorbar=errorbar if has_rep else None,
-        palette=method_palette(),
+        palette=palette if hue is not None else None,
         height=height,
-        aspect=aspect * max(1.0, len(classes) / 4 if by_row else len(classes) / 5),
-        capsize=0.1 if has_rep else 0,
-        err_kws={"linewidth": 1.2},
+        aspect=aspect * max(1.0, len(classes_) / 5 if x == CLASS else 1.0),
+        **kw,
     )
-    g.set_axis_labels("class", "F")
+    g.set_axis_labels(x if x != CLASS else "class", "F")
     for axis in g.axes.flat:
         axis.grid(axis="y", alpha=0.3)
-    if col:
-        g.set_titles("{row_name}" if by_row else "{col_name}")
+        if x == CLASS and len(classes_) > 8:
+            axis.tick_params(axis="x", labelrotation=90)
+    ctx = context(long, used, CONTEXT)
+    set_titles(g, row, col, ctx, names={GROUP: "", "method": ""})
     if g.legend is not None:
         g.legend.set_title(
-            "method"
+            str(hue)
             + (f"\n(bars: {errorbar} over\n{long[REPEAT].nunique()} repeats)" if has_rep else "")
         )
-    return g
+    return finish(g)
+
+
+def _confusion_frame(data: Any, normalize: str | None) -> pd.DataFrame:
+    if isinstance(data, pd.DataFrame) and {TRUE, PRED, "value"} <= set(data.columns):
+        return data.copy()
+    ds = _as_cube(data, "confusion")
+    return tidy.confusion_table(ds, normalize=normalize)
 
 
 def confusion(
-    ds: xr.Dataset,
+    data: Any,
     *,
     normalize: str | None = None,
+    classes: Sequence[Hashable] | Hashable | None = None,
     ax: Any = None,
+    col: str | None = None,
+    col_wrap: int | None = None,
+    height: float | None = None,
     cmap: str = "Blues",
     annot: bool | None = None,
+    **kwargs: Any,
 ) -> Any:
     """The confusion matrix summed over folds (and repeats) as a heatmap.
 
-    The values are :func:`cvframe.tidy.confusion_table`.
+    **Axes-level** for one matrix (a cube without user dims, or one model selected): draws
+    on ``ax`` (or a new figure) and returns the Axes. **Figure-level** for a cube with user
+    dims (``model``, ...): one panel per cell (``col``), returning the FacetGrid. The values
+    are :func:`cvframe.tidy.confusion_table`.
 
     Parameters
     ----------
-    ds : xarray.Dataset
+    data : xarray.Dataset or pandas.DataFrame
         A cube with ``confusion`` (single-label data) or a binary cube (its 2x2 table of
-        TP, FN / FP, TN is drawn).
+        TP, FN / FP, TN is drawn), or its :func:`cvframe.tidy.confusion_table` filtered
+        with pandas.
     normalize : {None, "true", "pred", "all"}, default None
         As in :func:`sklearn.metrics.confusion_matrix`: counts, or shares of each true class
-        (rows sum to 1), of each predicted class (columns), or of all samples.
+        (rows sum to 1), of each predicted class (columns), or of all samples (ignored for
+        a confusion_table frame, which is drawn as it is).
+    classes : label or list of labels, optional
+        Rows and columns of only these classes (default all).
     ax : matplotlib Axes, optional
-        Draw into it (only without user dims).
+        Draw into it; only for one matrix (select one model first, e.g.
+        ``ds.sel(model="lr")``, or leave ``ax=None`` for a grid).
+    col : str, optional
+        The user dim giving the panels (default: the user-dim cell).
+    col_wrap : int, optional
+        Panels per row (default: at most 4).
+    height : float, optional
+        Size of a panel (inches); default grows with the number of classes.
     cmap : str, default "Blues"
     annot : bool, optional
         Write the values in the cells; default when there are at most 12 classes.
+    **kwargs
+        Passed to :func:`seaborn.heatmap`.
 
     Returns
     -------
-    matplotlib.axes.Axes, or seaborn.FacetGrid with one panel per user-dim cell
-    (``model``, ...).
+    matplotlib.axes.Axes or seaborn.FacetGrid
+        The Axes for one matrix, the FacetGrid for several.
 
     Raises
     ------
     CountsError
         A multilabel cube (no ``confusion``): plot its per-class counts with ``folds``.
+    ValueError
+        ``ax`` given for several matrices.
 
     Examples
     --------
@@ -299,8 +477,11 @@ def confusion(
     ('predicted', 'true')
     """
     seaborn = sns()
-    table = tidy.confusion_table(ds, normalize=normalize)
-    groups = group_dims(list(table.columns[:-1]))
+    table = _confusion_frame(data, normalize)
+    if classes is not None:
+        table = select_classes(table, classes, column=TRUE)
+        table = table[table[PRED].isin(set(table[TRUE]))].reset_index(drop=True)
+    groups = group_dims([c for c in table.columns if c not in ("value", TRUE, PRED)])
     n = table[TRUE].nunique()
     annot = n <= 12 if annot is None else annot
     fmt = ".2f" if normalize else ".0f"
@@ -310,46 +491,68 @@ def confusion(
         "pred": "share of predicted class",
         "all": "share of all samples",
     }[normalize]
+    side = 1.2 + 0.45 * n if height is None else height
 
-    def draw(part: pd.DataFrame, axis: Any, cbar: bool = True) -> None:
+    def draw(part: pd.DataFrame, axis: Any, title: str = "") -> None:
         rows, cols = pd.unique(part[TRUE]), pd.unique(part[PRED])
         mat = part.pivot(index=TRUE, columns=PRED, values="value").reindex(index=rows, columns=cols)
         mat.index = [str(v) for v in mat.index]
         mat.columns = [str(v) for v in mat.columns]
-        seaborn.heatmap(
-            mat,
-            ax=axis,
-            cmap=cmap,
-            annot=annot,
-            fmt=fmt,
-            square=True,
-            cbar=cbar,
-            cbar_kws={"label": label, "shrink": 0.8},
-            vmin=0,
-            vmax=1 if normalize else None,
-            annot_kws={"fontsize": 8 if n > 6 else 10},
-        )
+        kw = {
+            "cmap": cmap,
+            "annot": annot,
+            "fmt": fmt,
+            "square": True,
+            "cbar_kws": {"label": label, "shrink": 0.8},
+            "vmin": 0,
+            "vmax": 1 if normalize else None,
+            "annot_kws": {"fontsize": 9 if n > 6 else 10},
+        } | kwargs
+        seaborn.heatmap(mat, ax=axis, **kw)
         axis.set_xlabel("predicted")
         axis.set_ylabel("true")
         axis.tick_params(axis="y", labelrotation=0)
+        if title:
+            axis.set_title(title, fontsize=11)
 
-    if not groups:
-        if ax is None:
-            _, ax = plt().subplots(figsize=(1.6 + 0.45 * n + 1.5, 1.2 + 0.45 * n))
-        draw(table, ax)
-        return ax
-    table[GROUP] = [", ".join(map(str, v)) for v in table[groups].itertuples(index=False)]
-    cells = pd.DataFrame({GROUP: list(dict.fromkeys(table[GROUP]))})
-    g = seaborn.FacetGrid(
-        cells, col=GROUP, col_wrap=min(3, len(cells)), height=1.2 + 0.45 * n, aspect=1.2
+    cells = (
+        [
+            ", ".join(f"{d} = {v}" for d, v in zip(groups, key, strict=True))
+            for key in table[groups].drop_duplicates().itertuples(index=False)
+        ]
+        if groups
+        else []
     )
-
-    def facet(data: pd.DataFrame, **_: Any) -> None:
-        draw(table[table[GROUP] == data[GROUP].iloc[0]], plt().gca())
-
-    g.map_dataframe(facet)
-    g.set_titles("{col_name}")
-    return g
+    if len(cells) <= 1:
+        if ax is None:
+            ax = new_axes((1.6 + 0.45 * n + 1.5, side))
+        draw(table, ax, cells[0] if cells else "")
+        return finish(ax)
+    if ax is not None:
+        raise ValueError(
+            f"ax= takes one confusion matrix but the data has {len(cells)} ({cells[:4]}); "
+            f"select one first (e.g. ds.sel({groups[0]}=...)) or leave ax=None for a grid "
+            "with one panel per cell (col=)."
+        )
+    column_arg("col", col, table, [GROUP])
+    col = col or (str(groups[0]) if len(groups) == 1 else GROUP)
+    if col == GROUP:
+        table[GROUP] = [", ".join(map(str, v)) for v in table[groups].itertuples(index=False)]
+    check_single_panel_dims(
+        table, [col, *(groups if col == GROUP else [])], [str(d) for d in groups]
+    )
+    panels = list(dict.fromkeys(table[col]))
+    g = seaborn.FacetGrid(
+        pd.DataFrame({col: panels}),
+        col=col,
+        col_wrap=wrap(len(panels), col_wrap, None) or len(panels),
+        height=side,
+        aspect=1.25,
+    )
+    for value, axis in g.axes_dict.items():
+        draw(table[table[col] == value], axis)
+    set_titles(g, None, col, "", names={GROUP: ""})
+    return finish(g)
 
 
 class DatasetPlotter:
@@ -363,43 +566,93 @@ class DatasetPlotter:
     def folds(
         self,
         *,
-        beta: float = 1.0,
-        zero_division: ZeroDivision = 0.0,
+        classes: Sequence[Hashable] | Hashable | None = None,
+        hue: str | None = REPEAT,
+        col: str | None = None,
+        row: str | None = None,
+        col_wrap: int | None = None,
         height: float = 3.0,
         aspect: float = 1.1,
+        palette: Any = None,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = 0.0,
+        **kwargs: Any,
     ) -> Any:
         return folds(
-            self._obj, beta=beta, zero_division=zero_division, height=height, aspect=aspect
+            self._obj,
+            classes=classes,
+            hue=hue,
+            col=col,
+            row=row,
+            col_wrap=col_wrap,
+            height=height,
+            aspect=aspect,
+            palette=palette,
+            beta=beta,
+            zero_division=zero_division,
+            **kwargs,
         )
 
     def methods(
         self,
         *,
-        beta: float = 1.0,
-        zero_division: ZeroDivision = 0.0,
-        errorbar: Any = "sd",
+        classes: Sequence[Hashable] | Hashable | None = None,
+        x: str = CLASS,
+        hue: str | None = "method",
+        col: str | None = None,
+        row: str | None = None,
+        col_wrap: int | None = None,
         height: float = 3.5,
         aspect: float = 1.3,
+        palette: Any = None,
+        errorbar: Any = "sd",
+        beta: float = 1.0,
+        zero_division: ZeroDivision = 0.0,
+        **kwargs: Any,
     ) -> Any:
         return methods(
             self._obj,
-            beta=beta,
-            zero_division=zero_division,
-            errorbar=errorbar,
+            classes=classes,
+            x=x,
+            hue=hue,
+            col=col,
+            row=row,
+            col_wrap=col_wrap,
             height=height,
             aspect=aspect,
+            palette=palette,
+            errorbar=errorbar,
+            beta=beta,
+            zero_division=zero_division,
+            **kwargs,
         )
 
     def confusion(
         self,
         *,
         normalize: str | None = None,
+        classes: Sequence[Hashable] | Hashable | None = None,
         ax: Any = None,
+        col: str | None = None,
+        col_wrap: int | None = None,
+        height: float | None = None,
         cmap: str = "Blues",
         annot: bool | None = None,
+        **kwargs: Any,
     ) -> Any:
-        return confusion(self._obj, normalize=normalize, ax=ax, cmap=cmap, annot=annot)
+        return confusion(
+            self._obj,
+            normalize=normalize,
+            classes=classes,
+            ax=ax,
+            col=col,
+            col_wrap=col_wrap,
+            height=height,
+            cmap=cmap,
+            annot=annot,
+            **kwargs,
+        )
 
-    folds.__doc__ = accessor_doc(globals()["folds"])
-    methods.__doc__ = accessor_doc(globals()["methods"])
-    confusion.__doc__ = accessor_doc(globals()["confusion"])
+    folds.__doc__ = accessor_doc(globals()["folds"], data=("data",))
+    methods.__doc__ = accessor_doc(globals()["methods"], data=("data",))
+    confusion.__doc__ = accessor_doc(globals()["confusion"], data=("data",))

@@ -1,5 +1,6 @@
-"""Plots of a predictions frame with scores: per-fold ROC curves (``roc``) and rates against
-the score (``score_rates``); the ``df.cv.plot`` namespace. The curves come from
+"""Plots of a predictions frame with scores: per-fold ROC curves with their AUC (``roc``) and
+rates against the score (``score_rates``); the ``df.cv.plot`` namespace. Both are figure-level
+(seaborn ``relplot`` style); the curves and AUCs come from :mod:`cvframe.tidy` and
 :mod:`cvframe.scores`."""
 
 from __future__ import annotations
@@ -10,64 +11,154 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import scores
+from .. import scores, tidy
 from .._docs import accessor_doc
 from ..build import FRAME_DIMS
-from ..schema import CLASS, FOLD
-from ._style import fold_palette, plt, sns
+from ..schema import CLASS, FOLD, REPEAT
+from ._style import (
+    CONTEXT,
+    check_single_panel_dims,
+    column_arg,
+    context,
+    finish,
+    fold_palette,
+    in_memory,
+    n_values,
+    select_classes,
+    set_titles,
+    sns,
+    wrap,
+)
 from .cost import cost_roc
 
 __all__ = ["DataFramePlotter", "roc", "score_rates"]
 
+#: Fold curves listed one by one in a panel's legend up to this many; a summary beyond.
+MAX_FOLD_ENTRIES = 5
 
-def _per_model(df: pd.DataFrame, func: Any, by: str | None, **kwargs: Any) -> pd.DataFrame:
-    """The scores table per value of ``by``.
 
-    The scores functions already keep ``model``/``dataset``/``subset`` columns apart; only
-    another ``by`` column is split here.
-    """
-    if by is None or by not in df.columns or by in FRAME_DIMS:
-        return func(df, **kwargs)
-    parts = []
-    for key, part in df.groupby(by, sort=False):
-        out = func(part.drop(columns=[by]), **kwargs)
-        out.insert(0, by, key)
-        parts.append(out)
-    return pd.concat(parts, ignore_index=True)
+def _default_hue(frame: pd.DataFrame, fallback: str | None) -> str | None:
+    """The first stacked dim (model, dataset, ...) with several values, else ``fallback``."""
+    for d in FRAME_DIMS:
+        if n_values(frame, d) > 1:
+            return d
+    return fallback
+
+
+def _default_col(frame: pd.DataFrame, used: Sequence[Any]) -> str | None:
+    """One panel per class when there are several; else per the next stacked dim."""
+    for d in (CLASS, *FRAME_DIMS):
+        if d not in used and n_values(frame, d) > 1:
+            return d
+    return None
+
+
+def _mean_sd(values: np.ndarray) -> str:
+    v = values[np.isfinite(values)]
+    if len(v) == 0:
+        return "undefined"
+    if len(v) == 1:
+        return f"{v[0]:.2f}"
+    return f"{v.mean():.2f} ± {v.std(ddof=1):.2f}"
+
+
+def _curve_aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """One AUC per curve of ``part`` (the ``auc`` column is constant along a curve)."""
+    if part.empty:
+        return np.array([])
+    return part.groupby(keys, sort=False, dropna=False)["auc"].first().to_numpy(float)
+
+
+def _roc_input(data: Any, frame_kwargs: dict[str, Any]) -> pd.DataFrame:
+    """The ROC points with AUC: from a predictions frame, or a roc tidy frame as it is."""
+    data = in_memory(data)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            f"roc draws a predictions frame with scores (or cvframe.tidy.roc_table of one); "
+            f"got {type(data).__name__}."
+        )
+    if {"kind", "fpr", "tpr"} <= set(data.columns):
+        pts = data.copy()
+        if "auc" not in pts.columns:
+            raise ValueError(
+                "the ROC frame has no 'auc' column; pass cvframe.tidy.roc_table(df) (the "
+                "points with each curve's AUC) or the predictions frame itself."
+            )
+        return pts
+    return tidy.roc_table(data, **frame_kwargs)
 
 
 def roc(
-    df: pd.DataFrame,
+    data: Any,
     *,
+    classes: Sequence[Hashable] | Hashable | None = None,
+    hue: str | None = None,
+    col: str | None = None,
+    row: str | None = None,
+    col_wrap: int | None = None,
+    height: float = 3.0,
+    aspect: float = 1.0,
+    palette: Any = None,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
-    by: str | None = "model",
-    height: float = 3.5,
+    **kwargs: Any,
 ) -> Any:
-    """Every fold's ROC curve (thin, coloured by fold) and the merged curve (thick, black).
+    """Every fold's ROC curve (thin) and the merged curve (thick), AUCs in each legend.
 
-    The curves come from :func:`cvframe.scores.roc`; a fold curve far from the others, or a
-    merged curve below the fold curves (AUC_merge < AUC_avg), says the folds' scores are not
-    calibrated with each other (Forman & Scholz 2010, §3.2).
+    **Figure-level** (like :func:`seaborn.relplot`): one panel per class (``col``), wrapped
+    at most four wide, one colour per fold or, for a frame stacking several models, per
+    model (``hue``). Each panel's legend gives the AUC of every fold and of the merged curve
+    ("fold 3 (AUC 0.91)", "merged (AUC 0.93)"); with more than five fold curves it gives
+    their mean ± sd. A merged curve below the fold curves (AUC_merge < AUC_avg) says the
+    folds' scores are not calibrated with each other (Forman & Scholz 2010, §3.2). Titles
+    name the class and what the figure is of (a single model or repeat). The points and
+    AUCs are :func:`cvframe.tidy.roc_table`.
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A predictions frame with scores (see :func:`cvframe.scores.roc`).
+    data : pandas.DataFrame (or dask DataFrame)
+        A predictions frame with scores (see :func:`cvframe.scores.roc`), or its
+        :func:`cvframe.tidy.roc_table`, possibly filtered with pandas first.
+    classes : label or list of labels, optional
+        Draw only these classes (default all); an unknown class is an error listing the
+        valid ones.
+    hue : str, optional
+        Column giving the colour: default ``model`` (or another stacked dim) when the frame
+        has several, else ``fold``. ``"repeat"`` colours by repeat; fold curves of a
+        colour are thin, its merged curve thick.
+    col, row : str, optional
+        Columns giving the panels: default one column per class (``class``), or per model
+        when there is one class and ``hue`` is not the model.
+    col_wrap : int, optional
+        Panels per row (default: at most 4, balanced).
+    height, aspect : float
+        Size of each panel (inches; width = height * aspect).
+    palette : seaborn palette, optional
+        Colours of the ``hue`` levels.
     labels, pos_label, y_true, fold, repeat, score :
         As in :func:`cvframe.scores.roc`.
-    by : str or None, default "model"
-        A column giving one facet row per value (used when the frame has it).
-    height : float
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves (e.g. ``alpha``,
+        ``linewidth``).
 
     Returns
     -------
     seaborn.FacetGrid
-        One panel per class (and per ``by`` value).
+
+    Raises
+    ------
+    ValueError
+        ``classes`` not among the frame's classes; ``hue``/``col``/``row`` not a column;
+        several models that neither ``hue``, ``col`` nor ``row`` separate.
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §3.2.
 
     Examples
     --------
@@ -78,101 +169,162 @@ def roc(
     >>> g = df.cv.plot.roc()
     >>> g.ax.get_xlabel()
     'false positive rate'
+    >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
+    ['fold 0 (AUC 0.75)', 'fold 1 (AUC 1.00)', 'merged (AUC 0.69)']
     """
-    seaborn = sns()
-    rep = repeat if repeat is not None and repeat in df.columns else None
-    pts = _per_model(
-        df,
-        scores.roc,
-        by,
-        labels=labels,
-        pos_label=pos_label,
-        y_true=y_true,
-        fold=fold,
-        repeat=rep,
-        score=score,
-    )
-    pts = pts.rename(columns={fold: FOLD}) if fold in pts.columns else pts
-    pts[CLASS] = pts[CLASS].astype(str)
-    row = by if by is not None and by in pts.columns else None
-    classes = list(dict.fromkeys(pts[CLASS]))
-    n_folds = int(pts.loc[pts["kind"] == "fold", FOLD].nunique()) or 1
-    fold_values = sorted(pts.loc[pts["kind"] == "fold", FOLD].dropna().unique().tolist())
-    palette = dict(zip(fold_values, fold_palette(n_folds), strict=False))
-    g = seaborn.FacetGrid(
+    frame_kwargs = {
+        "labels": labels,
+        "pos_label": pos_label,
+        "y_true": y_true,
+        "fold": fold,
+        "repeat": repeat,
+        "score": score,
+    }
+    pts = _roc_input(data, frame_kwargs)
+    pts = select_classes(pts, classes)
+    for name, value in (("hue", hue), ("col", col), ("row", row)):
+        column_arg(name, value, pts)
+    hue = hue if hue is not None else _default_hue(pts, FOLD)
+    if col is None and row is None:
+        col = _default_col(pts, [hue])
+    check_single_panel_dims(pts, [hue, col, row], [*FRAME_DIMS, CLASS])
+    rep = REPEAT if REPEAT in pts.columns else None
+    curve_keys = [c for c in (*FRAME_DIMS, rep, FOLD, CLASS) if c is not None and c in pts.columns]
+    levels = [v for v in dict.fromkeys(pts[hue].dropna())] if hue else []
+    if palette is None:
+        colors = fold_palette(max(len(levels), 1))
+    elif isinstance(palette, dict):
+        colors = [palette[v] for v in levels]
+    else:
+        colors = sns().color_palette(palette, max(len(levels), 1))
+    color_of = dict(zip(levels, colors, strict=False))
+    n_panels = n_values(pts, col) if col else 1
+    g = sns().FacetGrid(
         pts,
-        col=CLASS,
+        col=col,
         row=row,
-        col_order=classes,
+        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
         height=height,
-        aspect=1.0,
-        margin_titles=row is not None,
-        col_wrap=min(5, len(classes)) if row is None and len(classes) > 1 else None,
+        aspect=aspect,
+        col_order=list(dict.fromkeys(pts[col])) if col else None,
+        row_order=list(dict.fromkeys(pts[row])) if row else None,
     )
+    line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
 
-    def facet(data: pd.DataFrame, **_: Any) -> None:
-        axis = plt().gca()
+    def panel(data: pd.DataFrame, axis: Any) -> None:
         axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
-        keys = ([rep] if rep else []) + [FOLD]
-        for key, curve in data[data["kind"] == "fold"].groupby(keys, sort=False):
-            f = key[-1] if isinstance(key, tuple) else key
-            axis.plot(
-                curve["fpr"],
-                curve["tpr"],
-                color=palette[f],
-                linewidth=1,
-                alpha=0.75,
-                drawstyle="default",
-            )
+        folds_ = data[data["kind"] == "fold"]
         merged = data[data["kind"] == "merged"]
-        for _key, curve in merged.groupby(rep, sort=False) if rep else [(0, merged)]:
-            axis.plot(curve["fpr"], curve["tpr"], color="black", linewidth=2.2)
+        handles: dict[str, Any] = {}
+        from matplotlib.lines import Line2D
+
+        for _key, curve in folds_.groupby(curve_keys, sort=False, dropna=False):
+            c = color_of.get(curve[hue].iloc[0], "0.6") if hue else "0.6"
+            axis.plot(curve["fpr"], curve["tpr"], color=c, **line_kw)
+        merged_keys = [k for k in curve_keys if k != FOLD]
+        for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
+            c = "black" if hue in (None, FOLD) else color_of.get(curve[hue].iloc[0], "black")
+            axis.plot(curve["fpr"], curve["tpr"], color=c, linewidth=2.2)
+        # the legend: AUC of every curve drawn in this panel
+        if hue in (None, FOLD):
+            n_curves = folds_.groupby(curve_keys, sort=False, dropna=False).ngroups
+            one_rep = n_values(folds_, rep) <= 1 if rep else True
+            if hue == FOLD and n_curves <= MAX_FOLD_ENTRIES and one_rep:
+                for f, part in folds_.groupby(FOLD, sort=False):
+                    auc = _curve_aucs(part, curve_keys)
+                    handles[f"fold {f} (AUC {_mean_sd(auc)})"] = Line2D(
+                        [], [], color=color_of.get(f, "0.6"), linewidth=1.2
+                    )
+            elif n_curves:
+                handles[f"{n_curves} folds (AUC {_mean_sd(_curve_aucs(folds_, curve_keys))})"] = (
+                    Line2D([], [], color="0.6" if hue is None else color_of[levels[0]], lw=1.2)
+                )
+            m = _curve_aucs(merged, merged_keys)
+            if len(m):
+                extra = f", {len(m)} repeats" if len(m) > 1 else ""
+                handles[f"merged (AUC {_mean_sd(m)}{extra})"] = Line2D(
+                    [], [], color="black", linewidth=2.2
+                )
+        else:
+            for level in levels:
+                f_auc = _curve_aucs(folds_[folds_[hue] == level], curve_keys)
+                m_auc = _curve_aucs(merged[merged[hue] == level], merged_keys)
+                if len(f_auc) or len(m_auc):
+                    text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
+                    handles[text] = Line2D([], [], color=color_of[level], linewidth=2.2)
         axis.set_xlim(-0.02, 1.02)
         axis.set_ylim(-0.02, 1.02)
+        if handles:
+            title = "AUC: folds | merged" if hue not in (None, FOLD) else None
+            axis.legend(
+                list(handles.values()),
+                list(handles),
+                loc="lower right",
+                fontsize=9,
+                title=title,
+                title_fontsize=9,
+                frameon=True,
+                framealpha=0.85,
+                handlelength=1.5,
+                borderaxespad=0.3,
+            )
 
-    g.map_dataframe(facet)
+    # drawn panel by panel (not map_dataframe, which moves the legends into one)
+    for (i, j, _k), part in g.facet_data():
+        if len(part):
+            panel(part, g.facet_axis(i, j))
     g.set_axis_labels("false positive rate", "true positive rate")
-    if row is None:
-        g.set_titles("class {col_name}" if len(classes) > 1 else "")
-    else:
-        g.set_titles(col_template="class {col_name}", row_template="{row_name}")
-    from matplotlib.lines import Line2D
-
-    handles = {}
-    if n_folds <= 10:
-        handles = {f"fold {f}": Line2D([], [], color=palette[f], linewidth=1) for f in fold_values}
-    handles["merged (all folds)"] = Line2D([], [], color="black", linewidth=2.2)
-    g.add_legend(legend_data=handles, title="curve", label_order=list(handles))
-    return g
+    ctx = context(pts, [hue, col, row], (CLASS, *CONTEXT))
+    set_titles(g, row, col, ctx)
+    return finish(g)
 
 
 def score_rates(
-    df: pd.DataFrame,
+    data: Any,
     *,
+    classes: Sequence[Hashable] | Hashable | None = None,
+    hue: str | None = FOLD,
+    col: str | None = "rate",
+    row: str | None = None,
+    col_wrap: int | None = None,
+    height: float = 3.0,
+    aspect: float = 1.3,
+    palette: Any = None,
+    logx: bool = False,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
-    by: str | None = "model",
-    logx: bool = False,
-    height: float = 3.2,
+    **kwargs: Any,
 ) -> Any:
     r"""Each fold's false and true positive rate against the score threshold (Figure 3).
 
-    Curves shifted along the score axis mean the fold models are not calibrated with each
-    other: sorting all folds' scores together (AUC_merge) then mixes incomparable scores
-    (Forman & Scholz 2010, Figure 3). The rates come from :func:`cvframe.scores.score_rates`.
+    **Figure-level** (a :func:`seaborn.relplot` of lines): by default one column per rate
+    ("false positive rate", "true positive rate"), one row per class (or model, or
+    "model = lr | class = 3" when there are several of both), one colour per fold. Curves
+    shifted along the score axis mean the fold models are not calibrated with each other:
+    sorting all folds' scores together (AUC_merge) then mixes incomparable scores (Forman &
+    Scholz 2010, Figure 3). The rates are :func:`cvframe.scores.score_rates`.
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A predictions frame with scores.
-    labels, pos_label, y_true, fold, repeat, score :
-        As in :func:`cvframe.scores.score_rates`.
-    by : str or None, default "model"
-        A column giving one facet row per value (used when the frame has it).
+    data : pandas.DataFrame (or dask DataFrame)
+        A predictions frame with scores, or its :func:`cvframe.scores.score_rates` table,
+        possibly filtered with pandas first.
+    classes : label or list of labels, optional
+        Draw only these classes (default all).
+    hue : str or None, default "fold"
+        Column giving the colour (``"repeat"``, ``"model"``, ...).
+    col, row : str, optional
+        Columns giving the panels; ``col="rate"`` puts FPR and TPR side by side. Default
+        row: the class or model when there are several (both: one row per pair).
+    col_wrap : int, optional
+        Panels per row when there is no ``row``.
+    height, aspect : float
+        Size of each panel (inches; width = height * aspect).
+    palette : seaborn palette, optional
     logx : bool, default False
         The paper's log axis with '0' at the smallest score (Figure 3): the x data are the
         thresholds shifted so that the panel's smallest score sits just right of the
@@ -182,13 +334,19 @@ def score_rates(
         and largest score of the panel (class, and model of a stacked frame) over all its
         folds and repeats, so the folds keep their relative shifts. SVM decision values,
         negative ones included, draw as in the paper.
-    height : float
+    labels, pos_label, y_true, fold, repeat, score :
+        As in :func:`cvframe.scores.score_rates`.
+    **kwargs
+        Passed to :func:`seaborn.relplot` (e.g. ``linewidth``, ``facet_kws``).
 
     Returns
     -------
     seaborn.FacetGrid
-        Columns "false positive rate" and "true positive rate"; one row per class (and per
-        ``by`` value).
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figure 3.
 
     Examples
     --------
@@ -200,70 +358,96 @@ def score_rates(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['false positive rate', 'true positive rate']
     """
-    seaborn = sns()
-    rep = repeat if repeat is not None and repeat in df.columns else None
-    sr = _per_model(
-        df,
-        scores.score_rates,
-        by,
-        labels=labels,
-        pos_label=pos_label,
-        y_true=y_true,
-        fold=fold,
-        repeat=rep,
-        score=score,
-    )
-    sr = sr.rename(columns={fold: FOLD}) if fold in sr.columns else sr
+    data = in_memory(data)
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(
+            "score_rates draws a predictions frame with scores (or cvframe.scores.score_rates "
+            f"of one); got {type(data).__name__}."
+        )
+    if {"rate", "value", "threshold"} <= set(data.columns):
+        sr = data.copy()
+    else:
+        rep = repeat if repeat is not None and repeat in data.columns else None
+        sr = scores.score_rates(
+            data,
+            labels=labels,
+            pos_label=pos_label,
+            y_true=y_true,
+            fold=fold,
+            repeat=rep,
+            score=score,
+        )
+    sr = select_classes(sr, classes)
     sr = sr[np.isfinite(sr["threshold"].astype(float))]
     if logx:
-        panel = [str(c) for c in (by, *FRAME_DIMS, CLASS) if c is not None and c in sr.columns]
-        sr = _shift_scores(sr, list(dict.fromkeys(panel)))
-    sr["rate"] = sr["rate"].map({"fpr": "false positive rate", "tpr": "true positive rate"})
-    sr[CLASS] = sr[CLASS].astype(str)
-    rows = [c for c in ((by if by in sr.columns else None),) if c]
-    if sr[CLASS].nunique() > 1:
-        sr["_row"] = (
-            ("class " + sr[CLASS]) if not rows else sr[rows[0]].astype(str) + ", class " + sr[CLASS]
+        panel = [str(c) for c in (*FRAME_DIMS, CLASS) if c in sr.columns]
+        sr = _shift_scores(sr, panel)
+    names = {"fpr": "false positive rate", "tpr": "true positive rate"}
+    sr["rate"] = sr["rate"].map(lambda r: names.get(r, r))
+    for name, value in (("hue", hue), ("col", col), ("row", row)):
+        column_arg(name, value, sr)
+    if "rate" not in (hue, col, row):
+        raise ValueError(
+            "the false and true positive rates need a place: neither hue, col nor row is "
+            "'rate'; pass col='rate' (the default) or hue='rate'."
         )
-        row: str | None = "_row"
-    else:
-        row = rows[0] if rows else None
-    n_folds = int(sr[FOLD].nunique())
+    used: list[Any] = []
+    if row is None and col_wrap is None:
+        multi = [d for d in (*FRAME_DIMS, CLASS) if d not in (hue, col) and n_values(sr, d) > 1]
+        if len(multi) == 1:
+            row = multi[0]
+        elif multi:
+            sr["_panel"] = [
+                " | ".join(f"{d} = {v}" for d, v in zip(multi, vals, strict=True))
+                for vals in sr[multi].astype(str).itertuples(index=False)
+            ]
+            row = "_panel"
+            used.extend(multi)
+    used += [hue, col, row]
+    check_single_panel_dims(sr, used, [*FRAME_DIMS, CLASS])
     units = None
-    if rep:
-        sr["_unit"] = sr[rep].astype(str) + "/" + sr[FOLD].astype(str)
+    unit_keys = [c for c in (REPEAT, FOLD) if c in sr.columns and c != hue]
+    if unit_keys:
+        sr["_unit"] = sr[unit_keys].astype(str).agg("/".join, axis=1)
         units = "_unit"
-    g = seaborn.relplot(
+    n_hue = n_values(sr, hue) if hue else 0
+    if hue is not None and pd.api.types.is_numeric_dtype(sr[hue]):
+        sr[hue] = sr[hue].astype(str)  # categorical colours, not a colour bar
+    n_panels = n_values(sr, col) if col else 1
+    kw: dict[str, Any] = {
+        "drawstyle": "steps-post",
+        "linewidth": 1.2,
+        "legend": "full" if 0 < n_hue <= 10 else False,
+        "palette": palette if palette is not None else (fold_palette(n_hue) if n_hue else None),
+    } | kwargs
+    facet_kws = {"margin_titles": False} | dict(kw.pop("facet_kws", {}))
+    g = sns().relplot(
         data=sr,
         kind="line",
         x="threshold",
         y="value",
-        hue=FOLD,
-        col="rate",
+        hue=hue,
+        col=col,
         row=row,
+        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
         units=units,
         estimator=None,
-        col_order=["false positive rate", "true positive rate"],
-        palette=fold_palette(n_folds),
-        drawstyle="steps-post",
-        linewidth=1.2,
+        col_order=[v for v in names.values() if v in set(sr["rate"])] if col == "rate" else None,
         height=height,
-        aspect=1.3,
-        facet_kws={"margin_titles": row is not None},
-        legend="full" if n_folds <= 10 else False,
+        aspect=aspect,
+        facet_kws=facet_kws,
+        **kw,
     )
     g.set_axis_labels(
         "score threshold - min + delta (log)" if logx else "score threshold",
         "rate (score >= threshold)",
     )
-    if row is None:
-        g.set_titles("{col_name}")
-    else:
-        g.set_titles(col_template="{col_name}", row_template="{row_name}")
+    ctx = context(sr, used, (CLASS, *CONTEXT))
+    set_titles(g, row, col, ctx, names={"rate": "", "_panel": ""})
     if logx:
         for axis in g.axes.flat:
             axis.set_xscale("log")
-    return g
+    return finish(g)
 
 
 #: The shift of ``logx``: the smallest score lands at this share of the score range.
@@ -292,51 +476,79 @@ class DataFramePlotter:
     def roc(
         self,
         *,
+        classes: Sequence[Hashable] | Hashable | None = None,
+        hue: str | None = None,
+        col: str | None = None,
+        row: str | None = None,
+        col_wrap: int | None = None,
+        height: float = 3.0,
+        aspect: float = 1.0,
+        palette: Any = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         y_true: str = "y_true",
         fold: str = "fold",
         repeat: str | None = "repeat",
         score: str = "score",
-        by: str | None = "model",
-        height: float = 3.5,
+        **kwargs: Any,
     ) -> Any:
         return roc(
             self._obj,
+            classes=classes,
+            hue=hue,
+            col=col,
+            row=row,
+            col_wrap=col_wrap,
+            height=height,
+            aspect=aspect,
+            palette=palette,
             labels=labels,
             pos_label=pos_label,
             y_true=y_true,
             fold=fold,
             repeat=repeat,
             score=score,
-            by=by,
-            height=height,
+            **kwargs,
         )
 
     def score_rates(
         self,
         *,
+        classes: Sequence[Hashable] | Hashable | None = None,
+        hue: str | None = FOLD,
+        col: str | None = "rate",
+        row: str | None = None,
+        col_wrap: int | None = None,
+        height: float = 3.0,
+        aspect: float = 1.3,
+        palette: Any = None,
+        logx: bool = False,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         y_true: str = "y_true",
         fold: str = "fold",
         repeat: str | None = "repeat",
         score: str = "score",
-        by: str | None = "model",
-        logx: bool = False,
-        height: float = 3.2,
+        **kwargs: Any,
     ) -> Any:
         return score_rates(
             self._obj,
+            classes=classes,
+            hue=hue,
+            col=col,
+            row=row,
+            col_wrap=col_wrap,
+            height=height,
+            aspect=aspect,
+            palette=palette,
+            logx=logx,
             labels=labels,
             pos_label=pos_label,
             y_true=y_true,
             fold=fold,
             repeat=repeat,
             score=score,
-            by=by,
-            logx=logx,
-            height=height,
+            **kwargs,
         )
 
     def cost_roc(
@@ -347,6 +559,8 @@ class DataFramePlotter:
         method: str = "merge",
         ax: Any = None,
         *,
+        classes: Sequence[Hashable] | Hashable | None = None,
+        col_wrap: int | None = None,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         y_true: str = "y_true",
@@ -362,6 +576,8 @@ class DataFramePlotter:
             prevalence,
             method,
             ax,
+            classes=classes,
+            col_wrap=col_wrap,
             labels=labels,
             pos_label=pos_label,
             y_true=y_true,
@@ -371,6 +587,6 @@ class DataFramePlotter:
             height=height,
         )
 
-    roc.__doc__ = accessor_doc(globals()["roc"])
+    roc.__doc__ = accessor_doc(globals()["roc"], data=("data",))
     cost_roc.__doc__ = accessor_doc(globals()["cost_roc"])
-    score_rates.__doc__ = accessor_doc(globals()["score_rates"])
+    score_rates.__doc__ = accessor_doc(globals()["score_rates"], data=("data",))

@@ -9,43 +9,74 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from .. import tidy
 from .._checks import choice
 from ..reduce import F_METHODS
 from ..tidy import METHOD_LABELS
-from ._style import method_palette, percent, plt, sns
+from ._style import (
+    column_arg,
+    finish,
+    method_palette,
+    new_axes,
+    percent,
+    set_titles,
+    sns,
+    wrap,
+)
 
 __all__ = ["bias", "fold_risk"]
 
 
 def bias(
-    study: xr.Dataset,
+    study: Any,
     *,
     y: str = "rel_bias",
     x: str = "prevalence",
+    hue: str | None = "estimator",
+    col: str | None = "stratified",
+    row: str | None = None,
+    col_wrap: int | None = None,
     height: float = 3.2,
     aspect: float = 1.2,
+    palette: Any = None,
+    **kwargs: Any,
 ) -> Any:
     """Relative bias or relative std of the five F methods (Forman & Scholz 2010, Figs 4-8).
 
+    **Figure-level**: a :func:`seaborn.relplot` of lines over :func:`cvframe.tidy.bias_table`:
+    one colour per method, one column per ``stratified`` value, one row per value of the
+    other grid dim (``f`` or ``prevalence``) when it has several.
+
     Parameters
     ----------
-    study : xarray.Dataset
+    study : xarray.Dataset or pandas.DataFrame
         The result of :func:`cvframe.bias_study` (dims ``stratified``, ``prevalence``,
         ``f``, ``estimator``), in memory (``stratified`` booleans) or read back from the
         file ``cvframe simulate --out`` writes ("yes"/"no"); both draw the same panels
-        (see :func:`cvframe.tidy.bias_table`).
+        (see :func:`cvframe.tidy.bias_table`). Or that table, filtered with pandas.
     y : {"rel_bias", "rel_std", "p_undefined"}, default "rel_bias"
     x : {"prevalence", "f"}, default "prevalence"
         The x axis; the other one gets a facet row per value when it has several.
+    hue, col, row : str, optional
+        Columns of the table (default colour by ``estimator``, columns by ``stratified``).
+    col_wrap : int, optional
+        Panels per row when there is no ``row``.
     height, aspect : float
+        Size of each panel (inches; width = height * aspect).
+    palette : seaborn palette, optional
+        Default: one colour per method.
+    **kwargs
+        Passed to :func:`seaborn.relplot`.
 
     Returns
     -------
     seaborn.FacetGrid
-        One column per ``stratified`` value.
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figures 4-8.
 
     Examples
     --------
@@ -62,10 +93,20 @@ def bias(
     """
     seaborn = sns()
     x = choice("x", x, ["prevalence", "f"])
-    frame = tidy.bias_table(study, y=y)
+    if isinstance(study, pd.DataFrame):
+        y = choice("y", y, ["rel_bias", "rel_std", "p_undefined"])
+        if y not in study.columns:
+            raise ValueError(
+                f"the table has no {y!r} column; pass cvframe.tidy.bias_table(study, y={y!r})."
+            )
+        frame = study.copy()
+    else:
+        frame = tidy.bias_table(study, y=y)
     other = "f" if x == "prevalence" else "prevalence"
-    row = None
-    if other in frame.columns and frame[other].nunique() > 1:
+    hue = hue if hue in frame.columns else None
+    col = col if col in frame.columns else None
+    column_arg("row", row, frame)
+    if row is None and col_wrap is None and other in frame.columns and frame[other].nunique() > 1:
         frame["_row"] = f"{other} = " + frame[other].map(lambda v: f"{v:g}")
         row = "_row"
     ylabel = {
@@ -73,38 +114,44 @@ def bias(
         "rel_std": "relative std (sd / f)",
         "p_undefined": "P(some fold undefined)",
     }[y]
-    hue = "estimator" if "estimator" in frame.columns else None
-    col = "stratified" if "stratified" in frame.columns else None
+    methods = hue == "estimator"
+    kw: dict[str, Any] = {
+        "style": hue,
+        "markers": True,
+        "dashes": False,
+        "hue_order": [METHOD_LABELS[m] for m in F_METHODS if METHOD_LABELS[m] in set(frame[hue])]
+        if methods
+        else None,
+        "facet_kws": {"sharey": y != "rel_bias"},
+    } | kwargs
+    n_col = frame[col].nunique() if col else 1
     g = seaborn.relplot(
         data=frame,
         kind="line",
         x=x,
         y=y,
         hue=hue,
-        style=hue,
-        hue_order=[METHOD_LABELS[m] for m in F_METHODS] if hue else None,
-        markers=True,
-        dashes=False,
         col=col,
         row=row,
+        col_wrap=wrap(n_col, col_wrap, row) if col else None,
         col_order=[v for v in ("stratified", "unstratified") if v in set(frame[col])]
-        if col
+        if col == "stratified"
         else None,
-        palette=method_palette() if hue else None,
+        palette=palette if palette is not None else (method_palette() if methods else None),
         height=height,
         aspect=aspect,
-        facet_kws={"margin_titles": row is not None, "sharey": y != "rel_bias"},
+        **kw,
     )
     xlabel = "prevalence (share of positives)" if x == "prevalence" else "ground-truth F"
     g.set_axis_labels(xlabel, ylabel)
-    g.set_titles(col_template="{col_name}", row_template="{row_name}")
+    set_titles(g, row, col, "", names={"_row": "", "stratified": ""})
     for axis in g.axes.flat:
         if y == "rel_bias":
             axis.axhline(0, color="0.6", linewidth=0.8, zorder=0)
         axis.yaxis.set_major_formatter(percent())
         if x == "prevalence":
             axis.xaxis.set_major_formatter(percent())
-    return g
+    return finish(g)
 
 
 def fold_risk(
@@ -114,11 +161,13 @@ def fold_risk(
     k: int = 10,
     trials: Sequence[int] = (1, 1000),
     ax: Any = None,
+    **kwargs: Any,
 ) -> Any:
     """Probability that unstratified k-fold CV leaves some fold without positives (Figure 9).
 
     Values from :func:`cvframe.p_fold_without_positives` (exact), one line per number of
-    independent trials (splits, classes or data sets).
+    independent trials (splits, classes or data sets). **Axes-level**: draws on ``ax`` (or a
+    new figure) and returns it.
 
     Parameters
     ----------
@@ -128,6 +177,8 @@ def fold_risk(
         Cases and folds.
     trials : sequence of int, default (1, 1000)
     ax : matplotlib Axes, optional
+    **kwargs
+        Passed to :func:`seaborn.lineplot` (e.g. ``palette``, ``linewidth``).
 
     Returns
     -------
@@ -158,21 +209,13 @@ def fold_risk(
         )
     frame = pd.concat(frames, ignore_index=True)
     if ax is None:
-        _, ax = plt().subplots(figsize=(6, 3.8))
-    seaborn.lineplot(
-        data=frame,
-        x="positives",
-        y="p",
-        hue="trials",
-        style="trials",
-        ax=ax,
-        palette="dark",
-        linewidth=1.8,
-    )
+        ax = new_axes((6, 3.8))
+    kw = {"hue": "trials", "style": "trials", "palette": "dark", "linewidth": 1.8} | kwargs
+    seaborn.lineplot(data=frame, x="positives", y="p", ax=ax, **kw)
     ax.set_xlabel("positives in the data set")
     ax.set_ylabel("P(some fold has no positives)")
     ax.set_title(f"unstratified {k}-fold CV, n = {n}")
     ax.set_ylim(-0.02, 1.02)
     ax.yaxis.set_major_formatter(percent())
     ax.grid(alpha=0.3)
-    return ax
+    return finish(ax)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks, formulas
-from ._style import plt
+from ._style import finish, new_axes
 
 __all__ = ["f_surface"]
 
@@ -28,6 +28,8 @@ def f_surface(
     cmap: str = "viridis",
 ) -> Any:
     r"""Contour plot of the F-measure over precision × recall or over FPR × TPR.
+
+    **Axes-level**: draws on ``ax`` (or a new figure) and returns it.
 
     - ``kind="pr"``: :math:`F_\beta = (1+\beta^2) P R / (\beta^2 P + R)` with recall on
       the x axis and precision on the y axis (Figure 1a; the prevalence plays no part);
@@ -90,13 +92,13 @@ def f_surface(
         xlabel, ylabel = "false positive rate", "true positive rate"
         title = f"F{b:g} at {100 * pi:g}% positives"
     if ax is None:
-        _, ax = plt().subplots(figsize=(4.6, 4.0))
+        ax = new_axes((4.8, 4.0))
     filled = ax.contourf(x, y, z, levels=np.linspace(0.0, 1.0, 21), cmap=cmap, vmin=0, vmax=1)
     contours = ax.contour(x, y, z, levels=lines, colors="white", linewidths=0.8)
-    ax.clabel(contours, fmt="%.2g", fontsize=7)
+    ax.clabel(contours, fmt="%.2g", fontsize=9)
     ax.figure.colorbar(filled, ax=ax, label=f"F{b:g}", ticks=np.linspace(0, 1, 6))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.set_aspect("equal")
-    return ax
+    return finish(ax)
