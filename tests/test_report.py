@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import shutil
-import subprocess
 import warnings
 
 import numpy as np
@@ -103,19 +100,24 @@ def test_repeats_are_averaged_with_their_sd():
     df = _frame()
     ds = df.cv.counts()
     text = report(ds, scores=df)
-    assert "mean over 2 repeats" in text and "f_tp_fp_sd" in text
+    assert "mean over 2 repeats" in text and "F_tp,fp sd" in text
     out = json.loads(report(ds, format="json"))
     per_rep = ds.cv.f_tp_fp(zero_division=0.0)
     assert out["methods"][0]["f_tp_fp"] == pytest.approx(float(per_rep.mean()))
     assert out["methods"][0]["f_tp_fp_sd"] == pytest.approx(float(per_rep.std(ddof=1)))
 
 
-def test_long_per_fold_table_is_cut_to_the_flagged_rows():
+def test_long_per_fold_table_is_capped_with_the_flagged_rows_first():
     base = cvframe.datasets.table2()
     ds = cvframe.datasets.table2().reindex(fold=range(4))
     text = report(ds, max_fold_rows=2)
-    assert "Per fold: 4 rows" in text and "showing the 1 rows with a finding" in text
+    assert "Per fold (showing 2 of 4 rows; the row with a finding first" in text
+    block = text.split("Per fold (")[1].splitlines()
+    # header, then fold 1 (the finding: no predicted positives) first, then fold 0
+    assert [line.split()[0] for line in block[1:4]] == ["fold", "1", "0"]
+    assert block[4] == ""
     assert base.identical(cvframe.datasets.table2())
+    assert "Per fold (all 4 rows" in report(ds)
 
 
 def test_several_cubes_in_one_report():
@@ -256,17 +258,25 @@ def test_accessor_delegates():
 
 
 @pytest.fixture(scope="module")
-def html_page() -> str:
+def rendered() -> tuple[str, list]:
+    """One page of two cubes (binary with scores, multiclass with two models and scores)
+    and its figures, drawn once for the module."""
     import matplotlib
 
     matplotlib.use("Agg")
-    df = _frame()
+    from cvframe.report import html_with_figures
+
+    df, mdf = _frame(), _multi(n=90, reps=2, folds=3)
     cubes = {
         "binary": df.cv.counts(),
-        "multiclass": cvframe.datasets.slides_confusion(),
-        "table2": cvframe.datasets.table2(),
+        "multiclass": mdf.cv.counts(),
     }
-    return report(cubes, scores={"binary": df}, format="html")
+    return html_with_figures(cubes, scores={"binary": df, "multiclass": mdf})
+
+
+@pytest.fixture(scope="module")
+def html_page(rendered) -> str:
+    return rendered[0]
 
 
 def test_html_is_self_contained(html_page):
@@ -274,69 +284,156 @@ def test_html_is_self_contained(html_page):
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//|file:)""", html_page)
     assert "<script" not in html_page and "<link" not in html_page
     images = re.findall(
-        r'<img alt="[^"]*" src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html_page
+        r'<img alt="[^"]*" width="\d+" height="\d+" src="data:image/png;base64,([A-Za-z0-9+/=]+)"',
+        html_page,
     )
-    # binary: folds, methods, confusion, roc; multiclass: 3; table2: 3
-    assert len(images) == 10
+    # binary: folds, methods, confusion, roc; multiclass: the same four
+    assert len(images) == 8
     for data in images:
         assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
-    assert html_page.count("<table") >= 3 * 3
-    assert "undefined_precision" in html_page
+    # per cube: summary, methods, AUC, per fold (+ class averages for the multiclass one)
+    assert html_page.count("<table") >= 2 * 4 + 1
+    assert html_page.count('<section class="findings"') == 2
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+# --- summary, intervals, digits, title --------------------------------------------------------
 
 
-@pytest.mark.browser
-def test_html_renders_in_headless_chromium(html_page, tmp_path):
-    browser = _chromium()
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed; CI must install it (.ci/run does)")
-        pytest.skip("chromium not installed (apt-get install chromium); required in CI")
-    page = tmp_path / "report.html"
-    page.write_text(html_page, encoding="utf-8")
-    flags = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-        "--disable-dev-shm-usage",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--user-data-dir={tmp_path / 'profile'}",
+def _multi(n: int = 180, k: int = 3, reps: int = 3, folds: int = 5, seed: int = 0) -> pd.DataFrame:
+    """Two models (b better than a) of a k-class task, with probability scores."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    parts = []
+    for r in range(reps):
+        fold = rng.permutation(np.arange(n) % folds)
+        for j, m in enumerate("ab"):
+            s = rng.normal(0, 1, (n, k))
+            s[np.arange(n), y] += 1.0 + j
+            p = np.exp(s) / np.exp(s).sum(1, keepdims=True)
+            part = pd.DataFrame(
+                {"model": m, "repeat": r, "fold": fold, "y_true": y, "y_pred": p.argmax(1)}
+            )
+            for c in range(k):
+                part[f"score_{c}"] = p[:, c]
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_summary_leads_with_the_recommended_number_and_its_interval():
+    from scipy import stats
+
+    ds = _frame(repeats=3).cv.counts()
+    out = json.loads(report(ds, format="json"))
+    row = out["summary"][0]
+    per_rep = ds.cv.f_tp_fp(zero_division=0.0).squeeze().values
+    half = stats.t.ppf(0.975, 2) * per_rep.std(ddof=1) / np.sqrt(3)
+    assert row["metric"] == "F_tp,fp" and row["repeats"] == 3
+    assert row["value"] == pytest.approx(per_rep.mean())
+    assert row["ci_low"] == pytest.approx(per_rep.mean() - half)
+    assert row["ci_high"] == pytest.approx(per_rep.mean() + half)
+    lines = report(ds).splitlines()
+    first = next(i for i, x in enumerate(lines) if x.startswith("Summary:"))
+    assert first < next(i for i, x in enumerate(lines) if x.startswith("Findings"))
+    assert first < next(i for i, x in enumerate(lines) if x.startswith("Five aggregations"))
+    assert (
+        f"{per_rep.mean():.4f} [{per_rep.mean() - half:.4f}, {per_rep.mean() + half:.4f}]"
+        in (lines[first + 2])
+    )
+
+
+def test_class_averages_have_intervals_across_repeats():
+    df = _multi()
+    ds = df.cv.counts()
+    out = json.loads(report(ds, format="json"))
+    macro = ds.cv.macro("f", zero_division=0.0)
+    s = ds.cv.summary(macro)
+    for row in out["class_averages"]:
+        m = row["model"]
+        assert row["macro_f"] == pytest.approx(float(s["mean"].sel(model=m)))
+        assert row["macro_f_ci_low"] == pytest.approx(float(s["ci_low"].sel(model=m)))
+        assert row["macro_f_ci_high"] == pytest.approx(float(s["ci_high"].sel(model=m)))
+        assert row["macro_f_ci_low"] < row["macro_f"] < row["macro_f_ci_high"]
+    summ = {r["model"]: r for r in out["summary"]}
+    assert summ["b"]["metric"] == "macro F_tp,fp"
+    assert summ["b"]["value"] == pytest.approx(float(s["mean"].sel(model="b")))
+    assert out["decision"]["best"] == "b"
+
+
+def test_every_number_of_a_column_has_the_same_decimals():
+    """0.7000 next to 0.5273, never 0.7 (text and HTML); JSON keeps full floats."""
+    text = report(cvframe.datasets.table1())
+    per_fold = text.split("Per fold (")[1].split("\n\n")[0].splitlines()[1:]
+    decimals = {
+        len(tok.split(".")[1]) for line in per_fold for tok in re.findall(r"\d+\.\d+", line)
+    }
+    assert decimals == {3}
+    assert "1.000" in text and " 1.0 " not in text
+    methods = text.split("Five aggregations")[1].split("\n\n")[0]
+    assert {len(t.split(".")[1]) for t in re.findall(r"\d+\.\d+", methods)} == {4}
+    page = report(cvframe.datasets.table1(), format="html", plots=False)
+    cells = re.findall(r'<td class="num">(\d+\.\d+)</td>', page)
+    assert cells and all(len(c.split(".")[1]) in (3, 4) for c in cells)
+    assert '<td class="num">1.000</td>' in page
+    out = json.loads(report(cvframe.datasets.table1(), format="json"))
+    assert out["per_fold"][3]["recall"] == 0.75 and out["per_fold"][2]["precision"] == 4 / 17
+
+
+def test_title_parameter_and_default():
+    ds = _frame(repeats=1).drop(columns="repeat").cv.counts()
+    assert "counts cube" not in report(ds)
+    assert report(ds).startswith("cvframe report: binary, 4 folds")
+    assert report(ds, title="spam filter v2").startswith("cvframe report: spam filter v2\n")
+    page = report(ds, format="html", title="spam <v2>", plots=False)
+    assert "<title>cvframe report: spam &lt;v2&gt;</title>" in page
+    assert ds.cv.report(title="x") == report(ds, title="x")
+    with pytest.raises(TypeError, match="title=3 must be a str"):
+        report(ds, title=3)
+    cubes = {"t1": cvframe.datasets.table1(), "t2": cvframe.datasets.table2()}
+    page = report(cubes, format="html", title="both tables", plots=False)
+    assert "<h1>cvframe report: both tables</h1>" in page
+    assert "t2: Forman &amp; Scholz 2010, Table 2" in page
+
+
+def test_html_per_fold_table_is_collapsed_capped_and_flags_first():
+    ds = cvframe.datasets.table2()
+    page = report(ds, format="html", plots=False, max_fold_rows=3)
+    part = page.split('<section class="per-fold">')[1]
+    assert "<details>" in part and "<details open" not in part
+    assert "showing 3 of 4 rows; the 1 with a finding first, highlighted" in part
+    rows = re.findall(r"<tr( class=\"hit\")?><td class=\"num\">(\d+)</td>", part)
+    assert rows == [(' class="hit"', "1"), ("", "0"), ("", "2")]
+
+
+def test_html_sections_in_order():
+    df = _multi()
+    page = report(df.cv.counts(), scores=df, format="html", plots=False)
+    order = [
+        page.index(f'<section class="{c}"')
+        for c in ("summary", "findings", "methods", "class-averages", "auc", "per-fold")
     ]
-    url = page.as_uri()
-    dom = subprocess.run(
-        [browser, *flags, "--dump-dom", url], capture_output=True, text=True, timeout=120
-    )
-    assert dom.returncode == 0, dom.stderr[-2000:]
-    html = dom.stdout
-    # the DOM the browser built: the tables with their rows and the images with data
-    assert html.count("<table") >= 9
-    assert "undefined_precision" in html and "F_tp,fp" in html
-    imgs = re.findall(r'<img[^>]*src="data:image/png;base64,([^"]+)"', html)
-    assert len(imgs) == 10 and all(len(d) > 1000 for d in imgs)
-    assert "Uncaught" not in dom.stderr and ":CONSOLE" not in dom.stderr
-    shot = tmp_path / "shot.png"
-    res = subprocess.run(
-        [browser, *flags, f"--screenshot={shot}", "--window-size=1200,2000", url],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    import matplotlib.image as mpimg
+    assert order == sorted(order)
+    assert page.index("Which model is better") < page.index('<section class="findings"')
 
-    img = mpimg.imread(shot)
-    assert img.shape[:2] == (2000, 1200)
-    assert img[..., :3].std() > 0.05  # not a blank page
+
+def test_html_with_figures_returns_the_embedded_pngs(rendered):
+    from cvframe.report.html import MAX_WIDTH_PX
+
+    page, figs = rendered
+    assert [(cube, f.name) for cube, f in figs if cube == "multiclass"] == [
+        ("multiclass", n) for n in ("folds", "methods", "confusion", "roc")
+    ]
+    embedded = re.findall(r'width="(\d+)" height="(\d+)" src="data:image/png;base64,([^"]+)"', page)
+    assert [base64.b64decode(d) for _, _, d in embedded] == [f.png for _, f in figs]
+    for (w, h, _), (_, f) in zip(embedded, figs, strict=True):
+        assert (int(w), int(h)) == f.size and f.size[0] <= MAX_WIDTH_PX
+    assert "one panel per class" in page  # the multiclass ROC
+
+
+def test_dask_cube_gives_the_same_report():
+    pytest.importorskip("dask")
+    ds = _multi(n=60, reps=2, folds=3).cv.counts()
+    assert report(ds.chunk({"repeat": 1}), format="json") == report(ds, format="json")
+    text = report(ds.chunk({"repeat": 1}), max_fold_rows=5)
+    assert "Per fold (showing 5 of" in text
+    # JSON lists every (model, repeat, fold, class) row whatever the cap
+    assert len(json.loads(report(ds, format="json", max_fold_rows=5))["per_fold"]) == 2 * 2 * 3 * 3

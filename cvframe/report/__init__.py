@@ -1,10 +1,13 @@
 """The apples-to-apples report of a counts cube: text for the terminal, JSON, or one HTML file.
 
-The report composes the public API only: the five F aggregations per class, AUC_avg next to
-AUC_merge when a predictions frame with scores is given, the class averages, every fold's
-counts, the findings of :func:`cvframe.diagnostics.anomalies` and the ``zero_division``
-policy that produced the numbers. :mod:`.content` computes each table once; :mod:`.text`
-and :mod:`.html` draw them.
+The report composes the public API only, in this order: a summary (the recommended number
+per model with its interval across repeats, led by which model is better when the cube has
+several), the findings of :func:`cvframe.diagnostics.anomalies`, the five F aggregations
+per class, the class averages with their intervals, AUC_avg next to AUC_merge when a
+predictions frame with scores is given, the plots (HTML) and every fold's counts (capped,
+the rows with a finding first), with the ``zero_division`` policy that produced the
+numbers. :mod:`.content` computes each table once; :mod:`.text` and :mod:`.html` draw them;
+:func:`html_with_figures` returns the page with its PNGs (each plot drawn once).
 """
 
 from __future__ import annotations
@@ -20,12 +23,12 @@ import xarray as xr
 from .. import _checks
 from .._types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
-from .content import RECOMMENDATION, content, undefined_cells
+from .content import RECOMMENDATION, content, default_title, undefined_cells
 from .decision import decision
-from .html import figures, to_html
+from .html import Figure, figures, to_html
 from .text import to_json, to_text
 
-__all__ = ["FORMATS", "RECOMMENDATION", "report"]
+__all__ = ["FORMATS", "RECOMMENDATION", "Figure", "html_with_figures", "report"]
 
 #: Output formats of :func:`report`.
 FORMATS = ("text", "json", "html")
@@ -79,90 +82,34 @@ def _one_warning(
         warnings.warn(first + more, UndefinedMetricWarning, stacklevel=user_stacklevel())
 
 
-def report(
-    ds: xr.Dataset | Mapping[str, xr.Dataset],
+def _sections(
+    ds: Any,
     *,
-    scores: pd.DataFrame | Mapping[str, pd.DataFrame] | None = None,
-    format: str = "text",
-    zero_division: ZeroDivision = 0.0,
-    beta: float = 1.0,
-    tolerance: float = 0.05,
-    alpha: float = 0.01,
-    plots: bool = True,
-    max_fold_rows: int = 40,
-    y_true: str = "y_true",
-    fold: str = "fold",
-    repeat: str | None = "repeat",
-    score: str = "score",
-) -> str:
-    r"""The apples-to-apples report of a counts cube, as text, JSON or a self-contained HTML page.
-
-    Contents: the five F aggregations per class (:func:`cvframe.reduce.f_methods`; with
-    repeats, their mean over repeats and the sd of F_tp,fp), the averages over classes
-    (macro, micro, weighted F, and kappa and accuracy when the cube has ``confusion``) for
-    multiclass cubes, AUC_avg next to AUC_merge when ``scores`` is given, every fold's
-    counts and metrics, the findings of :func:`cvframe.diagnostics.anomalies`, the
-    ``zero_division`` policy used, and one line recommending F_tp,fp with the reason.
-
-    Parameters
-    ----------
-    ds : xarray.Dataset or mapping of str to Dataset
-        A counts cube, or several by name (one section each, in one page).
-    scores : pandas.DataFrame or mapping of str to DataFrame, optional
-        The predictions frame the cube came from, with score columns (``score`` for
-        binary, ``score_<label>`` per class): adds the AUC table (and a ROC plot in HTML).
-        A ``model`` column is respected (one AUC row per model). With a mapping of cubes,
-        a mapping with (some of) the same names.
-    format : {"text", "json", "html"}, default "text"
-        ``"html"`` is one self-contained page: plots embedded as base64 PNG, no external
-        resources. ``"json"`` is machine-readable (NaN as null).
-    zero_division : {"warn", 0.0, 1.0, np.nan}, default 0.0
-        Policy for undefined precision/recall (the paper's 0). The report states it.
-        ``"warn"`` uses 0 and emits one :class:`~cvframe.UndefinedMetricWarning` for the
-        whole report, counting the (fold, class) cells where precision or recall is
-        undefined.
-    beta : float, default 1
-    tolerance : float, default 0.05
-        Spread of the five F methods above which ``methods_disagree`` is reported.
-    alpha : float, default 0.01
-        Family-wise false-alarm rate of the ``outlying_fold`` tests, in (0, 1).
-    plots : bool, default True
-        Embed the plots in the HTML report.
-    max_fold_rows : int, default 40
-        The text report lists every fold when there are at most this many (fold, class, ...)
-        rows, else only the rows named by a finding.
-    y_true, fold, repeat, score : str
-        Column names of ``scores``.
-
-    Returns
-    -------
-    str
-
-    References
-    ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010.
-
-    Examples
-    --------
-    >>> import cvframe
-    >>> text = cvframe.datasets.table2().cv.report()
-    >>> print(text.splitlines()[0])
-    cvframe report: Forman & Scholz 2010, Table 2
-    >>> "undefined_precision" in text, text.rstrip().splitlines()[-1].startswith("Recommended")
-    (True, True)
-    """
-    format = _checks.choice("format", format, FORMATS)
+    scores: Any,
+    zero_division: Any,
+    beta: float,
+    tolerance: float,
+    alpha: float,
+    draw: bool,
+    y_true: str,
+    fold: str,
+    repeat: str | None,
+    score: str,
+    title: str | None,
+) -> tuple[bool, list[tuple[str, dict[str, Any], list[Figure]]]]:
+    """Check the arguments and compute every section's content (and figures when ``draw``)."""
     _checks.zero_division(zero_division)
     beta = _checks.beta(beta)
     tolerance = _checks.real("tolerance", tolerance, 0.0)
     alpha = _checks.real("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
-    plots = _checks.flag("plots", plots)
-    max_fold_rows = _checks.integer("max_fold_rows", max_fold_rows, low=0)
-    score_kwargs: dict[str, Any] = {"y_true": y_true, "fold": fold, "score": score}
+    if title is not None and not isinstance(title, str):
+        raise TypeError(
+            f"title={title!r} must be a str (the page's heading), or None for the cube's "
+            "source or name."
+        )
     several = isinstance(ds, Mapping) and not isinstance(ds, xr.Dataset)
     if several:
-        cubes: dict[str, Any] = dict(ds)  # type: ignore[arg-type]
+        cubes: dict[str, Any] = dict(ds)
         if scores is not None and not isinstance(scores, Mapping):
             raise TypeError(
                 "with several cubes, scores must be a mapping of the same names "
@@ -182,14 +129,17 @@ def report(
                 f"scores must be a pandas DataFrame (a predictions frame with "
                 f"score columns), got {type(frame).__name__}."
             )
-    sections: list[tuple[str, dict[str, Any], list[tuple[str, str]]]] = []
+    sections: list[tuple[str, dict[str, Any], list[Figure]]] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for name, cube in cubes.items():
             sc = frames.get(name)
-            kw = dict(
-                score_kwargs, repeat=repeat if sc is not None and repeat in sc.columns else None
-            )
+            kw: dict[str, Any] = {
+                "y_true": y_true,
+                "fold": fold,
+                "score": score,
+                "repeat": repeat if sc is not None and repeat in sc.columns else None,
+            }
             c = content(
                 cube,
                 sc,
@@ -198,15 +148,204 @@ def report(
                 tolerance=tolerance,
                 alpha=alpha,
                 score_kwargs=kw,
+                title=title if not several else default_title(cube, name),
             )
             c["decision"] = decision(cube, sc, beta=beta, zero_division=zero_division)
-            figs = figures(cube, sc, zero_division, kw) if plots and format == "html" else []
+            figs = figures(cube, sc, zero_division=zero_division, beta=beta, **kw) if draw else []
             sections.append((name, c, figs))
     _one_warning(caught, sections, zero_division)
+    return several, sections
+
+
+def report(
+    ds: xr.Dataset | Mapping[str, xr.Dataset],
+    *,
+    scores: pd.DataFrame | Mapping[str, pd.DataFrame] | None = None,
+    format: str = "text",
+    title: str | None = None,
+    zero_division: ZeroDivision = 0.0,
+    beta: float = 1.0,
+    tolerance: float = 0.05,
+    alpha: float = 0.01,
+    plots: bool = True,
+    max_fold_rows: int = 40,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> str:
+    r"""The apples-to-apples report of a counts cube, as text, JSON or a self-contained HTML page.
+
+    In this order: a **summary** (the recommended number per model -- F_tp,fp, macro F_tp,fp
+    for multiclass cubes -- with its 95% Student-t interval across repeats
+    (:func:`cvframe.repeats.summary`), led, when the cube has a ``model`` dim with two or
+    more models, by which model is better and the paired difference of each other model to
+    it (:func:`cvframe.compare.compare`)); the **findings** of
+    :func:`cvframe.diagnostics.anomalies`; the **five F aggregations** per class
+    (:func:`cvframe.reduce.f_methods`; with repeats their mean and the sd of F_tp,fp); the
+    **averages over classes** (macro, micro, weighted F, and kappa and accuracy when the cube
+    has ``confusion``) of multiclass cubes, with their intervals across repeats;
+    AUC_avg next to AUC_merge when ``scores`` is given; in HTML the **plots** (every fold,
+    the five methods, the confusion matrix, and the ROC curves -- one panel per class --
+    when ``scores`` is given); then **every fold's** counts and metrics, the rows named by
+    a finding first. The ``zero_division`` policy used is stated; the text ends with one
+    line recommending F_tp,fp with the reason. Numbers of a column share their decimals
+    (4 for metrics, 3 per fold); JSON keeps full floats.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset or mapping of str to Dataset
+        A counts cube, or several by name (one part each, in one page).
+    scores : pandas.DataFrame or mapping of str to DataFrame, optional
+        The predictions frame the cube came from, with score columns (``score`` for
+        binary, ``score_<label>`` per class): adds the AUC table (and the ROC curves in
+        HTML). A ``model`` column is respected (one AUC row per model; with ``y_pred``, the
+        models are compared by the paired bootstrap of F_tp,fp). With a mapping of cubes, a
+        mapping with (some of) the same names.
+    format : {"text", "json", "html"}, default "text"
+        ``"html"`` is one self-contained page (plots embedded as base64 PNG, no external
+        resources) that reads well at 1400 px: the per-fold table collapsed. ``"json"`` is
+        machine-readable (NaN as null, full floats).
+    title : str, optional
+        The report's heading. Default: the cube's ``source`` (or ``title``) attr, else a
+        description of its shape; with several cubes, the page heading (each part is titled
+        by its name and source).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default 0.0
+        Policy for undefined precision/recall (the paper's 0). The report states it.
+        ``"warn"`` uses 0 and emits one :class:`~cvframe.UndefinedMetricWarning` for the
+        whole report, counting the (fold, class) cells where precision or recall is
+        undefined.
+    beta : float, default 1
+    tolerance : float, default 0.05
+        Spread of the five F methods above which ``methods_disagree`` is reported.
+    alpha : float, default 0.01
+        Family-wise false-alarm rate of the ``outlying_fold`` tests, in (0, 1).
+    plots : bool, default True
+        Embed the plots in the HTML report.
+    max_fold_rows : int, default 40
+        At most this many per-fold rows (and findings) are listed in the text and HTML
+        reports, the rows named by a finding first ("showing N of M rows"); JSON lists all.
+    y_true, fold, repeat, score : str
+        Column names of ``scores``.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    html_with_figures : the HTML page and its PNGs, to write both without drawing twice.
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
+    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010.
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> text = cvframe.datasets.table2().cv.report()
+    >>> print(text.splitlines()[0])
+    cvframe report: Forman & Scholz 2010, Table 2
+    >>> "undefined_precision" in text, text.rstrip().splitlines()[-1].startswith("Recommended")
+    (True, True)
+    """
+    format = _checks.choice("format", format, FORMATS)
+    plots = _checks.flag("plots", plots)
+    max_fold_rows = _checks.integer("max_fold_rows", max_fold_rows, low=0)
+    several, sections = _sections(
+        ds,
+        scores=scores,
+        zero_division=zero_division,
+        beta=beta,
+        tolerance=tolerance,
+        alpha=alpha,
+        draw=plots and format == "html",
+        y_true=y_true,
+        fold=fold,
+        repeat=repeat,
+        score=score,
+        title=title,
+    )
     if format == "text":
         return "\n\n".join(to_text(c, max_fold_rows) for _, c, _ in sections)
     if format == "json":
         if not several:
             return to_json(sections[0][1])
         return "{\n" + ",\n".join(f"{json.dumps(n)}: {to_json(c)}" for n, c, _ in sections) + "\n}"
-    return to_html([(c, f) for _, c, f in sections])
+    return to_html(
+        [(c, f) for _, c, f in sections],
+        title=title if several else None,
+        max_fold_rows=max_fold_rows,
+    )
+
+
+def html_with_figures(
+    data: xr.Dataset | Mapping[str, xr.Dataset],
+    *,
+    scores: pd.DataFrame | Mapping[str, pd.DataFrame] | None = None,
+    title: str | None = None,
+    zero_division: ZeroDivision = 0.0,
+    beta: float = 1.0,
+    tolerance: float = 0.05,
+    alpha: float = 0.01,
+    max_fold_rows: int = 40,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> tuple[str, list[tuple[str, Figure]]]:
+    """The HTML report and its plots as PNG bytes, each plot drawn once.
+
+    ``report(..., format="html")`` is the page; this also returns the PNGs it embeds, so
+    that a caller (``cvframe demo``) writes them to disk without drawing them again.
+
+    Parameters
+    ----------
+    data : xarray.Dataset or mapping of str to Dataset
+        As ``ds`` of :func:`report`.
+    scores, title, zero_division, beta, tolerance, alpha, max_fold_rows, y_true, fold, \
+repeat, score :
+        As in :func:`report`.
+
+    Returns
+    -------
+    page : str
+        The self-contained HTML page.
+    figures : list of (str, Figure)
+        The cube's name ("" for a single cube) and a
+        :class:`cvframe.report.html.Figure` ``(name, caption, png)`` per plot, in page
+        order; ``f"{cube}_{figure.name}.png"`` is a file name.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import cvframe
+    >>> from cvframe.report import html_with_figures
+    >>> page, figs = html_with_figures({"t2": cvframe.datasets.table2()})
+    >>> [f"{cube}_{f.name}.png" for cube, f in figs]
+    ['t2_folds.png', 't2_methods.png', 't2_confusion.png']
+    >>> page.count("<img"), page.startswith("<!DOCTYPE html>")
+    (3, True)
+    """
+    max_fold_rows = _checks.integer("max_fold_rows", max_fold_rows, low=0)
+    several, sections = _sections(
+        data,
+        scores=scores,
+        zero_division=zero_division,
+        beta=beta,
+        tolerance=tolerance,
+        alpha=alpha,
+        draw=True,
+        y_true=y_true,
+        fold=fold,
+        repeat=repeat,
+        score=score,
+        title=title,
+    )
+    page = to_html(
+        [(c, f) for _, c, f in sections],
+        title=title if several else None,
+        max_fold_rows=max_fold_rows,
+    )
+    return page, [(name, f) for name, _, figs in sections for f in figs]

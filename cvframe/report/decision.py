@@ -157,31 +157,29 @@ def _sentence(d: dict[str, Any]) -> str:
 
 
 def decision_lines(d: dict[str, Any] | None) -> list[str]:
-    """The lead of the text report (empty without a decision)."""
+    """The lead of the text report (empty without a decision); the per-model differences
+    are columns of the summary table."""
     if d is None:
         return []
     lines = ["Which model is better:"]
     if d["best"] is None:
         return lines + [f"  {d['note']}", ""]
     lines.append("  " + _sentence(d))
-    table = pd.DataFrame(d["rows"]).round(4)
-    lines += ["  " + row for row in table.to_string(index=False, na_rep="").splitlines()]
     if d["note"]:
         lines.append(f"  ({d['note']})")
-    return lines + [""]
+    return lines
 
 
 def decision_html(d: dict[str, Any] | None) -> list[str]:
-    """The lead of the HTML report (empty without a decision)."""
+    """The lead of the HTML report (empty without a decision); the per-model differences
+    are columns of the summary table."""
     if d is None:
         return []
     e = html.escape
-    parts = ["<h2>Which model is better</h2>"]
+    parts = ["<h3>Which model is better</h3>"]
     if d["best"] is None:
         return parts + [f'<p class="meta">{e(d["note"])}</p>']
-    parts.append(f'<p class="rec">{e(_sentence(d))}</p>')
-    table = pd.DataFrame(d["rows"]).round(4)
-    parts.append(table.to_html(index=False, classes="decision", border=0, na_rep=""))
+    parts.append(f'<p class="lead">{e(_sentence(d))}</p>')
     if d["note"]:
         parts.append(f'<p class="meta">{e(d["note"])}</p>')
     return parts

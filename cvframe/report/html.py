@@ -1,166 +1,446 @@
-"""The report as one self-contained HTML page: tables and plots embedded, no external resource."""
+"""The report as one self-contained HTML page: tables and plots embedded, no external resource.
+
+The page reads top to bottom at 1400 px: the summary (the recommended number per model with
+its interval across repeats, and which model is better), the findings (highlighted), the five
+methods, the class averages, the AUC table, the plots at their natural size, and the per-fold
+table (collapsed, the rows with a finding first and highlighted, capped). :func:`figures`
+draws each plot once, as PNG bytes that the page embeds and a caller can write to disk.
+"""
 
 from __future__ import annotations
 
 import base64
 import html
 import io
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..schema import CONFUSION
+from ..schema import CLASS, CONFUSION
 from .content import pos_label
 from .decision import decision_html
-from .text import fmt_frame
+from .text import averages_frame, fmt_frame, fold_rows, kept_columns, numeric_columns, summary_frame
 
-__all__ = ["figures", "to_html"]
+__all__ = ["DPI", "MAX_WIDTH_PX", "Figure", "figures", "to_html"]
+
+#: Resolution of the report's PNGs: 10 pt text is 14 px on screen at their natural size.
+DPI = 100
+#: Widest PNG the page shows at its natural size (the page's content width at 1400 px).
+MAX_WIDTH_PX = 1200
+#: Smallest resolution a too-wide figure is saved at (10 pt text stays >= 11 px).
+_MIN_DPI = 80
 
 _CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
-max-width:1200px;color:#222;line-height:1.4;padding:0 1em}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
-table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
-th,td{border:1px solid #ccc;padding:.2em .5em;text-align:right}
-th{background:#f3f3f3}td.left,th.left{text-align:left}
-.rec{background:#eef6ee;border-left:4px solid #4a4;padding:.5em 1em}
-.meta{color:#555}img{max-width:100%;height:auto;border:1px solid #eee;margin:.5em 0}
-figure{margin:1em 0}figcaption{color:#555;font-size:.9em}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em auto;
+max-width:1240px;color:#222;line-height:1.4;padding:0 20px;font-size:15px}
+h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin-top:1.4em;
+border-bottom:1px solid #ddd}h3{font-size:1.05em;margin:.6em 0 .3em}
+table{border-collapse:collapse;font-size:.9em;margin:.4em 0;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #ccc;padding:.15em .5em;text-align:left}
+th{background:#f3f3f3;white-space:nowrap}td.num,th.num{text-align:right;white-space:nowrap}
+tr.hit td{background:#fff3cd}
+.summary{background:#f4f8fc;border:1px solid #c9d9ea;border-radius:4px;padding:.2em 1em .6em}
+.summary h2{border:none;margin-top:.4em}
+.lead{font-size:1.05em;font-weight:600}
+.rec{background:#eef6ee;border-left:4px solid #4a4;padding:.4em 1em;font-size:.9em}
+.findings{background:#fffbe6;border:1px solid #f0d58a;border-radius:4px;padding:.2em 1em .6em}
+.findings h2{border:none;margin-top:.4em}
+.meta{color:#555;font-size:.9em}
+img{max-width:100%;height:auto;border:1px solid #eee;display:block}
+.figures{display:flex;flex-wrap:wrap;gap:1em 1.5em;align-items:flex-start}
+figure{margin:0;display:table;max-width:100%}figcaption{display:table-caption;caption-side:bottom;
+color:#555;font-size:.9em}
+details>summary{cursor:pointer;color:#245;font-weight:600;margin:.4em 0}
 """
 
 
-def _table(frame: pd.DataFrame | None, digits: int, cls: str) -> str:
-    if frame is None:
-        return ""
-    return fmt_frame(frame, digits).to_html(
-        index=False, classes=cls, border=0, na_rep="", escape=True
-    )
+class Figure(NamedTuple):
+    """One plot of the report: ``name`` (for a file name), ``caption`` and the PNG bytes."""
+
+    name: str
+    caption: str
+    png: bytes
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height of the PNG in pixels (read from its header)."""
+        return int.from_bytes(self.png[16:20], "big"), int.from_bytes(self.png[20:24], "big")
 
 
-def _png(fig_or_ax: Any) -> str:
-    fig = getattr(fig_or_ax, "figure", fig_or_ax)
-    fig = getattr(fig, "figure", fig)  # Axes -> Figure; FacetGrid.figure
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+def _fit(obj: Any, max_px: int) -> Any:
+    """Shrink a figure wider than ``max_px`` at :data:`DPI` (fonts keep their size)."""
+    fig = getattr(obj, "figure", obj)
+    fig = getattr(fig, "figure", fig)
+    w, h = fig.get_size_inches()
+    if w * DPI > max_px:
+        k = max_px / (w * DPI)
+        fig.set_size_inches(w * k, h * max(k, 0.75))
+        layout = getattr(obj, "tight_layout", None)  # FacetGrid re-lays its legend out
+        try:
+            (layout or fig.tight_layout)()
+        except (ValueError, RuntimeError):  # pragma: no cover - matplotlib gave up
+            pass
+    return fig
+
+
+def _png(obj: Any, max_px: int = MAX_WIDTH_PX) -> bytes:
+    """The figure of ``obj`` (Axes, Figure or FacetGrid) as PNG no wider than ``max_px``."""
     import matplotlib.pyplot as plt
 
+    fig = _fit(obj, max_px)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    width = int.from_bytes(buf.getvalue()[16:20], "big")
+    if width > max_px:  # a legend outside the axes: a lower resolution, never below _MIN_DPI
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=max(_MIN_DPI, DPI * max_px / width), bbox_inches="tight")
     plt.close(fig)
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+    return _small(buf.getvalue())
+
+
+def _small(png: bytes) -> bytes:
+    """The PNG with a 256-colour palette (a third of the bytes; plots have few colours)."""
+    from PIL import Image  # a dependency of matplotlib
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    out = io.BytesIO()
+    img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        out, format="png", optimize=True
+    )
+    return out.getvalue() if out.tell() < len(png) else png
+
+
+def _binary(ds: xr.Dataset) -> bool:
+    return ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS, 1) == 1
+
+
+def _first_repeat(scores: pd.DataFrame, rep: str | None) -> tuple[pd.DataFrame, str]:
+    if rep is None or rep not in scores.columns:
+        return scores, ""
+    first = scores[rep].iloc[0]
+    n = scores[rep].nunique()
+    return scores[scores[rep] == first], f" ({rep} {first} of {n})" if n > 1 else ""
+
+
+def _roc(ds: xr.Dataset, scores: pd.DataFrame, score_kwargs: dict[str, Any]) -> Figure:
+    """ROC curves: one panel per class (small multiples), the models as hue."""
+    from .. import plot
+
+    if "subset" in scores.columns:
+        scores = scores[scores["subset"] == "test"].drop(columns="subset")
+    one, note = _first_repeat(scores, score_kwargs.get("repeat"))
+    kw: dict[str, Any] = dict(score_kwargs, repeat=None)
+    if _binary(ds):
+        kw.update(pos_label=pos_label(ds), height=3.5)
+    else:
+        k = ds.sizes[CLASS]
+        kw.update(labels=list(ds.indexes[CLASS]), col_wrap=min(k, 4), height=2.8)
+    g = plot.roc(one, **kw)
+    what = "Per-fold ROC curves and the merged one" + (
+        ", one panel per class" if not _binary(ds) else ""
+    )
+    return Figure("roc", what + note, _png(g))
 
 
 def figures(
-    ds: xr.Dataset, scores: pd.DataFrame | None, zero_division: Any, score_kwargs: dict[str, Any]
-) -> list[tuple[str, str]]:
-    """The plots of one cube's section as (caption, base64 PNG) pairs."""
+    ds: xr.Dataset,
+    scores: pd.DataFrame | None = None,
+    *,
+    zero_division: Any = 0.0,
+    beta: float = 1.0,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> list[Figure]:
+    """The plots of one cube's report, each drawn once, as PNG bytes with their captions.
+
+    The plots of :mod:`cvframe.plot`: every fold (``folds``), the five methods
+    (``methods``), the confusion matrix (``confusion``, when the cube has one) and, when
+    ``scores`` (the predictions frame with score columns) is given, the ROC curves (``roc``:
+    per-fold curves and the merged one, one panel per class, of the first repeat). PNGs are
+    drawn at :data:`DPI` and no wider than :data:`MAX_WIDTH_PX`, so that the report shows them
+    at their natural size with legible text. ``cvframe demo`` writes the same PNGs to disk.
+
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        A counts cube.
+    scores : pandas.DataFrame, optional
+        Its predictions frame with score columns.
+    zero_division, beta :
+        As in :func:`cvframe.report.report`.
+    y_true, fold, repeat, score : str
+        Column names of ``scores``.
+
+    Returns
+    -------
+    list of Figure
+        ``(name, caption, png)`` named tuples; ``name`` is one of ``folds``, ``methods``,
+        ``confusion``, ``roc``.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import cvframe
+    >>> from cvframe.report.html import figures
+    >>> figs = figures(cvframe.datasets.table2())
+    >>> [f.name for f in figs], figs[0].png[:4] == b"\\x89PNG", figs[0].size[0] <= MAX_WIDTH_PX
+    (['folds', 'methods', 'confusion'], True, True)
+    """
     from .. import plot
 
-    figs = [
-        (
+    out = [
+        Figure(
+            "folds",
             "Every fold's precision, recall and F per class (points) with the fold "
             "aggregations (marked lines)",
-            _png(plot.folds(ds, zero_division=zero_division)),
+            _png(plot.folds(ds, beta=beta, zero_division=zero_division)),
         ),
-        (
+        Figure(
+            "methods",
             "The five F aggregations side by side",
-            _png(plot.methods(ds, zero_division=zero_division)),
+            _png(plot.methods(ds, beta=beta, zero_division=zero_division)),
         ),
     ]
-    if CONFUSION in ds.data_vars or ds.attrs.get("task") == "binary":
-        figs.append(
-            (
+    if CONFUSION in ds.data_vars or _binary(ds):
+        out.append(
+            Figure(
+                "confusion",
                 "Confusion matrix summed over folds (and repeats), normalised by true class",
                 _png(plot.confusion(ds, normalize="true")),
             )
         )
-    if scores is not None and ds.attrs.get("task") == "binary":
-        rep = score_kwargs.get("repeat")
-        first = scores if rep is None else scores[scores[rep] == scores[rep].iloc[0]]
-        note = "" if rep is None else f" ({rep} {scores[rep].iloc[0]} of {scores[rep].nunique()})"
-        figs.append(
-            (
-                f"Per-fold ROC curves and the merged one{note}",
-                _png(plot.roc(first, pos_label=pos_label(ds), **score_kwargs)),
-            )
-        )
-    return figs
+    if scores is not None:
+        rep = repeat if repeat is not None and repeat in scores.columns else None
+        kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": rep}
+        out.append(_roc(ds, scores, kw))
+    return out
 
 
-def to_html(sections: list[tuple[dict[str, Any], list[tuple[str, str]]]]) -> str:
-    """One page with a section per (content, figures) pair."""
+# --- the page ---------------------------------------------------------------------------------
+
+
+def _table(
+    frame: pd.DataFrame | None,
+    digits: int,
+    cls: str,
+    hit: np.ndarray | None = None,
+) -> str:
+    """A table with fixed decimals per column, numbers right-aligned, ``hit`` rows marked."""
+    if frame is None:
+        return ""
+    shown = fmt_frame(frame, digits)
+    num = numeric_columns(frame)
+    return _cells(shown, ["num" if c in num else "" for c in kept_columns(frame)], cls, hit)
+
+
+def _cells(shown: pd.DataFrame, aligned: list[str], cls: str, hit: np.ndarray | None = None) -> str:
+    """A table of text cells; ``aligned`` gives each column's class ("num": right)."""
     e = html.escape
-    title = "; ".join(c["title"] for c, _ in sections)
+    head = "".join(
+        f'<th class="{a}">{e(str(lab))}</th>' if a else f"<th>{e(str(lab))}</th>"
+        for lab, a in zip(shown.columns, aligned, strict=True)
+    )
+    rows = []
+    for i, values in enumerate(shown.itertuples(index=False)):
+        cells = "".join(
+            f'<td class="{a}">{e(str(v))}</td>' if a else f"<td>{e(str(v))}</td>"
+            for v, a in zip(values, aligned, strict=True)
+        )
+        mark = ' class="hit"' if hit is not None and hit[i] else ""
+        rows.append(f"<tr{mark}>{cells}</tr>")
+    return (
+        f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>'
+        + "\n".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _averages(frame: pd.DataFrame) -> str:
+    shown = averages_frame(frame, 4)
+    return _cells(shown, [""] + ["num"] * (shown.shape[1] - 1), "class-averages")
+
+
+def _img(f: Figure) -> str:
+    e = html.escape
+    w, h = f.size
+    data = base64.b64encode(f.png).decode("ascii")
+    return (
+        f'<figure><img alt="{e(f.caption)}" width="{w}" height="{h}" '
+        f'src="data:image/png;base64,{data}"><figcaption>{e(f.caption)}</figcaption></figure>'
+    )
+
+
+def to_html(
+    sections: list[tuple[dict[str, Any], list[Figure]]],
+    *,
+    title: str | None = None,
+    max_fold_rows: int = 40,
+) -> str:
+    """One page with a part per (content, figures) pair; ``title`` heads a page of several."""
+    e = html.escape
+    if title is None:
+        title = "; ".join(c["title"] for c, _ in sections)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>cvframe report: {e(title)}</title>",
         f"<style>{_CSS}</style></head><body>",
     ]
-    if len(sections) > 1:
+    several = len(sections) > 1
+    if several:
         parts.append(
-            f"<h1>cvframe report</h1><p>{len(sections)} cubes: "
+            f"<h1>cvframe report: {e(title)}</h1><p>{len(sections)} cubes: "
             + ", ".join(f'<a href="#s{i}">{e(c["title"])}</a>' for i, (c, _) in enumerate(sections))
             + "</p>"
         )
     for i, (c, figs) in enumerate(sections):
-        parts.append(f'<section id="s{i}">')
-        parts += _section(c, figs)
-        parts.append("</section>")
+        parts.append(f'<article id="s{i}">')
+        parts += _part(c, figs, max_fold_rows, level=2 if several else 1)
+        parts.append("</article>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def _section(c: dict[str, Any], figs: list[tuple[str, str]]) -> list[str]:
+def _summary(c: dict[str, Any]) -> list[str]:
     e = html.escape
+    s = c["summary"]
+    n = int(s["repeats"].max()) if len(s) else 1
+    what = (
+        f"mean over {n} repeats [{c['ci']:.0%} Student-t interval across repeats]"
+        if n >= 2
+        else "one repeat: no interval across repeats"
+    )
+    metric = str(s["metric"].iloc[0]) if len(s) else "F_tp,fp"
     parts = [
-        f"<h1>cvframe report: {e(c['title'])}</h1>",
+        '<section class="summary" id="summary">',
+        "<h2>Summary</h2>",
+        *decision_html(c.get("decision")),
+        f'<p class="meta">The recommended number, {e(metric)}'
+        + (" per model" if "model" in s.columns else "")
+        + f" ({e(what)}):</p>",
+        _table(summary_frame(c), 4, "summary-table"),
+        f'<p class="rec">{e(c["recommendation"])}</p>',
+        "</section>",
+    ]
+    return parts
+
+
+def _findings(c: dict[str, Any], max_rows: int) -> list[str]:
+    findings = c["findings"]
+    parts = ['<section class="findings" id="findings">', f"<h2>Findings ({len(findings)})</h2>"]
+    if not len(findings):
+        return parts + [
+            "<p>None: no undefined metrics, empty folds, absent classes, outlying folds or "
+            "disagreeing methods.</p>",
+            "</section>",
+        ]
+    counts = findings["kind"].value_counts()
+    parts.append(
+        "<p>" + ", ".join(f"<b>{n}</b> {html.escape(str(k))}" for k, n in counts.items()) + "</p>"
+    )
+    parts.append(
+        f'<p class="meta">outlying_fold: exact binomial test of the fold\'s TP '
+        f"against the pooled precision/recall, Bonferroni alpha={c['alpha']:g}; "
+        f"methods_disagree: spread of the five F methods &gt; "
+        f"{c['tolerance']:g}.</p>"
+    )
+    first = findings.head(max(1, min(max_rows, 10)))
+    parts.append(_table(first, 3, "findings-table"))
+    if len(findings) > len(first):
+        parts += [
+            f"<details><summary>all {len(findings)} findings (showing "
+            f"{len(first)} above)</summary>",
+            _table(findings.head(max(max_rows, len(first))), 3, "findings-table"),
+            (
+                f'<p class="meta">showing {min(max_rows, len(findings))} of '
+                f"{len(findings)} findings (max_fold_rows); the JSON report lists all.</p>"
+                if len(findings) > max_rows
+                else ""
+            ),
+            "</details>",
+        ]
+    parts.append("</section>")
+    return parts
+
+
+def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int) -> list[str]:
+    e = html.escape
+    rep = c["methods_per_repeat"] is not None
+    n_rep = c["dims"].get("repeat", 1)
+    h = f"h{level}"
+    parts = [
+        f"<{h}>cvframe report: {e(c['title'])}</{h}>",
         '<p class="meta">dims: '
         + e(", ".join(f"{k}={v}" for k, v in c["dims"].items()))
-        + "<br>"
-        + e(", ".join(f"{k}={v}" for k, v in c["attrs"].items()))
-        + "</p>",
-        f'<p class="meta">policy: zero_division={e(c["policy"]["zero_division"])}, '
+        + (" &mdash; " + e(", ".join(f"{k}={v}" for k, v in c["attrs"].items())))
+        + f"<br>policy: zero_division={e(c['policy']['zero_division'])}, "
         f"beta={c['policy']['beta']:g} &mdash; {e(c['policy']['meaning'])}</p>",
-        *decision_html(c.get("decision")),
-        f'<p class="rec">{e(c["recommendation"])}</p>',
+        *_summary(c),
+        *_findings(c, max_fold_rows),
+        '<section class="methods">',
         "<h2>Five aggregations of the same folds</h2>",
+        (
+            f'<p class="meta">Mean over {n_rep} repeats; F_tp,fp sd: sd of F_tp,fp across '
+            "repeats.</p>"
+            if rep
+            else ""
+        ),
         _table(c["methods"], 4, "methods"),
+        "</section>",
     ]
     if c["class_averages"] is not None:
         parts += [
+            '<section class="class-averages">',
             "<h2>Averages over classes</h2>",
-            _table(c["class_averages"], 4, "class-averages"),
+            '<p class="meta">fold method tp_fp unless named; macro_f_avg_folds averages '
+            "per-fold values"
+            + (
+                f"; mean over {n_rep} repeats [{c['ci']:.0%} Student-t interval across repeats]"
+                if rep and n_rep >= 2
+                else ""
+            )
+            + ".</p>",
+            _averages(c["class_averages"]),
+            "</section>",
         ]
     if c["auc"] is not None:
         parts += [
+            '<section class="auc">',
             "<h2>AUC_avg vs AUC_merge</h2>",
             '<p class="meta">AUC_merge mixes calibration into ranking; the Brier score '
-            "(lower is better) measures calibration itself.</p>",
+            "(lower is better) measures calibration itself"
+            + (f"; mean over {n_rep} repeats" if rep else "")
+            + ".</p>",
             _table(c["auc"], 4, "auc"),
+            "</section>",
         ]
-    findings = c["findings"]
-    parts.append(f"<h2>Findings ({len(findings)})</h2>")
-    if len(findings):
-        parts.append(
-            f'<p class="meta">outlying_fold: exact binomial test of the fold\'s TP '
-            f"against the pooled precision/recall, Bonferroni alpha={c['alpha']:g}; "
-            f"methods_disagree: spread of the five F methods &gt; "
-            f"{c['tolerance']:g}.</p>"
-        )
-        parts.append(_table(findings, 3, "findings"))
-    else:
-        parts.append("<p>None.</p>")
     if figs:
-        parts.append("<h2>Plots</h2>")
-        for caption, data in figs:
-            parts.append(
-                f'<figure><img alt="{e(caption)}" src="data:image/png;base64,{data}">'
-                f"<figcaption>{e(caption)}</figcaption></figure>"
-            )
+        parts += ['<section class="plots">', "<h2>Plots</h2>"]
+        parts += ['<div class="figures">', *(_img(f) for f in figs), "</div>"]
+        parts.append("</section>")
+    pf = c["per_fold"]
+    shown, hit = fold_rows(pf, c["findings"], max_fold_rows)
+    n_hit = int(hit.sum())
+    note = f"showing {len(shown)} of {len(pf)} rows" if len(shown) < len(pf) else f"{len(pf)} rows"
+    if n_hit:
+        note += f"; the {n_hit} with a finding first, highlighted"
     parts += [
-        f"<h2>Per fold ({len(c['per_fold'])} rows)</h2>",
-        "<details open><summary>every fold's counts and metrics</summary>",
-        _table(c["per_fold"], 3, "per-fold"),
+        '<section class="per-fold">',
+        f"<h2>Per fold ({e(note)})</h2>",
+        "<details><summary>every fold's counts and metrics"
+        + (
+            " (max_fold_rows caps the table; the JSON report lists all)"
+            if len(shown) < len(pf)
+            else ""
+        )
+        + "</summary>",
+        _table(shown, 3, "per-fold", hit),
         "</details>",
+        "</section>",
     ]
     return parts

@@ -13,16 +13,101 @@ from ..tidy import METHOD_LABELS
 from .content import plain
 from .decision import decision_lines
 
-__all__ = ["fmt_frame", "to_json", "to_text"]
+__all__ = [
+    "fmt_frame",
+    "fold_rows",
+    "kept_columns",
+    "numeric_columns",
+    "averages_frame",
+    "summary_frame",
+    "to_json",
+    "to_text",
+]
+
+#: Suffixes of the interval columns drawn next to their value: ``x [x_ci_low, x_ci_high]``.
+LOW, HIGH = "_ci_low", "_ci_high"
 
 
-def fmt_frame(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
-    """Floats rounded to ``digits`` and the F methods under the paper's names."""
-    out = frame.copy()
-    for col in out.columns:
-        if pd.api.types.is_float_dtype(out[col]):
-            out[col] = out[col].round(digits)
-    return out.rename(columns=METHOD_LABELS)
+def _cell(v: Any, digits: int, na: str) -> str:
+    if v is None or (isinstance(v, float) and not np.isfinite(v)) or v is pd.NA:
+        return na
+    if isinstance(v, (float, np.floating)):
+        return f"{float(v):.{digits}f}"
+    return str(v)
+
+
+def numeric_columns(frame: pd.DataFrame) -> set[str]:
+    """The columns drawn as numbers (right-aligned): ints, floats and their intervals."""
+    return {
+        str(c)
+        for c in frame.columns
+        if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+    }
+
+
+def kept_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns :func:`fmt_frame` keeps (interval columns join their value's cell)."""
+    cols = [str(c) for c in frame.columns]
+    return [c for c in cols if not (c.endswith((LOW, HIGH)) and c.rsplit("_ci_", 1)[0] in cols)]
+
+
+def fmt_frame(frame: pd.DataFrame, digits: int, na: str = "") -> pd.DataFrame:
+    """The frame as text cells: every float of a column with ``digits`` decimals.
+
+    ``0.7000`` next to ``0.5273``, never ``0.7``. A column ``x`` with ``x_ci_low`` and
+    ``x_ci_high`` becomes one cell ``x [low, high]`` (just ``x`` where the interval is
+    undefined). The F methods are renamed to the paper's names; NaN becomes ``na``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = pd.DataFrame({"class": [1, 2], "f_tp_fp": [0.7, 0.52734],
+    ...                   "f_tp_fp_ci_low": [0.6, None], "f_tp_fp_ci_high": [0.8, None]})
+    >>> fmt_frame(f, 4).to_dict("list")
+    {'class': ['1', '2'], 'F_tp,fp': ['0.7000 [0.6000, 0.8000]', '0.5273']}
+    """
+    out = pd.DataFrame(index=frame.index)
+    cols = [str(c) for c in frame.columns]
+    frame = frame.set_axis(cols, axis=1)
+    for col in kept_columns(frame):
+        cells = [_cell(v, digits, na) for v in frame[col].tolist()]
+        if col + LOW in cols and col + HIGH in cols:
+            lows = frame[col + LOW].tolist()
+            highs = frame[col + HIGH].tolist()
+            cells = [
+                c
+                if _cell(lo, digits, "") == "" or _cell(hi, digits, "") == ""
+                else f"{c} [{_cell(lo, digits, '')}, {_cell(hi, digits, '')}]"
+                for c, lo, hi in zip(cells, lows, highs, strict=True)
+            ]
+        out[col] = cells
+    return out.rename(columns={**METHOD_LABELS, **SHOWN_NAMES})
+
+
+#: Display names of columns that are not F methods.
+SHOWN_NAMES = {"f_tp_fp_sd": "F_tp,fp sd"}
+
+
+def averages_frame(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """The class averages as text, one row per average and one column per model (or other
+    user-dim cell): narrow enough for intervals in every cell."""
+    cells = fmt_frame(frame, digits)
+    values = [c for c in kept_columns(frame) if pd.api.types.is_numeric_dtype(frame[c])]
+    by = [c for c in kept_columns(frame) if c not in values and c != "kappa_band"]
+    if "kappa_band" in cells.columns and "kappa" in cells.columns:
+        cells["kappa"] = [
+            f"{k} ({b})" for k, b in zip(cells["kappa"], cells["kappa_band"], strict=True)
+        ]
+        cells = cells.drop(columns="kappa_band")
+    names = (
+        [", ".join(str(v) for v in row) for row in frame[by].itertuples(index=False)]
+        if by
+        else ["value"]
+    )
+    out = pd.DataFrame({"average": values})
+    for i, name in enumerate(names):
+        out[name] = [cells[v].iloc[i] for v in values]
+    return out
 
 
 def _finding_line(row: dict[str, Any]) -> str:
@@ -32,25 +117,84 @@ def _finding_line(row: dict[str, Any]) -> str:
     return f"  [{where}] {row['kind']}: {row['detail']}"
 
 
-def _flagged_rows(pf: pd.DataFrame, findings: pd.DataFrame) -> pd.DataFrame:
-    """Per-fold rows named by a finding (fold-level findings of every class of the fold)."""
-    if not len(findings):
-        return pf.iloc[:0]
-    fold_level = findings[findings[FOLD].notna()]
-    keys = [c for c in findings.columns if c not in ("kind", "detail", CLASS)]
+def _flagged(pf: pd.DataFrame, findings: pd.DataFrame) -> np.ndarray:
+    """Mask of the per-fold rows named by a finding (a fold-level finding without a class
+    flags every class of the fold)."""
     mask = np.zeros(len(pf), dtype=bool)
+    if not len(findings) or FOLD not in findings.columns:
+        return mask
+    fold_level = findings[findings[FOLD].notna()]
+    keys = [c for c in findings.columns if c not in ("kind", "detail", CLASS) and c in pf]
     for _, row in fold_level.iterrows():
         hit = np.ones(len(pf), dtype=bool)
         for k in keys:
             hit &= (pf[k] == row[k]).to_numpy()
-        if row[CLASS] is not None:
+        if CLASS in row and row[CLASS] is not None:
             hit &= (pf[CLASS] == row[CLASS]).to_numpy()
         mask |= hit
-    return pf[mask]
+    return mask
+
+
+def fold_rows(
+    pf: pd.DataFrame, findings: pd.DataFrame, max_rows: int
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The per-fold rows a report shows: those named by a finding first, then the others in
+    order, at most ``max_rows``; and the mask of the shown rows that have a finding."""
+    flagged = _flagged(pf, findings)
+    order = np.r_[np.flatnonzero(flagged), np.flatnonzero(~flagged)][:max_rows]
+    return pf.iloc[order], flagged[order]
+
+
+def _shown(n: int, total: int, n_flagged: int) -> str:
+    """``showing N of M rows`` (with the number of rows with a finding, shown first)."""
+    head = f"showing {n} of {total} rows" if n < total else f"all {total} rows"
+    if n_flagged:
+        head += "; the row" if n_flagged == 1 else f"; the {n_flagged} rows"
+        head += " with a finding first"
+    return head
+
+
+def _summary_lines(c: dict[str, Any]) -> list[str]:
+    s = c["summary"]
+    n = int(s["repeats"].max()) if len(s) else 1
+    table = summary_frame(c)
+    what = (
+        f"value [{c['ci']:.0%} t-interval across {n} repeats], sd across repeats"
+        if n >= 2
+        else "one repeat: no interval across repeats"
+    )
+    return [
+        "Summary: the recommended number"
+        + (" per model" if "model" in s.columns else "")
+        + f" ({what}):",
+        *("  " + line for line in fmt_frame(table, 4).to_string(index=False).splitlines()),
+    ]
+
+
+def summary_frame(c: dict[str, Any]) -> pd.DataFrame:
+    """The summary table with the decision's differences beside each model (when there is
+    a decision), interval columns named for :func:`fmt_frame`."""
+    s = c["summary"].rename(columns={"ci_low": "value" + LOW, "ci_high": "value" + HIGH})
+    if s["repeats"].max() < 2:
+        s = s.drop(columns=["value" + LOW, "value" + HIGH, "sd", "repeats"])
+    d = c.get("decision")
+    if d and d.get("rows") and d.get("test"):
+        rows = pd.DataFrame(d["rows"])
+        extra = rows[["model", "difference", "low", "high", "p_value"]].rename(
+            columns={
+                "difference": f"minus {d['best']}",
+                "low": f"minus {d['best']}{LOW}",
+                "high": f"minus {d['best']}{HIGH}",
+            }
+        )
+        extra = extra.astype({c: "float64" for c in extra.columns if c != "model"})
+        s = s.merge(extra, on="model", how="left")
+    return s
 
 
 def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
-    """One cube's report as text (ends with the recommendation line)."""
+    """One cube's report as text: summary, findings, methods, class averages, AUC, folds;
+    ending with the recommendation line."""
     lines = [
         f"cvframe report: {c['title']}",
         "dims: "
@@ -64,62 +208,10 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         f"beta={c['policy']['beta']:g} ({c['policy']['meaning']})",
         "",
     ]
-    lines += decision_lines(c.get("decision"))
-    rep = c["methods_per_repeat"] is not None
-    lines.append(
-        "Five aggregations of the same folds, per class"
-        + (
-            f" (mean over {c['dims'][REPEAT]} repeats; F_tp,fp_sd = sd across repeats)"
-            if rep
-            else ""
-        )
-        + ":"
-    )
-    lines.append(fmt_frame(c["methods"], 4).to_string(index=False))
-    if c["class_averages"] is not None:
-        lines += [
-            "",
-            "Averages over classes (fold_method tp_fp unless named; "
-            "macro_f_avg_folds averages per-fold values)"
-            + (" (mean over repeats)" if rep else "")
-            + ":",
-            fmt_frame(c["class_averages"], 4).to_string(index=False),
-        ]
-    if c["auc"] is not None:
-        lines += [
-            "",
-            "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' "
-            "pooled scores)" + (" (mean over repeats)" if rep else "") + ":",
-            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
-            "measures calibration itself.",
-            fmt_frame(c["auc"], 4).to_string(index=False),
-        ]
-    pf = c["per_fold"]
+    lead = decision_lines(c.get("decision"))
+    lines += lead + ([""] if lead and lead[-1] else [])
+    lines += _summary_lines(c)
     findings = c["findings"]
-    lines.append("")
-    if len(pf) <= max_fold_rows:
-        lines += [
-            "Per fold (undefined precision/recall shown as the policy value; "
-            "valid = both defined):",
-            fmt_frame(pf, 3).to_string(index=False),
-        ]
-    else:
-        flagged = _flagged_rows(pf, findings)
-        lines.append(
-            f"Per fold: {len(pf)} rows (fold x class"
-            + "".join(f" x {d}" for d in c["count_dims"] if d not in (FOLD, CLASS))
-            + (
-                f"); showing the {len(flagged)} rows with a finding"
-                if len(flagged)
-                else "); none has a finding"
-            )
-            + " (--format html or json lists all)"
-            + (":" if len(flagged) else ".")
-        )
-        if len(flagged):
-            lines.append(fmt_frame(flagged.head(max_fold_rows), 3).to_string(index=False))
-            if len(flagged) > max_fold_rows:
-                lines.append(f"... and {len(flagged) - max_fold_rows} more")
     lines.append("")
     if len(findings):
         counts = findings["kind"].value_counts()
@@ -138,6 +230,50 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
             "Findings: none (no undefined metrics, empty folds, absent classes, "
             "outlying folds or disagreeing methods)."
         )
+    rep = c["methods_per_repeat"] is not None
+    n_rep = c["dims"].get(REPEAT, 1)
+    ci = f"; [{c['ci']:.0%} t-interval across repeats]" if rep and n_rep >= 2 else ""
+    lines += [
+        "",
+        "Five aggregations of the same folds, per class"
+        + (
+            f" (mean over {n_rep} repeats; F_tp,fp sd = sd of F_tp,fp across repeats)"
+            if rep
+            else ""
+        )
+        + ":",
+        fmt_frame(c["methods"], 4).to_string(index=False),
+    ]
+    if c["class_averages"] is not None:
+        lines += [
+            "",
+            "Averages over classes (fold_method tp_fp unless named; "
+            "macro_f_avg_folds averages per-fold values)"
+            + (f" (mean over repeats{ci})" if rep else "")
+            + ":",
+            averages_frame(c["class_averages"], 4).to_string(index=False),
+        ]
+    if c["auc"] is not None:
+        lines += [
+            "",
+            "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' "
+            "pooled scores)" + (" (mean over repeats)" if rep else "") + ":",
+            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
+            "measures calibration itself.",
+            fmt_frame(c["auc"], 4).to_string(index=False),
+        ]
+    pf = c["per_fold"]
+    shown, hit = fold_rows(pf, findings, max_fold_rows)
+    lines += [
+        "",
+        f"Per fold ({_shown(len(shown), len(pf), int(hit.sum()))}; fold x class"
+        + "".join(f" x {d}" for d in c["count_dims"] if d not in (FOLD, CLASS))
+        + "; undefined precision/recall shown as the policy value; valid = both defined"
+        + ("; the JSON report lists all" if len(shown) < len(pf) else "")
+        + "):",
+    ]
+    if len(shown):
+        lines.append(fmt_frame(shown, 3).to_string(index=False))
     lines += ["", c["recommendation"]]
     return "\n".join(lines) + "\n"
 
