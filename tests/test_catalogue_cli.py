@@ -2,9 +2,11 @@
 
 A user error exits 2 with ONE line on stderr, in the command line's words (``--pos-label``,
 ``--labels a,b``, ``--fold-col``; never ``pos_label=``, ``labels=[...]`` or other Python
-keyword syntax, never a traceback). Inputs that are unusual but legitimate give the numbers
-the library gives (checked against scikit-learn). Most rows run in process through
-``cvframe.cli.main``; a few run ``python -m cvframe`` in a subprocess.
+keyword or list syntax, never a traceback, and never an option its subcommand does not
+have), for every subcommand: ``report``, ``explain``, ``simulate``, ``demo``. Inputs that
+are unusual but legitimate give the numbers the library gives (checked against
+scikit-learn). Most rows run in process through ``cvframe.cli.main``; a few run
+``python -m cvframe`` in a subprocess.
 """
 
 from __future__ import annotations
@@ -116,6 +118,14 @@ def files(tmp_path_factory) -> dict[str, str]:
     out["txt"] = str(d / "preds.txt")
     df.to_csv(out["txt"], index=False)
     out["dir"] = str(d)
+    csv(
+        "two_model_cols",
+        df.assign(clf=np.where(np.arange(len(df)) % 2, "a", "b"), model="x"),
+    )
+    out["cube"] = str(d / "cube.nc")
+    from cvframe.io import prepare_for_write
+
+    prepare_for_write(df.cv.counts()).to_netcdf(out["cube"])
     out["missing"] = str(d / "nope.csv")
     return out
 
@@ -124,17 +134,48 @@ def _argv(argv: list[str], files: dict[str, str]) -> list[str]:
     return [a.format(**files) for a in argv]
 
 
-def _one_error_line(err: str) -> str:
+#: Keyword syntax (``name=value``, ``--opt=value``); the debug hint is the one exception.
+KEYWORD = re.compile(r"[A-Za-z_]\w*=")
+#: A half-open interval; a closed one reads as a Python list and is not allowed.
+INTERVAL = re.compile(r"\(\s*[-\w.+]+,\s*[-\w.+]+\s*\]|\[\s*[-\w.+]+,\s*[-\w.+]+\s*\)")
+
+
+def _options_of() -> dict[str | None, set[str]]:
+    """Every option of each subcommand (None: the top-level parser)."""
+    parser, subs = cli._build()
+    out: dict[str | None, set[str]] = {None: set(parser._option_string_actions)}
+    for name, p in subs.items():
+        out[name] = set(p._option_string_actions)
+    return out
+
+
+OPTIONS_OF = _options_of()
+
+
+def _one_error_line(err: str, command: str | None = None, argv: list[str] = ()) -> str:
+    """The one line of a user error, checked: CLI words only, options that exist (or that
+    the user typed: ``unrecognized arguments: --bogus``)."""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     line = lines[0]
     assert line.startswith("cvframe"), line
     assert not PYTHON_WORDS.search(line), line
+    assert not KEYWORD.search(line.replace("CVFRAME_DEBUG=1", "")), line
+    no_intervals = INTERVAL.sub("", line)  # (0, 1] and [0, 1) are mathematics
+    assert "[" not in no_intervals and "]" not in no_intervals, line
+    known = OPTIONS_OF.get(command, OPTIONS_OF[None]) | set(argv)
+    for opt in re.findall(r"(?<![\w-])--[a-z][\w-]*", line):
+        assert opt in known, f"{opt} is no option of {command}: {line}"
     return line
+
+
+def _command(argv: list[str]) -> str | None:
+    return argv[0] if argv and argv[0] in OPTIONS_OF else None
 
 
 # (case, argv, words the one line must contain)
 ERRORS = [
+    # --- report: files ---
     ("missing file", ["report", "{missing}"], ["does not exist"]),
     ("a directory", ["report", "{dir}"], ["is a directory"]),
     ("unknown extension", ["report", "{txt}"], ["unknown format '.txt'"]),
@@ -143,6 +184,7 @@ ERRORS = [
     ("unreadable csv", ["report", "{junk_csv}"], ["cannot read", "junk.csv"]),
     ("unreadable parquet", ["report", "{junk_parquet}"], ["cannot read", "junk.parquet"]),
     ("duplicated columns", ["report", "{dup_parquet}"], ["dup.parquet", "y_true"]),
+    # --- report: columns ---
     ("no y_true column", ["report", "{no_y_true}"], ["--y-true-col 'y_true'"]),
     ("no y_pred column", ["report", "{no_y_pred}"], ["--y-pred-col 'y_pred'"]),
     ("no fold column", ["report", "{no_fold}"], ["--fold-col 'fold'"]),
@@ -152,6 +194,16 @@ ERRORS = [
         ["--fold-col 'split'"],
     ),
     ("no repeat column", ["report", "{ok}", "--repeat-col", "rep"], ["--repeat-col 'rep'"]),
+    ("no model column", ["report", "{ok}", "--model-col", "clf"], ["--model-col 'clf'"]),
+    (
+        "--model-col next to a model column",
+        ["report", "{two_model_cols}", "--model-col", "clf"],
+        ["--model-col 'clf'", "'model'"],
+    ),
+    ("--dims names no column", ["report", "{ok}", "--dims", "nope"], ["--dims", "'nope'"]),
+    ("--dims empty item", ["report", "{ok}", "--dims", "model,"], ["--dims 'model,'"]),
+    ("--dims names the labels", ["report", "{ok}", "--dims", "y_true"], ["--dims", "'y_true'"]),
+    # --- report: labels ---
     ("string labels without --pos-label", ["report", "{strings}"], ["--pos-label", "ham", "spam"]),
     (
         "--pos-label not a class",
@@ -178,36 +230,102 @@ ERRORS = [
     (
         "--labels missing a class",
         ["report", "{multiclass}", "--labels", "0,1"],
-        ["--labels=0,1", "[2]"],
+        ["--labels 0,1", "(2)"],
     ),
-    ("--labels empty item", ["report", "{ok}", "--labels", "0,"], ["--labels='0,'"]),
+    ("--labels empty item", ["report", "{ok}", "--labels", "0,"], ["--labels '0,'"]),
+    ("--labels twice the same", ["report", "{ok}", "--labels", "0,0"], ["--labels", "once"]),
+    # --- report: options ---
     ("--out is a file", ["report", "{ok}", "--out", "{ok}"], ["exists and is not a directory"]),
     (
         "bad --zero-division",
         ["report", "{ok}", "--zero-division", "7"],
-        ["--zero-division='7'", "warn, 0, 1, nan"],
+        ["--zero-division '7'", "warn, 0, 1, nan"],
     ),
     (
         "bad --zero-division word",
         ["report", "{ok}", "--zero-division", "zero"],
-        ["--zero-division='zero'"],
+        ["--zero-division 'zero'"],
     ),
-    ("bad --alpha", ["report", "{ok}", "--alpha", "0"], ["--alpha='0'"]),
-    ("bad --tolerance", ["report", "{ok}", "--tolerance", "-1"], ["--tolerance='-1'"]),
+    ("bad --alpha", ["report", "{ok}", "--alpha", "0"], ["--alpha '0'"]),
+    ("bad --tolerance", ["report", "{ok}", "--tolerance", "-1"], ["--tolerance '-1'"]),
+    ("bad --max-fold-rows", ["report", "{ok}", "--max-fold-rows", "-1"], ["--max-fold-rows"]),
+    ("text --max-fold-rows", ["report", "{ok}", "--max-fold-rows", "x"], ["--max-fold-rows 'x'"]),
     ("bad --format", ["report", "{ok}", "--format", "pdf"], ["--format", "'pdf'"]),
+    ("bad --format-in", ["report", "{ok}", "--format-in", "spss"], ["--format-in", "'spss'"]),
+    ("--format-in caret on cvframe", ["report", "{ok}", "--format-in", "caret"], ["caret"]),
+    ("--format-in mlr3 on cvframe", ["report", "{ok}", "--format-in", "mlr3"], ["mlr3"]),
+    ("--format-in weka on cvframe", ["report", "{ok}", "--format-in", "weka"], ["WEKA"]),
+    (
+        "--format-in sklearn on cvframe",
+        ["report", "{ok}", "--format-in", "sklearn"],
+        ["scikit-learn"],
+    ),
+    (
+        "--format-in tidymodels on cvframe",
+        ["report", "{ok}", "--format-in", "tidymodels"],
+        ["tidymodels"],
+    ),
     (
         "unknown report option",
         ["report", "{ok}", "--bogus"],
         ["unrecognized arguments: --bogus", "cvframe report --help"],
     ),
-    (
-        "unknown simulate option",
-        ["simulate", "--bogus"],
-        ["unrecognized arguments: --bogus", "cvframe simulate --help"],
-    ),
-    ("unknown subcommand", ["frobnicate"], ["invalid choice: 'frobnicate'"]),
     ("missing PREDICTIONS", ["report"], ["PREDICTIONS"]),
-    ("simulate --k 1", ["simulate", "--quiet", "--trials", "10", "--k", "1"], ["--k=1"]),
+    # --- top level ---
+    ("unknown subcommand", ["frobnicate"], ["invalid choice: 'frobnicate'"]),
+    ("unknown top-level option", ["--bogus"], ["--bogus"]),
+    # --- explain ---
+    ("explain: missing file", ["explain", "{missing}", "--reported", "0.5"], ["does not exist"]),
+    ("explain: no --reported", ["explain", "{ok}"], ["--reported"]),
+    ("explain: --reported text", ["explain", "{ok}", "--reported", "abc"], ["--reported 'abc'"]),
+    ("explain: --reported negative", ["explain", "{ok}", "--reported", "-3"], ["--reported"]),
+    (
+        "explain: --digits text",
+        ["explain", "{ok}", "--reported", "0.5", "--digits", "x"],
+        ["--digits 'x'"],
+    ),
+    (
+        "explain: --digits negative",
+        ["explain", "{ok}", "--reported", "0.5", "--digits", "-2"],
+        ["--digits"],
+    ),
+    (
+        "explain: --beta negative",
+        ["explain", "{ok}", "--reported", "0.5", "--beta", "-1"],
+        ["--beta '-1'"],
+    ),
+    (
+        "explain: bad --metric",
+        ["explain", "{ok}", "--reported", "0.5", "--metric", "mcc"],
+        ["--metric", "'mcc'"],
+    ),
+    (
+        "explain: --pos-label not a class",
+        ["explain", "{ok}", "--reported", "0.5", "--pos-label", "7"],
+        ["--pos-label", "7"],
+    ),
+    (
+        "explain: auc without scores",
+        ["explain", "{multiclass}", "--reported", "0.5", "--metric", "auc"],
+        ["--metric 'auc'", "score"],
+    ),
+    (
+        "explain: --format-in caret on cvframe",
+        ["explain", "{ok}", "--reported", "0.5", "--format-in", "caret"],
+        ["caret"],
+    ),
+    (
+        "explain: --format-in on a cube",
+        ["explain", "{cube}", "--reported", "0.5", "--format-in", "caret"],
+        ["--format-in caret"],
+    ),
+    # --- simulate ---
+    ("simulate --k 1", ["simulate", "--quiet", "--trials", "10", "--k", "1"], ["--k 1"]),
+    (
+        "simulate --k above --n",
+        ["simulate", "--quiet", "--trials", "10", "--n", "5"],
+        ["--k 10", "--n 5"],
+    ),
     (
         "simulate --unstratified --both",
         ["simulate", "--unstratified", "--both"],
@@ -218,24 +336,49 @@ ERRORS = [
         ["simulate", "--quiet", "--trials", "10", "--out", "{ok}"],
         ["exists and is not a directory"],
     ),
+    ("simulate --trials 0", ["simulate", "--no-progress", "--trials", "0"], ["--trials 0"]),
+    ("simulate --trials text", ["simulate", "--trials", "many"], ["--trials", "'many'"]),
+    (
+        "simulate --prevalence 0",
+        ["simulate", "--quiet", "--trials", "10", "--prevalence", "0"],
+        ["--prevalence 0"],
+    ),
+    (
+        "simulate --prevalence text",
+        ["simulate", "--prevalence", "low"],
+        ["--prevalence", "'low'"],
+    ),
+    ("simulate --f 2", ["simulate", "--quiet", "--trials", "10", "--f", "2"], ["--f 2"]),
+    ("simulate --seed -1", ["simulate", "--quiet", "--trials", "10", "--seed", "-1"], ["--seed"]),
+    (
+        "unknown simulate option",
+        ["simulate", "--bogus"],
+        ["unrecognized arguments: --bogus", "cvframe simulate --help"],
+    ),
+    # --- demo (every check comes before the fits) ---
+    ("demo --repeats 0", ["demo", "--repeats", "0", "--out", "{dir}"], ["--repeats '0'"]),
+    ("demo --repeats text", ["demo", "--repeats", "x", "--out", "{dir}"], ["--repeats 'x'"]),
+    ("demo --jobs 0", ["demo", "--jobs", "0", "--out", "{dir}"], ["--jobs '0'"]),
+    ("demo --out is a file", ["demo", "--out", "{ok}"], ["exists and is not a directory"]),
+    (
+        "demo --max-fold-rows -1",
+        ["demo", "--max-fold-rows", "-1", "--out", "{dir}"],
+        ["--max-fold-rows '-1'"],
+    ),
+    ("unknown demo option", ["demo", "--bogus"], ["unrecognized arguments: --bogus"]),
 ]
 
 
 @pytest.mark.parametrize("argv, words", [r[1:] for r in ERRORS], ids=[r[0] for r in ERRORS])
 def test_user_error_is_one_line_in_cli_words(files, argv, words, capsys):
     assert cli.main(_argv(argv, files)) == 2
-    line = _one_error_line(capsys.readouterr().err)
+    line = _one_error_line(capsys.readouterr().err, _command(argv), argv)
     for w in words:
         assert w in line, line
 
 
-SUBPROCESS = [
-    "missing file",
-    "string labels without --pos-label",
-    "NaN score",
-    "unknown report option",
-    "unreadable parquet",
-]
+#: A few rows end to end in a subprocess (the rest: the same code path, in process).
+SUBPROCESS = ["string labels without --pos-label", "unknown report option"]
 
 
 @pytest.mark.parametrize(
@@ -252,7 +395,7 @@ def test_user_error_in_a_subprocess(files, argv, words):
         env=ENV,
     )
     assert res.returncode == 2, (res.stdout, res.stderr)
-    line = _one_error_line(res.stderr)
+    line = _one_error_line(res.stderr, _command(argv), argv)
     for w in words:
         assert w in line, line
 
@@ -263,7 +406,7 @@ def test_permission_denied_is_one_line(files, capsys, monkeypatch):
 
     monkeypatch.setitem(cli._common.READERS, ".csv", denied)
     assert cli.main(["report", files["ok"]]) == 2
-    assert "permission denied" in _one_error_line(capsys.readouterr().err)
+    assert "permission denied" in _one_error_line(capsys.readouterr().err, "report")
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
@@ -275,7 +418,7 @@ def test_unreadable_file_is_one_line(files, tmp_path, capsys):
         assert cli.main(["report", str(path)]) == 2
     finally:
         path.chmod(0o600)
-    assert "cannot read" in _one_error_line(capsys.readouterr().err)
+    assert "cannot read" in _one_error_line(capsys.readouterr().err, "report")
 
 
 # --- unusual but legitimate: the numbers of the library ------------------------------------
@@ -367,22 +510,29 @@ def test_translate_rewrites_arguments_as_options():
         "y_true": "--y-true-col",
         "fold": "--fold-col",
         "zero_division": "--zero-division",
+        "dims": "--dims",
     }
     cols = {"y_true": "label", "fold": "split"}
     assert (
         translate("pos_label=3 is not among the labels [0, 1]; pass one of them.", opts, cols)
-        == "--pos-label=3 is not among the labels [0, 1]; pass one of them."
+        == "--pos-label 3 is not among the labels (0, 1); pass one of them."
     )
-    assert translate("or labels=['a', 'b'] for both", opts, cols) == "or --labels=a,b for both"
-    # a dimension naming a place stays; the column argument becomes its option
+    assert translate("or labels=['a', 'b'] for both", opts, cols) == "or --labels a,b for both"
+    assert translate("dims=('model', 'seed') kept", opts) == "--dims model,seed kept"
+    # a dimension naming a place stays a place, in words; the column argument is its option
     assert (
         translate("fp is negative at fold=[1, 3]; fold='split' is not a column", opts, cols)
-        == "fp is negative at fold=[1, 3]; --fold-col='split' is not a column"
+        == "fp is negative at fold 1, 3; --fold-col 'split' is not a column"
     )
+    assert translate("at repeat=2, class='cat'", opts) == "at repeat 2, class 'cat'"
     assert (
         translate("y_true has missing labels [nan]", opts, cols)
-        == "--y-true-col 'label' has missing labels [nan]"
+        == "--y-true-col 'label' has missing labels (nan)"
     )
+    assert translate("labels has duplicated entries [0]", opts) == (
+        "--labels has duplicated entries (0)"
+    )
+    assert translate("no classes []", opts) == "no classes (none)"
     # hints in Python are left out; the error itself stays
     assert (
         translate(
@@ -392,7 +542,12 @@ def test_translate_rewrites_arguments_as_options():
         )
         == "mixed types; use one type."
     )
+    assert (
+        translate("not caret's (cvframe.readers.read detects the format).", opts) == "not caret's."
+    )
     assert translate("Pass zero_division= explicitly.", opts) == "Pass --zero-division explicitly."
+    # the comparison operator is no keyword
+    assert translate("needs n >= 2", opts) == "needs n >= 2"
 
 
 def test_an_unexpected_error_is_still_one_line(files, capsys, monkeypatch):
@@ -404,7 +559,7 @@ def test_an_unexpected_error_is_still_one_line(files, capsys, monkeypatch):
     monkeypatch.setattr(cli.report, "read_frame", boom)
     monkeypatch.delenv("CVFRAME_DEBUG", raising=False)
     assert cli.main(["report", files["ok"]]) == 2
-    line = _one_error_line(capsys.readouterr().err)
+    line = _one_error_line(capsys.readouterr().err, "report")
     assert "unexpected RuntimeError: boom" in line and "CVFRAME_DEBUG=1" in line
     monkeypatch.setenv("CVFRAME_DEBUG", "1")
     with pytest.raises(RuntimeError, match="boom"):

@@ -73,19 +73,18 @@ def test_report_text_matches_the_api(predictions):
     )
 
 
-def test_report_json_from_parquet(predictions):
-    res = run("report", predictions["parquet"], "--format", "json")
-    assert res.returncode == 0, res.stderr
-    out = json.loads(res.stdout)
+def test_report_json_from_parquet(predictions, capsys):
+    assert cli.main(["report", predictions["parquet"], "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
     assert out["methods"][0]["f_tp_fp"] == pytest.approx(
         predictions["df"].cv.counts().cv.f_tp_fp(zero_division=0.0).item()
     )
     assert out["auc"][0]["auc_avg"] > 0.8
 
 
-def test_report_html_to_out_dir(predictions, tmp_path):
+def test_report_html_to_out_dir(predictions, tmp_path, capsys):
     out = tmp_path / "out"
-    res = run(
+    argv = [
         "report",
         predictions["renamed"],
         "--fold-col",
@@ -100,20 +99,22 @@ def test_report_html_to_out_dir(predictions, tmp_path):
         "html",
         "--out",
         str(out),
-    )
-    assert res.returncode == 0, res.stderr
+    ]
+    assert cli.main(argv) == 0
+    assert "report.html" in capsys.readouterr().out
     html = (out / "report.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "data:image/png;base64," in html
     cube = cvframe.open_dataset(out / "counts.nc")
     assert cube.attrs["pos_label"] == "spam" and cube.sizes["fold"] == 5
 
 
-def test_help_and_version():
-    res = run("--help")
-    assert res.returncode == 0 and "demo" in res.stdout and "report" in res.stdout
-    res = run("report", "--help")
-    assert res.returncode == 0 and "--fold-col" in res.stdout
+def test_help_and_version(capsys):
     assert run("--version").stdout.startswith("cvframe ")
+    assert cli.main(["--help"]) == 0
+    text = capsys.readouterr().out
+    assert "demo" in text and "report" in text
+    assert cli.main(["report", "--help"]) == 0
+    assert "--fold-col" in capsys.readouterr().out
 
 
 USER_ERRORS = [
@@ -122,9 +123,9 @@ USER_ERRORS = [
     (["report", "{csv}", "--repeat-col", "rep"], "has no column --repeat-col 'rep'"),
     (["report", "{txt}"], "unknown format '.txt'"),
     (["report", "{csv}", "--format", "pdf"], "invalid choice: 'pdf'"),
-    (["report", "{csv}", "--zero-division", "7"], "--zero-division='7' is not valid"),
-    (["report", "{csv}", "--tolerance", "abc"], "--tolerance='abc' is not a number"),
-    (["report", "{csv}", "--alpha", "1.5"], "--alpha='1.5' must be a finite number"),
+    (["report", "{csv}", "--zero-division", "7"], "--zero-division '7' is not valid"),
+    (["report", "{csv}", "--tolerance", "abc"], "--tolerance 'abc' is not a number"),
+    (["report", "{csv}", "--alpha", "1.5"], "--alpha '1.5' must be a finite number > 0 and < 1"),
     (["report", "{garbage}"], "cannot read"),
     (["report", "{empty}"], "cannot read"),
     (["report", "{nan}"], "y_true"),
@@ -165,9 +166,9 @@ def _argv(argv, predictions):
     return [a.format(**{k: v for k, v in predictions.items() if k != "df"}) for a in argv]
 
 
-# end to end in a subprocess: the first eight (every kind: file, column, format, numbers,
-# unreadable, bad labels); the rest in process (same code path, faster)
-@pytest.mark.parametrize("argv, message", USER_ERRORS[:8] + USER_ERRORS[8:9] + USER_ERRORS[10:11])
+# end to end in a subprocess: two of them (a file, a bad number); the rest in process below
+# (the same code path; tests/test_catalogue_cli.py drives every error path in process)
+@pytest.mark.parametrize("argv, message", [USER_ERRORS[0], USER_ERRORS[7]])
 def test_user_errors_exit_2_with_one_line(predictions, argv, message):
     res = run(*_argv(argv, predictions))
     assert res.returncode == 2, (res.stdout, res.stderr)
@@ -184,35 +185,207 @@ def test_no_command_prints_help_and_exits_2(capsys):
 
 
 def test_demo_in_process(tmp_path, monkeypatch, capsys):
-    """The demo end to end with one repeat (the full run is timed in docs/cli.md)."""
-    monkeypatch.setattr(cli.demo, "DEMO_REPEATS", 1)
+    """The demo end to end, small (one repeat of 3 folds, digits 0-3 only); the real run is
+    timed by benchmarks/bench_demo.py. Every file the demo writes, and the printed report."""
+    monkeypatch.setattr(cli.demo, "DEMO_FOLDS", 3)
+    monkeypatch.setitem(
+        cli.demo.DATA, "digits", ("load_digits", {"n_class": 4}, "digits 0-3 (one-vs-all)")
+    )
     out = tmp_path / "demo"
-    assert cli.main(["demo", "--out", str(out)]) == 0
+    argv = ["demo", "--out", str(out), "--repeats", "1", "--jobs", "1", "--no-progress"]
+    assert cli.main([*argv, "--title", "Demo report"]) == 0
     text = capsys.readouterr().out
     assert "f_tp_fp=0.583, f_avg=0.692, f_pr_re=0.734" in text  # Table 1 teaser
-    assert "cvframe report: breast_cancer" in text and "cvframe report: digits" in text
+    assert "breast_cancer" in text and "digits" in text
     files = sorted(p.name for p in out.iterdir())
     for name in (
         "breast_cancer.nc",
         "digits.nc",
         "report.html",
         "breast_cancer_folds.png",
+        "breast_cancer_methods.png",
+        "breast_cancer_confusion.png",
+        "digits_folds.png",
         "digits_methods.png",
         "digits_confusion.png",
         "breast_cancer_roc.png",
         "breast_cancer_score_rates.png",
         "fold_risk.png",
     ):
-        assert name in files
+        assert name in files, files
+    for name in files:
+        if name.endswith(".png"):
+            assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    # the PNG files are the report's own images (drawn once), where the report has them
+    page = (out / "report.html").read_text()
+    pngs = cli.demo.figures_of(page, ["breast_cancer", "digits"])
+    for name, data in pngs.items():
+        assert (out / name).read_bytes() == data
     cube = cvframe.open_dataset(out / "digits.nc")
     assert set(cube.tp.dims) == {"model", "repeat", "fold", "class"}
-    assert cube.sizes["class"] == 10 and cube.sizes["model"] == 3
+    assert cube.sizes["class"] == 4 and cube.sizes["model"] == 3 and cube.sizes["fold"] == 3
     # the cube written is the cube the report used: F_tp,fp is in the printed report
     f = cube.cv.f_tp_fp(zero_division=0.0).sel(model="logistic").mean("repeat")
     assert f"{float(f.sel({'class': 0})):.4f}" in text
 
 
-@pytest.mark.parametrize("argv, message", USER_ERRORS[9:10] + USER_ERRORS[11:])
+def test_demo_figures_of_names_the_report_images():
+    """The images of an HTML report, named by section and caption, duplicates numbered."""
+    import base64
+
+    def img(alt: str, data: bytes) -> str:
+        return f'<img alt="{alt}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+
+    page = (
+        "<h1>x</h1><article id='s0'><section>"
+        + img("Every fold&#x27;s precision, recall and F", b"a")
+        + img("The five F aggregations side by side", b"b")
+        + "</section></article><article id='s1'><section>"
+        + img("Confusion matrix", b"c")
+        + img("Per-fold ROC curves", b"d")
+        + img("Per-fold ROC curves, class 2", b"e")
+        + img("Something else", b"f")
+        + '<img src="https://example.org/x.png"></section></article>'
+    )
+    assert cli.demo.figures_of(page, ["a", "b"]) == {
+        "a_folds.png": b"a",
+        "a_methods.png": b"b",
+        "b_confusion.png": b"c",
+        "b_roc.png": b"d",
+        "b_roc_2.png": b"e",
+        "b_figure.png": b"f",
+    }
+    # one cube: the whole page; parts that cannot be told apart: none (the demo draws them)
+    assert cli.demo.figures_of(page, ["all"])["all_roc_2.png"] == b"e"
+    assert cli.demo.figures_of(page, ["a", "b", "c"]) == {}
+
+
+def test_demo_without_plots(tmp_path, monkeypatch, capsys):
+    """--no-plots: the cubes and an HTML report without images, no PNG."""
+    monkeypatch.setattr(cli.demo, "DEMO_FOLDS", 2)
+    monkeypatch.setitem(cli.demo.DATA, "digits", ("load_digits", {"n_class": 3}, "digits 0-2"))
+    out = tmp_path / "demo"
+    argv = ["demo", "--out", str(out), "--repeats", "1", "--jobs", "1", "--no-plots"]
+    assert cli.main([*argv, "--max-fold-rows", "0"]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in out.iterdir()) == ["breast_cancer.nc", "digits.nc", "report.html"]
+    assert "data:image/png" not in (out / "report.html").read_text()
+
+
+def test_every_help_shows_its_defaults(capsys):
+    """Every option with a default shows it in its subcommand's --help."""
+    import argparse
+
+    parser, subs = cli._build()
+    assert set(subs) == {"demo", "report", "simulate", "explain"}
+    for name, p in subs.items():
+        text = " ".join(p.format_help().split())  # unwrapped
+        for action in p._actions:
+            if action.default in (None, argparse.SUPPRESS) or action.nargs == 0:
+                continue
+            shown = f"(default: {action.default})"
+            assert shown in text, f"cvframe {name} --help: {action.option_strings} {shown}"
+    text = " ".join(subs["simulate"].format_help().split())
+    assert "(default: 100000)" in text and "(default: 0.01,0.02,0.05,0.1,0.25)" in text
+
+
+def test_report_model_col_dims_title_and_caps(tmp_path, capsys):
+    """--model-col makes a model dim, --dims keeps another column, --title, --max-fold-rows
+    and --no-plots reach the report."""
+    rng = np.random.default_rng(1)
+    n = 240
+    y = rng.integers(0, 2, n)
+    frames = []
+    for clf, noise in (("lr", 0.5), ("nb", 1.0)):
+        s = y + rng.normal(0, noise, n)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "fold": np.arange(n) % 4,
+                    "y_true": y,
+                    "y_pred": (s > 0.5).astype(int),
+                    "score": s,
+                    "clf": clf,
+                    "site": np.where(np.arange(n) % 2, "north", "south"),
+                }
+            )
+        )
+    df = pd.concat(frames, ignore_index=True)
+    path = tmp_path / "two.csv"
+    df.to_csv(path, index=False)
+    out = tmp_path / "out"
+    argv = ["report", str(path), "--model-col", "clf", "--dims", "site", "--no-progress"]
+    assert cli.main([*argv, "--format", "json", "--max-fold-rows", "0"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["dims"]["model"] == 2 and got["dims"]["site"] == 2
+    renamed = df.rename(columns={"clf": "model"})
+    cube = renamed.cv.counts(dims=["model", "site"])
+    expected = cube.cv.f_tp_fp(zero_division=0.0)
+    f = {(m["model"], m["site"]): m["f_tp_fp"] for m in got["methods"]}
+    for m in ("lr", "nb"):
+        for site in ("north", "south"):
+            want = float(expected.sel(model=m, site=site).squeeze())
+            assert f[(m, site)] == pytest.approx(want)
+    html_argv = [*argv, "--format", "html", "--title", "Two models", "--no-plots"]
+    assert cli.main([*html_argv, "--out", str(out)]) == 0
+    capsys.readouterr()
+    page = (out / "report.html").read_text()
+    assert "Two models" in page and "data:image/png" not in page
+    assert cvframe.open_dataset(out / "counts.nc").sizes["model"] == 2
+
+
+@pytest.mark.parametrize("name", ["csv", "renamed", "nan"])
+def test_both_csv_engines_give_the_same_report(predictions, name, monkeypatch, capsys):
+    """pyarrow (when installed) and pandas' C engine read the same frame: the same report."""
+    pytest.importorskip("pyarrow")
+    from cvframe.cli import _common
+
+    path = predictions[name]
+    pd.testing.assert_frame_equal(
+        _common.read_csv(path, "pyarrow"), _common.read_csv(path, "c"), check_exact=True
+    )
+    extra = ["--pos-label", "spam", "--y-true-col", "label", "--y-pred-col", "guess"]
+    argv = ["report", path, "--format", "json"] + (
+        [*extra, "--fold-col", "split"] if name == "renamed" else []
+    )
+    outs = []
+    for engine in ("pyarrow", "c"):
+        monkeypatch.setattr(_common, "csv_engine", lambda engine=engine: engine)
+        code = cli.main(argv)
+        captured = capsys.readouterr()
+        outs.append((code, captured.out, captured.err))
+    assert outs[0] == outs[1]
+
+
+def test_pyarrow_falls_back_where_it_reads_differently(tmp_path):
+    """Dates stay strings and integers beyond int64 stay uint64, as pandas' C engine reads."""
+    pytest.importorskip("pyarrow")
+    from cvframe.cli._common import read_csv
+
+    df = pd.DataFrame(
+        {
+            "fold": np.uint64(2**63) + np.arange(4, dtype=np.uint64),
+            "day": ["2020-01-01", "2020-01-02", "2020-01-03", "2020-01-04"],
+            "y_true": [0, 1, 0, 1],
+        }
+    )
+    path = tmp_path / "odd.csv"
+    df.to_csv(path, index=False)
+    got = read_csv(str(path), "pyarrow")
+    pd.testing.assert_frame_equal(got, read_csv(str(path), "c"))
+    assert got["fold"].dtype == np.uint64 and got["fold"].nunique() == 4
+
+
+def test_progress_bar_is_forced_or_hidden(predictions, monkeypatch, capsys):
+    """CVFRAME_PROGRESS=1 forces the bar on stderr; --no-progress hides it."""
+    monkeypatch.setenv("CVFRAME_PROGRESS", "1")
+    assert cli.main(["report", predictions["csv"], "--format", "json"]) == 0
+    assert "cvframe report" in capsys.readouterr().err
+    assert cli.main(["report", predictions["csv"], "--format", "json", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("argv, message", USER_ERRORS[1:7] + USER_ERRORS[8:])
 def test_user_errors_in_process(predictions, argv, message, capsys):
     assert cli.main(_argv(argv, predictions)) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -237,7 +237,7 @@ def test_cli_explain_reads_a_netcdf_cube(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "match"),
     [
-        (["--reported", "abc"], "--reported='abc' is not a number"),
+        (["--reported", "abc"], "--reported 'abc' is not a number"),
         (["--reported", "0.5", "--metric", "auc"], "needs scores"),
         (["--reported", "0.5", "--digits", "x"], "--digits"),
         (["--reported", "0.5", "--beta", "-2"], "--beta"),
@@ -258,7 +258,7 @@ def test_cli_explain_unknown_columns_and_excel(tmp_path, capsys):
     pd.DataFrame({"a": [1], "b": [2]}).to_csv(path, index=False)
     assert main(["explain", str(path), "--reported", "0.5"]) == 2
     err = capsys.readouterr().err
-    assert "['a', 'b']" in err and "--format-in" in err and "format=" not in err
+    assert "'a', 'b'" in err and "--format-in" in err and "format=" not in err
     xlsx = tmp_path / "x.xlsx"
     xlsx.write_bytes(b"PK\x03\x04rest")
     assert main(["explain", str(xlsx), "--reported", "0.5"]) == 2

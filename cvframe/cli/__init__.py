@@ -3,17 +3,21 @@
 Subcommands (one module each):
 
 - ``cvframe demo [--out DIR]``: repeated stratified 10-fold CV of three scikit-learn
-  classifiers on a binary and a multiclass data set shipped with scikit-learn; prints the
-  apples-to-apples report and writes the cubes (netCDF), the plots (PNG) and ``report.html``.
-- ``cvframe report PREDICTIONS.csv|.parquet [--fold-col ...] [--labels a,b] [--out DIR]
-  [--format ...]``: the report of a predictions frame written by any tool.
+  classifiers (fitted in parallel) on a binary and a multiclass data set shipped with
+  scikit-learn; prints the apples-to-apples report and writes the cubes (netCDF), the plots
+  (PNG) and ``report.html``.
+- ``cvframe report PREDICTIONS.csv|.parquet [--fold-col ...] [--labels a,b] [--model-col M]
+  [--title T] [--out DIR] [--format ...]``: the report of a predictions frame written by any
+  tool.
 - ``cvframe simulate ...``: the bias study of :func:`cvframe.bias_study`.
 - ``cvframe explain FILE --reported 0.873 [--metric f|accuracy|auc] [--format-in ...]``:
   which fold aggregation a reported number matches (:func:`cvframe.explain.explain`).
 
 Exit codes: 0 on success, 2 on a user error: one line on stderr, in the command line's words
 (``--pos-label``, never ``pos_label=``), no traceback. Warnings are printed as one line each.
-Set ``CVFRAME_DEBUG=1`` to see the traceback of an error.
+Set ``CVFRAME_DEBUG=1`` to see the traceback of an error. Progress bars (tqdm, on stderr)
+show on long steps when stderr is a terminal; ``--no-progress`` or ``CVFRAME_PROGRESS=0``
+hides them, ``CVFRAME_PROGRESS=1`` forces them. Every ``--help`` shows the defaults.
 """
 
 from __future__ import annotations
@@ -94,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings(record=True) as caught:
             code = int(args.func(args))
-    except UserError as exc:
-        _say(args.command, "error", str(exc))
+    except UserError as exc:  # already in the command line's words; no list syntax left
+        _say(args.command, "error", translate(first_line(exc), {}))
         return 2
     except Exception as exc:  # noqa: BLE001 - no traceback on a user's file, even on a bug
         if os.environ.get("CVFRAME_DEBUG"):

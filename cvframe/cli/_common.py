@@ -19,13 +19,20 @@ from typing import Any, NoReturn
 import pandas as pd
 
 __all__ = [
+    "HelpFormatter",
     "Parser",
+    "Steps",
     "UserError",
+    "csv_engine",
     "first_line",
+    "integer",
     "label",
     "labels",
+    "listing",
     "number",
     "out_dir",
+    "progress",
+    "read_csv",
     "read_frame",
     "save_figure",
     "translate",
@@ -37,8 +44,26 @@ class UserError(Exception):
     """A problem with the user's input: reported in one line, exit code 2."""
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` with every default shown as ``(default: ...)``.
+
+    Options without a default (``None``) and on/off flags (``store_true``) show none: their
+    help says what happens when they are not given.
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.default is None or action.nargs == 0 or "%(default)" in text:
+            return text
+        return super()._get_help_string(action)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit code 2, no usage dump)."""
+    """argparse with one-line errors (exit code 2, no usage dump) and defaults in ``--help``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
@@ -55,7 +80,9 @@ def first_line(exc: BaseException | str) -> str:
 
 #: Python code in a hint (``y.astype(str)``, ``df['score']``, ``sample_weight=...``): a hint
 #: the command line cannot follow, so it is left out.
-_CODE = re.compile(r"\w\.\w+\(|\w\[['\"]|\bds\.cv\b|\bdf\.cv\b|(?<![-\w'\"])[A-Za-z_]\w*=(?!=)")
+_CODE = re.compile(
+    r"\w\.\w+\(|\w\[['\"]|\bds\.cv\b|\bdf\.cv\b|\bcvframe\.\w|(?<![-\w'\"])[A-Za-z_]\w*=(?!=)"
+)
 _NOT_AFTER = r"(?<![-\w.'\"])"  # an argument name, not part of a word, option or quoted value
 
 
@@ -100,12 +127,32 @@ def _literal(text: str) -> Callable[[re.Match[str]], str]:
 
 
 def _as_list(option: str) -> Callable[[re.Match[str]], str]:
-    """A replacement of a Python list's inside by ``--option=a,b``."""
+    """A replacement of a Python list's inside by ``--option a,b``."""
 
     def replace(m: re.Match[str]) -> str:
-        return f"{option}={_commas(m.group(1))}"
+        return f"{option} {_commas(m.group(1))}"
 
     return replace
+
+
+#: ``[a, b]`` or ``(a, b)`` after a keyword (``fold=[1, 3]``, ``dims=('a', 'b')``).
+_KEYWORD_LIST = re.compile(r"(?<![-\w.'\"])([A-Za-z_]\w*)=[\[(]([^\])]*)[\])]")
+#: ``name=value`` left over: a place in the cube (``fold=3``, ``class='cat'``).
+_KEYWORD = re.compile(r"(?<![-\w.'\"])([A-Za-z_]\w*)=(?!=)")
+#: A Python list literal: ``['a', 'b']``, ``[nan]``, ``[]``.
+_LIST = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _words(message: str) -> str:
+    """Python syntax left in a message, in words: ``fold=[1, 3]`` -> ``fold 1, 3``."""
+    message = _KEYWORD_LIST.sub(lambda m: f"{m.group(1)} {m.group(2).strip()}", message)
+    message = _KEYWORD.sub(lambda m: f"{m.group(1)} ", message)
+
+    def items(m: re.Match[str]) -> str:
+        inside = m.group(1).strip()
+        return f"({inside})" if inside else "(none)"
+
+    return _LIST.sub(items, message)
 
 
 def translate(
@@ -116,40 +163,99 @@ def translate(
     ``options`` maps argument names to options (``{"pos_label": "--pos-label"}``);
     ``columns`` maps the arguments that name a column to the column the user gave
     (``{"y_true": "label"}``): such an argument is only rewritten where it names the column
-    (``fold='split'``), never where the dimension names a place (``fold=[1, 3]``).
+    (``fold='split'``), never where the dimension names a place (``fold=[1, 3]``, which
+    becomes ``fold 1, 3``). Hints written as Python code are left out; no keyword syntax
+    (``name=value``) is left, and a list (``[a, b]``) becomes ``(a, b)``.
 
     >>> translate("pos_label='eggs' is not a label; pass pos_label= (one of them) "
     ...           "or labels=['ham', 'spam'] (e.g. y.astype(str)).",
     ...           {"pos_label": "--pos-label", "labels": "--labels"})
-    "--pos-label='eggs' is not a label; pass --pos-label (one of them) or --labels=ham,spam."
-    >>> translate("y_true has missing labels [nan]", {"y_true": "--y-true-col"},
+    "--pos-label 'eggs' is not a label; pass --pos-label (one of them) or --labels ham,spam."
+    >>> translate("y_true has missing labels [nan] at fold=[1, 3]", {"y_true": "--y-true-col"},
     ...           {"y_true": "label"})
-    "--y-true-col 'label' has missing labels [nan]"
+    "--y-true-col 'label' has missing labels (nan) at fold 1, 3"
     """
     columns = columns or {}
     for name in sorted(options, key=len, reverse=True):
         opt, n = options[name], re.escape(name)
-        # name=[a, b] -> --opt=a,b
+        # name=[a, b] -> --opt a,b
         if name not in columns:
             message = re.sub(
-                rf"{_NOT_AFTER}{n}=\[([^\]]*)\]",
+                rf"{_NOT_AFTER}{n}=[\[(]([^\])]*)[\])]",
                 _as_list(opt),
                 message,
             )
         # name= (nothing, or "...") -> --opt
         message = re.sub(rf"{_NOT_AFTER}{n}=(\.\.\.)?(?=[\s).,;]|$)", opt, message)
-        # name=value -> --opt=value (a column argument only with a quoted value)
+        # name=value -> --opt value (a column argument only with a quoted value)
         value = "['\"]" if name in columns else r"[^\s\[]"
-        message = re.sub(rf"{_NOT_AFTER}{n}=(?={value})", f"{opt}=", message)
+        message = re.sub(rf"{_NOT_AFTER}{n}=(?={value})", f"{opt} ", message)
         if name in columns:  # "score column 'score'" -> "--score-col 'score'"
             message = re.sub(rf"{_NOT_AFTER}{n} column (?=['\"])", f"{opt} ", message)
         # a bare identifier (has an underscore, so it is no English word) -> --opt ['column']
         bare = f"{opt} {columns[name]!r}" if name in columns else opt
         if "_" in name:
             message = re.sub(rf"{_NOT_AFTER}{n}(?![\w'\"=])", _literal(bare), message)
-        elif name in columns:  # a column argument opening the message: "fold has ..."
+        else:  # an argument opening the message: "fold has ...", "labels has ..."
             message = re.sub(rf"^{n}(?= (?!column))", _literal(bare), message)
-    return _strip_code(message)
+    return _words(_strip_code(message))
+
+
+def listing(items: Any, limit: int = 12) -> str:
+    """Items as ``'a', 'b', ...`` (at most ``limit`` of them), for a one-line message."""
+    items = list(items)
+    text = ", ".join(repr(x) if isinstance(x, str) else str(x) for x in items[:limit])
+    return text + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+# --- progress ------------------------------------------------------------------------------------
+
+
+def progress(args: argparse.Namespace) -> bool | None:
+    """Whether to show progress bars: ``False`` with ``--no-progress`` or ``CVFRAME_PROGRESS=0``,
+    ``True`` with ``CVFRAME_PROGRESS=1``, else ``None`` (tqdm's convention: shown when stderr
+    is a terminal)."""
+    if getattr(args, "no_progress", False):
+        return False
+    env = os.environ.get("CVFRAME_PROGRESS", "").strip().lower()
+    if env in ("0", "false", "no", "off"):
+        return False
+    if env in ("1", "true", "yes", "on"):
+        return True
+    return None
+
+
+class Steps:
+    """A progress bar over the named steps of a command (tqdm, on stderr).
+
+    ``show`` is :func:`progress`'s answer: ``None`` shows the bar when stderr is a terminal.
+    """
+
+    def __init__(self, total: int, desc: str, show: bool | None) -> None:
+        self._bar: Any = None
+        self._started = False
+        if show is False:
+            return
+        from tqdm.auto import tqdm
+
+        disable = None if show is None else False
+        self._bar = tqdm(total=total, desc=desc, unit="step", disable=disable, leave=False)
+
+    def step(self, what: str) -> None:
+        """Start step ``what`` (the previous one is done)."""
+        if self._bar is not None:
+            if self._started:
+                self._bar.update(1)
+            self._started = True
+            self._bar.set_postfix_str(what, refresh=True)
+
+    def close(self) -> None:
+        """The last step is done; the bar is removed (closing twice is fine)."""
+        if self._bar is not None:
+            if self._started:
+                self._bar.update(1)
+            self._bar.close()
+            self._bar = None
 
 
 # --- option values ------------------------------------------------------------------------------
@@ -164,19 +270,35 @@ def zero_division(value: str) -> Any:
     except ValueError:
         num = math.inf
     if not (num in (0.0, 1.0) or math.isnan(num)):
-        raise UserError(f"--zero-division={value!r} is not valid; expected one of warn, 0, 1, nan.")
+        raise UserError(f"--zero-division {value!r} is not valid; expected one of warn, 0, 1, nan.")
     return num
 
 
-def number(value: str, name: str, low: float, high: float | None = None) -> float:
-    """A finite number option in ``[low, high)``."""
+def number(
+    value: str, name: str, low: float, high: float | None = None, low_open: bool = False
+) -> float:
+    """A finite number option ``>= low`` (``> low`` when ``low_open``) and ``< high``."""
     try:
         num = float(value)
     except ValueError:
-        raise UserError(f"{name}={value!r} is not a number.") from None
-    if not math.isfinite(num) or num < low or (high is not None and num >= high):
-        rng = f">= {low:g}" if high is None else f"in [{low:g}, {high:g})"
-        raise UserError(f"{name}={value!r} must be a finite number {rng}.")
+        raise UserError(f"{name} {value!r} is not a number.") from None
+    too_low = num <= low if low_open else num < low
+    if not math.isfinite(num) or too_low or (high is not None and num >= high):
+        rng = f"{'>' if low_open else '>='} {low:g}"
+        if high is not None:
+            rng += f" and < {high:g}"
+        raise UserError(f"{name} {value!r} must be a finite number {rng}.")
+    return num
+
+
+def integer(value: str, name: str, low: int) -> int:
+    """An integer option ``>= low``."""
+    try:
+        num = int(value)
+    except ValueError:
+        raise UserError(f"{name} {value!r} is not an integer.") from None
+    if num < low:
+        raise UserError(f"{name} {value!r} must be an integer >= {low}.")
     return num
 
 
@@ -209,14 +331,61 @@ def labels(value: str | None, column: pd.Series, option: str = "--labels") -> li
     items = [x.strip() for x in value.split(",")]
     if not any(items) or not all(items):
         raise UserError(
-            f"{option}={value!r} must be a comma-separated list of labels, e.g. {option} cat,dog."
+            f"{option} {value!r} must be a comma-separated list of labels, e.g. {option} cat,dog."
         )
     return [label(x, column) for x in items]
 
 
 # --- files --------------------------------------------------------------------------------------
 
-READERS = {".csv": pd.read_csv, ".parquet": pd.read_parquet, ".pq": pd.read_parquet}
+
+def csv_engine() -> str:
+    """The fastest CSV engine installed: ``"pyarrow"`` (multithreaded), else pandas' ``"c"``."""
+    try:
+        import pyarrow.csv  # noqa: F401
+    except ImportError:
+        return "c"
+    return "pyarrow"
+
+
+def read_csv(path: str, engine: str | None = None) -> pd.DataFrame:
+    """A CSV file read with ``engine`` (default :func:`csv_engine`); pyarrow's failures are
+    retried with pandas' C engine, whose messages users know."""
+    engine = engine or csv_engine()
+    if engine == "pyarrow":
+        try:
+            frame = pd.read_csv(path, engine="pyarrow")
+        except PermissionError:
+            raise
+        except Exception:  # noqa: BLE001 - the C engine says what is wrong, or reads it
+            pass
+        else:
+            if _as_c_engine_reads(frame):
+                return frame
+    return pd.read_csv(path, engine="c", low_memory=False)
+
+
+def _as_c_engine_reads(frame: pd.DataFrame) -> bool:
+    """Whether pyarrow read ``frame`` as pandas' C engine does: pyarrow parses dates (the C
+    engine keeps strings) and reads integers beyond int64 as float64 (the C engine: uint64);
+    those rare files are read again with the C engine."""
+    import numpy as np
+
+    for name in frame.columns:
+        col = frame[name]
+        if col.dtype == object and len(col) and not isinstance(col.iloc[0], str):
+            return False  # datetime.date, time, ... objects
+        if pd.api.types.is_datetime64_any_dtype(col) or pd.api.types.is_timedelta64_dtype(col):
+            return False
+        if col.dtype == np.float64:
+            values = col.to_numpy()
+            big = values[np.isfinite(values) & (np.abs(values) >= 2.0**53)]
+            if big.size and np.all(np.floor(big) == big):
+                return False
+    return True
+
+
+READERS = {".csv": read_csv, ".parquet": pd.read_parquet, ".pq": pd.read_parquet}
 
 
 def read_frame(path: str, what: str = "PREDICTIONS") -> pd.DataFrame:
@@ -243,7 +412,9 @@ def read_frame(path: str, what: str = "PREDICTIONS") -> pd.DataFrame:
         raise UserError(f"{what} {path!r} has no rows.")
     if frame.columns.duplicated().any():
         dup = list(dict.fromkeys(frame.columns[frame.columns.duplicated()]))
-        raise UserError(f"{what} {path!r} has duplicated columns {dup}; name each column once.")
+        raise UserError(
+            f"{what} {path!r} has duplicated columns {listing(dup)}; name each column once."
+        )
     return frame
 
 

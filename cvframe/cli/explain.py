@@ -48,21 +48,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="a tool's fold outputs (caret, WEKA, mlr3, tidymodels, scikit-learn CSV), a "
         "cvframe predictions file (.csv/.parquet) or a counts cube (.nc)",
     )
-    p.add_argument("--reported", required=True, help="the reported number, e.g. 0.873 or 87.3")
     p.add_argument(
-        "--metric", default="f", choices=["f", "accuracy", "auc"], help="the metric (default f)"
+        "--reported", required=True, metavar="X", help="the reported number, e.g. 0.873 or 87.3"
     )
+    p.add_argument("--metric", default="f", choices=["f", "accuracy", "auc"], help="the metric")
     p.add_argument(
         "--format-in",
         default=None,
         choices=FORMATS_IN,
         help="the tool that wrote FILE (default: detected from its columns)",
     )
-    p.add_argument("--pos-label", default=None, help="positive class of a binary task")
     p.add_argument(
-        "--digits", default=None, help="reported decimal digits (default: those of --reported)"
+        "--pos-label", default=None, metavar="LABEL", help="positive class of a binary task"
     )
-    p.add_argument("--beta", default="1", help="beta of F-beta (default 1)")
+    p.add_argument(
+        "--digits",
+        default=None,
+        metavar="D",
+        help="reported decimal digits (default: those of --reported)",
+    )
+    p.add_argument("--beta", default="1", metavar="B", help="beta of F-beta")
     p.set_defaults(func=run, options=OPTIONS)
     return p
 
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             digits = int(args.digits)
         except ValueError:
-            raise UserError(f"--digits={args.digits!r} is not an integer.") from None
+            raise UserError(f"--digits {args.digits!r} is not an integer.") from None
     data = _read(args.file, args.format_in)
     result = explain(
         args.reported,

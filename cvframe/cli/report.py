@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import re
 import sys
@@ -11,7 +12,20 @@ from typing import Any
 
 import xarray as xr
 
-from ._common import UserError, label, labels, number, out_dir, read_frame, zero_division
+from ..schema import FRAME_DIMS
+from ._common import (
+    Steps,
+    UserError,
+    integer,
+    label,
+    labels,
+    listing,
+    number,
+    out_dir,
+    progress,
+    read_frame,
+    zero_division,
+)
 
 __all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "columns", "run"]
 
@@ -29,6 +43,9 @@ OPTIONS = {
     "alpha": "--alpha",
     "format": "--format",
     "format_in": "--format-in",
+    "title": "--title",
+    "dims": "--dims",
+    "max_fold_rows": "--max-fold-rows",
 }
 
 #: The formats ``--format-in`` can force (default: detected from the columns).
@@ -60,55 +77,84 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "report",
         help="the report of a predictions file (.csv or .parquet)",
         description="Build the counts cube of a predictions file (one row per tested sample: "
-        "fold, y_true, y_pred, optional repeat and score columns) and print or "
-        "write its report.",
+        "fold, y_true, y_pred, optional repeat, model and score columns) and print or "
+        "write its report. CSV files are read with pyarrow when it is installed.",
     )
     p.add_argument(
         "predictions",
         metavar="PREDICTIONS",
         help="a .csv or .parquet file, one row per tested sample",
     )
-    p.add_argument("--fold-col", default="fold", help="fold column (default: fold)")
-    p.add_argument("--y-true-col", default="y_true", help="true label column (y_true)")
-    p.add_argument("--y-pred-col", default="y_pred", help="predicted label column (y_pred)")
+    p.add_argument("--fold-col", default="fold", metavar="COL", help="fold column")
+    p.add_argument("--y-true-col", default="y_true", metavar="COL", help="true label column")
+    p.add_argument("--y-pred-col", default="y_pred", metavar="COL", help="predicted label column")
     p.add_argument(
-        "--repeat-col", default="repeat", help="repeat column (default: repeat, used when present)"
+        "--repeat-col", default="repeat", metavar="COL", help="repeat column, used when present"
     )
     p.add_argument(
         "--score-col",
         default="score",
-        help="binary score column (default: score; multiclass: score_<label>)",
+        metavar="COL",
+        help="binary score column (multiclass: a score_<label> column per class)",
     )
     p.add_argument(
-        "--pos-label", default=None, help="positive class of a binary task whose labels are not 0/1"
+        "--model-col",
+        default=None,
+        metavar="COL",
+        help="column naming the model of each row: the cube gets a model dim, the report "
+        "compares the models (default: a column named model, when present)",
+    )
+    p.add_argument(
+        "--dims",
+        default=None,
+        metavar="COL,COL,...",
+        help="further columns kept as dims of the cube, comma-separated (default: those of "
+        "model, param, dataset, subset present)",
+    )
+    p.add_argument(
+        "--pos-label",
+        default=None,
+        metavar="LABEL",
+        help="positive class of a binary task whose labels are not 0/1",
     )
     p.add_argument(
         "--labels",
         default=None,
         metavar="A,B,...",
-        help="the classes, comma-separated, in report order (default: the "
-        "labels in the file); with two labels, a one-vs-all report of both",
+        help="the classes to report and plot, comma-separated, in report order; every label "
+        "in the file must be one of them (default: the labels in the file); with two "
+        "labels, a one-vs-all report of both",
     )
     p.add_argument(
         "--zero-division",
         default="0",
         metavar="{warn,0,1,nan}",
-        help="value of undefined precision/recall (default 0, the paper's)",
+        help="value of undefined precision/recall (0 is the paper's)",
     )
     p.add_argument(
         "--tolerance",
         default="0.05",
-        help="flag classes whose five F methods differ by more (default 0.05)",
+        metavar="X",
+        help="flag classes whose five F methods differ by more",
     )
     p.add_argument(
-        "--alpha", default="0.01", help="false-alarm rate of the outlying-fold tests (default 0.01)"
+        "--alpha",
+        default="0.01",
+        metavar="A",
+        help="false-alarm rate of the outlying-fold tests, in (0, 1)",
+    )
+    p.add_argument("--format", default="text", choices=["text", "json", "html"], help="output")
+    p.add_argument(
+        "--title", default=None, metavar="TEXT", help="report title (default: the file name)"
     )
     p.add_argument(
-        "--format",
-        default="text",
-        choices=["text", "json", "html"],
-        help="output format (default text)",
+        "--max-fold-rows",
+        default="40",
+        metavar="N",
+        help="list every fold when there are at most N (fold, class) rows, else only the "
+        "rows a finding names",
     )
+    p.add_argument("--no-plots", action="store_true", help="no plots in the HTML report")
     p.add_argument(
         "--format-in",
         default=None,
@@ -120,17 +166,80 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--out",
         metavar="DIR",
         default=None,
-        help="write report.<ext> and counts.nc to DIR instead of printing",
+        help="write report.<ext> and counts.nc to DIR (default: print the report)",
+    )
+    p.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (shown on a terminal)"
     )
     p.set_defaults(func=run, options=OPTIONS, columns=columns)
     return p
 
 
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options every report takes, checked before any file is read."""
+    return dict(
+        zero_division=zero_division(args.zero_division),
+        tolerance=number(args.tolerance, "--tolerance", 0.0),
+        alpha=number(args.alpha, "--alpha", 0.0, 1.0, low_open=True),
+        max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
+        plots=not args.no_plots,
+    )
+
+
+def _dims(args: argparse.Namespace, frame: Any) -> tuple[Any, list[str] | None]:
+    """The frame with ``--model-col`` as its ``model`` column, and the dims to keep."""
+    cols = list(frame.columns)
+    model = args.model_col
+    if model is not None:
+        if model not in cols:
+            raise UserError(
+                f"{args.predictions!r} has no column --model-col {model!r}; its columns "
+                f"are {listing(cols)}."
+            )
+        if model != "model":
+            if "model" in cols:
+                raise UserError(
+                    f"--model-col {model!r}: {args.predictions!r} also has a column 'model'; "
+                    "name one of them with --model-col, or rename the other."
+                )
+            frame = frame.rename(columns={model: "model"})
+    if args.dims is None:
+        return frame, None
+    given = [x.strip() for x in args.dims.split(",")]
+    if not all(given):
+        raise UserError(
+            f"--dims {args.dims!r} must be a comma-separated list of columns, e.g. "
+            "--dims dataset,param."
+        )
+    missing = [d for d in given if d not in frame.columns]
+    if missing:
+        raise UserError(
+            f"--dims: {args.predictions!r} has no column {listing(missing)}; its columns "
+            f"are {listing(cols)}."
+        )
+    own = {args.fold_col, args.y_true_col, args.y_pred_col, args.repeat_col, args.score_col}
+    taken = [d for d in given if d in own or str(d).startswith("score_")]
+    if taken:
+        raise UserError(
+            f"--dims {listing(taken)}: already read as the fold, repeat, label or score "
+            "columns; name other columns."
+        )
+    auto = [d for d in FRAME_DIMS if d in frame.columns]
+    return frame, list(dict.fromkeys(auto + given))
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe report``."""
-    zd = zero_division(args.zero_division)
-    tolerance = number(args.tolerance, "--tolerance", 0.0)
-    alpha = number(args.alpha, "--alpha", 1e-300, 1.0)
+    opts = _options(args)
+    steps = Steps(4 if args.out else 3, "cvframe report", progress(args))
+    try:
+        return _run(args, opts, steps)
+    finally:
+        steps.close()
+
+
+def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
+    steps.step("reading")
     data = _text_output(args.predictions, args.format_in)
     if data is None:
         frame = read_frame(args.predictions)
@@ -140,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(data, xr.Dataset):  # a per-fold count table (WEKA's Experimenter)
         tool = data.attrs.get("source", "")
         data.attrs["source"] = os.path.basename(args.predictions) + (f" ({tool})" if tool else "")
-        return _write(args, data, dict(zero_division=zd, tolerance=tolerance, alpha=alpha))
+        return _write(args, data, opts, steps)
     if data is not None:  # a tool's per-sample output, read into cvframe's own columns
         frame = data
         args = argparse.Namespace(**vars(args))
@@ -157,18 +266,20 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         raise UserError(
             f"{args.predictions!r} has no column {', '.join(missing)}; its columns "
-            f"are {list(frame.columns)[:12]} (name yours with --fold-col, "
+            f"are {listing(frame.columns)} (name yours with --fold-col, "
             "--y-true-col, --y-pred-col)."
         )
     repeat = args.repeat_col if args.repeat_col in frame.columns else None
     if args.repeat_col != "repeat" and repeat is None:
         raise UserError(
             f"{args.predictions!r} has no column --repeat-col "
-            f"{args.repeat_col!r}; its columns are {list(frame.columns)[:12]}."
+            f"{args.repeat_col!r}; its columns are {listing(frame.columns)}."
         )
+    frame, dims = _dims(args, frame)
     truth = frame[args.y_true_col]
     pos_label = label(args.pos_label, truth)
     classes = labels(args.labels, truth)
+    steps.step("counting")
     ds = frame.cv.counts(
         labels=classes,
         pos_label=pos_label,
@@ -176,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
         y_pred=args.y_pred_col,
         fold=args.fold_col,
         repeat=repeat,
+        dims=dims,
     )
     ds.attrs["source"] = os.path.basename(args.predictions)
     binary = ds.attrs.get("task") == "binary"
@@ -189,11 +301,14 @@ def run(args: argparse.Namespace) -> int:
             UserWarning,
             stacklevel=2,
         )
+    if has_scores and classes is not None and not binary:
+        keep = {f"score_{c}" for c in classes}
+        frame = frame.drop(
+            columns=[c for c in frame.columns if str(c).startswith("score_") and c not in keep]
+        )
     kwargs = dict(
+        opts,
         scores=frame if has_scores else None,
-        zero_division=zd,
-        tolerance=tolerance,
-        alpha=alpha,
         y_true=args.y_true_col,
         fold=args.fold_col,
         repeat=repeat,
@@ -201,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if data is not None:
         ds.attrs["source"] = f"{ds.attrs['source']} ({frame.attrs.get('source', 'cvframe')})"
-    return _write(args, ds, kwargs)
+    return _write(args, ds, kwargs, steps)
 
 
 def _text_output(path: str, format_in: str | None) -> Any:
@@ -233,16 +348,29 @@ def _from_tool(frame: Any, format_in: str | None) -> Any:
             return None
         return readers.read(frame, format=format_in)
     except readers.ReaderError as exc:  # the readers' format= is this command's --format-in
-        text = re.sub(r"\bformat=(?=')", "--format-in=", str(exc))
+        text = re.sub(r"\bformat=(?=')", "--format-in ", str(exc))
         raise UserError(re.sub(r"\bformat=", "--format-in", text)) from None
 
 
-def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any]) -> int:
-    """Print the report of ``ds``, or write it and the cube to ``--out``."""
+def _report(ds: Any, fmt: str, title: str | None, kwargs: dict[str, Any]) -> str:
+    """:func:`cvframe.report.report` of ``ds``, with ``title`` when given."""
     from ..report import report
 
+    if title is not None:
+        if "title" in inspect.signature(report).parameters:
+            kwargs = dict(kwargs, title=title)
+        else:  # the section title is the cube's source
+            ds.attrs["source"] = title
+    return report(ds, format=fmt, **kwargs)
+
+
+def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any], steps: Steps) -> int:
+    """Print the report of ``ds``, or write it and the cube to ``--out``."""
+    steps.step("report")
     if args.out is None:
-        sys.stdout.write(report(ds, format=args.format, **kwargs))
+        text = _report(ds, args.format, args.title, kwargs)
+        steps.close()
+        sys.stdout.write(text)
         return 0
     import matplotlib
 
@@ -250,12 +378,14 @@ def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any]) -> int:
     out = out_dir(args.out)
     ext = {"text": "txt", "json": "json", "html": "html"}[args.format]
     path = os.path.join(out, f"report.{ext}")
-    text = report(ds, format=args.format, **kwargs)
+    text = _report(ds, args.format, args.title, kwargs)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
+    steps.step("writing counts.nc")
     cube = os.path.join(out, "counts.nc")
     from ..io import prepare_for_write
 
     prepare_for_write(ds).to_netcdf(cube)
+    steps.close()
     print(f"wrote {path} and {cube}")
     return 0

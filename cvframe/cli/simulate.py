@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from ._common import UserError, out_dir
+from ._common import UserError, out_dir, progress
 
 __all__ = ["OPTIONS", "add_parser", "run", "table"]
 
@@ -19,6 +19,7 @@ OPTIONS = {
     "k": "--k",
     "seed": "--seed",
     "scheduler": "--scheduler",
+    "exact": "--no-exact",
 }
 
 
@@ -45,18 +46,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         type=_floats,
         action="extend",
         metavar="P[,P...]",
-        help="share(s) of positives (default 0.01,0.02,0.05,0.1,0.25)",
+        help="share(s) of positives, comma-separated or repeated (default: "
+        "0.01,0.02,0.05,0.1,0.25)",
     )
     p.add_argument(
         "--f",
         type=_floats,
         action="extend",
         metavar="F[,F...]",
-        help="ground-truth F value(s) (default 0.8)",
+        help="ground-truth F value(s), comma-separated or repeated (default: 0.8)",
     )
-    p.add_argument("--trials", type=int, default=100_000, help="trials per point")
-    p.add_argument("--n", type=int, default=1000, help="cases in the data set")
-    p.add_argument("--k", type=int, default=10, help="folds")
+    p.add_argument("--trials", type=int, default=100_000, metavar="T", help="trials per point")
+    p.add_argument("--n", type=int, default=1000, metavar="N", help="cases in the data set")
+    p.add_argument("--k", type=int, default=10, metavar="K", help="folds")
     p.add_argument(
         "--unstratified", action="store_true", help="random folds instead of stratified ones"
     )
@@ -70,11 +72,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         default=None,
         help="dask.distributed scheduler address (default: local threads)",
     )
-    p.add_argument("--seed", type=int, default=None, help="root seed (reproducible study)")
     p.add_argument(
-        "--out", metavar="DIR", default=None, help="write the study to DIR/bias_study.nc"
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="root seed of a reproducible study (default: fresh entropy)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write the study to DIR/bias_study.nc (default: print only)",
+    )
+    p.add_argument(
+        "--no-progress",
+        "--quiet",
+        dest="no_progress",
+        action="store_true",
+        help="no progress bar (shown on a terminal)",
+    )
     p.set_defaults(func=run, options=OPTIONS)
     return p
 
@@ -118,6 +135,8 @@ def run(args: argparse.Namespace) -> int:
             "--unstratified and --both exclude each other; --both runs "
             "stratified and unstratified folds."
         )
+    if args.seed is not None and args.seed < 0:
+        raise UserError(f"--seed {args.seed} must be a non-negative integer.")
     if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
         out_dir(args.out)  # the error, before a long simulation
     strat: Any = (True, False) if args.both else (not args.unstratified)
@@ -131,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         exact=not args.no_exact,
         seed=args.seed,
         scheduler=args.scheduler,
-        progress=False if args.quiet else None,
+        progress=progress(args),
     )
     print(table(study))
     if args.out:
