@@ -194,6 +194,8 @@ def mirror_roc(fpr: Any, tpr: Any) -> tuple[Any, Any]:
     :math:`1 - a`. Reference: T. Fawcett, "An introduction to ROC analysis", Pattern
     Recognition Letters 27(8), 2006, §4.2.
 
+    Examples
+    --------
     >>> mirror_roc(0.75, 0.25)  # below the diagonal -> above it
     (0.25, 0.75)
     >>> [v.tolist() for v in mirror_roc([0.0, 0.25], [0.5, 1.0])]

@@ -40,7 +40,8 @@ def main() -> None:
         print(
             f"    {name:11s}",
             "  ".join(
-                f"fold {f}: {v:.3f}" for f, v in zip(per_fold["fold"].values, per_fold.values)
+                f"fold {f}: {v:.3f}"
+                for f, v in zip(per_fold["fold"].values, per_fold.values, strict=True)
             ),
         )
     print()

@@ -470,21 +470,6 @@ def test_fixtures_regenerate_identically(tmp_path):
         )
 
 
-def test_doc_page_examples_run(monkeypatch):
-    import doctest
-    import re
-
-    monkeypatch.chdir(ROOT)
-    text = (ROOT / "docs" / "readers_caret.md").read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
-    assert blocks, "readers_caret.md has no runnable example"
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "readers_caret.md", None, 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    failures: list[str] = []
-    runner.run(test, out=failures.append)
-    assert runner.failures == 0, "".join(failures)
-
-
 def test_factor_levels_of_a_categorical_obs_are_the_level_order():
     """A frame read from an .rds (pyreadr) keeps R's factor: its levels are the order."""
     df = frame(["Fold1", "Fold2"] * 2)

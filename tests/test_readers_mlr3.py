@@ -7,9 +7,7 @@ oracles are scikit-learn's metrics on the same predictions (expected.json and re
 
 from __future__ import annotations
 
-import doctest
 import json
-import re
 import subprocess
 import sys
 import warnings
@@ -251,15 +249,3 @@ def test_write_csv_row_names_are_dropped():
 
 
 # --- the docs page ------------------------------------------------------------------------------
-
-
-def test_doc_page_examples_run(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    text = (ROOT / "docs" / "readers_mlr3.md").read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
-    assert blocks
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "page", "page", 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    failures: list[str] = []
-    runner.run(test, out=failures.append)
-    assert runner.failures == 0, "".join(failures)

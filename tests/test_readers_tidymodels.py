@@ -8,9 +8,7 @@ predictions, aggregated as collect_metrics() does (expected.json and recomputed 
 
 from __future__ import annotations
 
-import doctest
 import json
-import re
 import subprocess
 import sys
 import warnings
@@ -247,15 +245,3 @@ def test_missing_outcome_values_are_an_error():
 
 
 # --- the docs page ------------------------------------------------------------------------------
-
-
-def test_doc_page_examples_run(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    text = (ROOT / "docs" / "readers_tidymodels.md").read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
-    assert blocks
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "page", "page", 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    failures: list[str] = []
-    runner.run(test, out=failures.append)
-    assert runner.failures == 0, "".join(failures)

@@ -417,24 +417,3 @@ def test_regenerated_fixtures_equal_committed(tmp_path):
         "predictions_nb_beta_test.txt",
     ):
         assert _stable(tmp_path / name) == _stable(DATA / name), name
-
-
-def test_doc_page_examples_run():
-    import doctest
-    import os
-
-    text = (ROOT / "docs" / "readers_weka.md").read_text()
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if ">>>" in b]
-    assert blocks
-    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "weka", "weka", 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    failures: list[str] = []
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            runner.run(test, out=failures.append)
-    finally:
-        os.chdir(cwd)
-    assert runner.failures == 0, "".join(failures)
