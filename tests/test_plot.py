@@ -19,6 +19,9 @@ import xarray as xr  # noqa: E402
 import cvframe  # noqa: E402
 from cvframe import plot  # noqa: E402
 
+# module-scoped fixtures: one worker runs this file, so they are built once
+pytestmark = pytest.mark.xdist_group("plot")
+
 
 def _predictions(
     seed: int = 0,

@@ -14,6 +14,9 @@ import pytest
 import cvframe
 from cvframe.report import RECOMMENDATION, report
 
+# module-scoped fixtures: one worker runs this file, so they are built once
+pytestmark = pytest.mark.xdist_group("report")
+
 
 def _frame(seed: int = 0, n: int = 240, folds: int = 4, repeats: int = 2) -> pd.DataFrame:
     rng = np.random.default_rng(seed)

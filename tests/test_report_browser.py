@@ -23,7 +23,7 @@ import pytest
 
 from cvframe.report import report
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("report_browser")]
 
 WIDTH = 1400
 MAX_HEIGHT = 8000

@@ -17,6 +17,9 @@ import cvframe
 from cvframe import CountsError
 from cvframe.build import counts_from_frame
 
+# module-scoped fixtures: one worker runs this file, so they are built once
+pytestmark = pytest.mark.xdist_group("scale_out")
+
 dask = pytest.importorskip("dask", reason="dask is not installed")
 dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
 da = pytest.importorskip("dask.array", reason="dask[array] is not installed")

@@ -14,10 +14,7 @@ files are those same images. Drawing the figures is most of the demo's time.
 from __future__ import annotations
 
 import argparse
-import base64
-import html
 import os
-import re
 import time
 from typing import Any
 
@@ -25,7 +22,7 @@ import pandas as pd
 
 from ._common import Steps, UserError, integer, out_dir, progress, save_figure
 
-__all__ = ["DEMO_FOLDS", "DEMO_REPEATS", "OPTIONS", "add_parser", "figures_of", "run"]
+__all__ = ["DEMO_FOLDS", "DEMO_REPEATS", "OPTIONS", "add_parser", "run"]
 
 #: Repeats and folds of the demo's CV.
 DEMO_REPEATS = 5
@@ -154,79 +151,17 @@ def _frames(repeats: int, n_jobs: int, show: bool | None) -> dict[str, tuple[pd.
     return out
 
 
-# --- the report's figures, written as PNG files ----------------------------------------------
-
-_IMG = re.compile(r"<img\b[^>]*>")
-_ATTR = re.compile(r'(\w+)="([^"]*)"')
-_KINDS = (
-    ("roc", "roc"),
-    ("score rate", "score_rates"),
-    ("score_rate", "score_rates"),
-    ("calibration", "calibration"),
-    ("confusion", "confusion"),
-    ("every fold", "folds"),
-    ("per fold", "folds"),
-    ("fold", "folds"),
-    ("aggregation", "methods"),
-    ("method", "methods"),
-)
-
-
-def _kind(caption: str) -> str:
-    low = caption.lower()
-    for word, kind in _KINDS:
-        if word in low:
-            return kind
-    return "figure"
-
-
-def _cube_parts(page: str, names: list[str]) -> list[str]:
-    """The page cut into one part per cube (``<article>`` per cube; older pages: ``<section
-    id="sN">``); with one cube, the page."""
-    if len(names) == 1:
-        return [page]
-    for tag in (r"<article\b", r"<section id=[\"']s\d"):
-        parts = re.split(tag, page)[1:]
-        if len(parts) == len(names):
-            return parts
-    return []
-
-
-def figures_of(page: str, names: list[str]) -> dict[str, bytes]:
-    """The PNG images embedded in an HTML report, as ``{file name: PNG bytes}``.
-
-    The report has one part per cube, in the order of ``names``; each image is named
-    ``<cube>_<kind>.png`` after its caption (``folds``, ``methods``, ``confusion``, ``roc``,
-    ...). The images are the report's own: nothing is drawn twice. A page whose parts cannot
-    be told apart gives no images (the caller draws them).
-    """
-    out: dict[str, bytes] = {}
-    for name, part in zip(names, _cube_parts(page, names), strict=False):
-        for tag in _IMG.findall(part):
-            attrs = dict(_ATTR.findall(tag))
-            src = attrs.get("src", "")
-            if not src.startswith("data:image/png;base64,"):
-                continue
-            stem = f"{name}_{_kind(html.unescape(attrs.get('alt', '')))}"
-            fname, i = f"{stem}.png", 2
-            while fname in out:
-                fname, i = f"{stem}_{i}.png", i + 1
-            out[fname] = base64.b64decode(src.split(",", 1)[1])
-    return out
-
-
 def _report(cubes: Any, frames: Any, fmt: str, args: argparse.Namespace, plots: bool) -> str:
-    import inspect
-
     from ..report import report
 
     kwargs: dict[str, Any] = dict(
-        scores=frames, format=fmt, max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0)
+        scores=frames,
+        format=fmt,
+        title=args.title,
+        max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
     )
     if fmt == "html":
         kwargs["plots"] = plots
-    if args.title is not None and "title" in inspect.signature(report).parameters:
-        kwargs["title"] = args.title
     return report(cubes, **kwargs)
 
 
@@ -234,22 +169,17 @@ def _page(
     cubes: dict[str, Any], frames: dict[str, Any], args: argparse.Namespace, plots: bool
 ) -> tuple[str, dict[str, bytes]]:
     """The HTML report and its figures as ``{file name: PNG bytes}``, each drawn once."""
-    from .. import report as reports
+    from ..report import html_with_figures
 
-    both = getattr(reports, "html_with_figures", None)
-    if not plots or both is None:
-        page = _report(cubes, frames, "html", args, plots)
-        return page, (figures_of(page, list(cubes)) if plots else {})
-    page, figs = both(
+    if not plots:
+        return _report(cubes, frames, "html", args, plots), {}
+    page, figs = html_with_figures(
         cubes,
         scores=frames,
         title=args.title,
         max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
     )
-    pngs = {}
-    for cube, fig in figs:
-        pngs[f"{cube}_{fig.name}.png" if cube else f"{fig.name}.png"] = fig.png
-    return page, pngs
+    return page, {f"{cube}_{fig.name}.png": fig.png for cube, fig in figs}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -297,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             fh.write(page)
         steps.step("PNG files")
         if plots:
-            written += _write_pngs(out, pngs, cubes, score_frames)
+            written += _write_pngs(out, pngs, score_frames)
         written.append(html_path)
     finally:
         steps.close()
@@ -309,10 +239,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_pngs(
-    out: str, pngs: dict[str, bytes], cubes: dict[str, Any], frames: dict[str, Any]
-) -> list[str]:
-    """The report's figures as PNG files; the plots the report has not, drawn once here."""
+def _write_pngs(out: str, pngs: dict[str, bytes], frames: dict[str, Any]) -> list[str]:
+    """The report's figures as PNG files, plus the two plots the report has not."""
     from .. import plot
 
     written = []
@@ -321,22 +249,10 @@ def _write_pngs(
         with open(path, "wb") as fh:
             fh.write(data)
         written.append(path)
-    kinds = {f[: -len(".png")] for f in pngs}
-    for name, ds in cubes.items():  # a report without plots of its own: draw them here
-        for kind, draw in (
-            ("folds", lambda d: plot.folds(d)),
-            ("methods", lambda d: plot.methods(d)),
-            ("confusion", lambda d: plot.confusion(d, normalize="true")),
-        ):
-            if f"{name}_{kind}" not in kinds:
-                written.append(save_figure(draw(ds), os.path.join(out, f"{name}_{kind}.png")))
     bc = frames["breast_cancer"]
-    one = bc[(bc["model"] == "logistic") & (bc["repeat"] == 0)].drop(columns=["model"])
-    if "breast_cancer_roc" not in kinds:
-        written.append(save_figure(plot.roc(one), os.path.join(out, "breast_cancer_roc.png")))
-    if "breast_cancer_score_rates" not in kinds:
-        written.append(
-            save_figure(plot.score_rates(one), os.path.join(out, "breast_cancer_score_rates.png"))
-        )
+    one = bc[(bc["model"] == "logistic") & (bc["repeat"] == 0)]  # titles name model and repeat
+    written.append(
+        save_figure(plot.score_rates(one), os.path.join(out, "breast_cancer_score_rates.png"))
+    )
     written.append(save_figure(plot.fold_risk(), os.path.join(out, "fold_risk.png")))
     return written
