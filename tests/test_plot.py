@@ -268,3 +268,29 @@ def test_folds_plot_lines_are_the_tidy_values():
         round(float(y), 9) for ax in g.axes.flat for ln in ax.get_lines() for y in ln.get_ydata()
     )
     assert drawn == sorted(round(float(v), 9) for v in agg["value"])
+
+
+def _scored_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 80)
+    return pd.DataFrame(
+        {"fold": np.arange(80) % 4, "y_true": y, "y_pred": y, "score": y + rng.random(80)}
+    )
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda ax: plot.folds(cvframe.datasets.table1(), ax=ax),
+        lambda ax: cvframe.datasets.table1().cv.plot.methods(ax=ax),
+        lambda ax: plot.roc(_scored_frame(), ax=ax),
+        lambda ax: _scored_frame().cv.plot.score_rates(ax=ax),
+    ],
+    ids=["folds", "methods", "roc", "score_rates"],
+)
+def test_figure_level_plots_refuse_ax_with_a_clear_error(draw):
+    """A figure-level plot is a FacetGrid: ax= is an error naming it, never dropped silently."""
+    _, ax = plt.subplots()
+    with pytest.raises(TypeError, match=r"is figure-level.*takes no ax=.*col_wrap="):
+        draw(ax)
+    assert not ax.has_data()

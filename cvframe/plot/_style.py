@@ -224,6 +224,23 @@ def check_single_panel_dims(frame: pd.DataFrame, used: Iterable[Any], dims: Sequ
             )
 
 
+def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
+    """Refuse ``ax=`` on a figure-level plot with a clear error (it is no Axes-level call).
+
+    Figure-level plots return a seaborn FacetGrid and lay out their own panels, like
+    ``relplot``/``catplot``; an ``ax`` passed through ``**kwargs`` would otherwise reach a
+    matplotlib call as a confusing error, or be dropped silently.
+    """
+    if "ax" in kwargs:
+        raise TypeError(
+            f"{name}() is figure-level: it returns a seaborn FacetGrid ({panels}), like "
+            "seaborn's relplot/catplot, and takes no ax=. Lay the panels out with col=, row=, "
+            "col_wrap=, height= and aspect=, reach them through g.axes, and save with "
+            "g.savefig(path); the Axes-level plots that take ax= are confusion (one matrix), "
+            "cost_roc, f_surface, fold_risk, differences and critical_difference."
+        )
+
+
 # --- layout -----------------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from ._style import (
     column_arg,
     context,
     cube_of,
+    figure_level,
     finish,
     group_dims,
     method_palette,
@@ -136,6 +137,7 @@ def folds(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['precision', 'recall', 'F']
     """
+    figure_level("folds", kwargs, "one panel per metric")
     seaborn = sns()
     ds = _as_cube(data, "folds")
     pf = tidy.fold_table(ds, beta=beta, zero_division=zero_division)
@@ -328,6 +330,7 @@ def methods(
     >>> g.ax.get_ylabel()
     'F'
     """
+    figure_level("methods", kwargs, "one panel per cell of the other dims")
     seaborn = sns()
     mt = select_classes(_methods_frame(data, beta, zero_division), classes)
     dims = list(mt.columns[: list(mt.columns).index(CLASS) + 1])

@@ -20,6 +20,7 @@ from ._style import (
     check_single_panel_dims,
     column_arg,
     context,
+    figure_level,
     finish,
     fold_palette,
     in_memory,
@@ -172,6 +173,7 @@ def roc(
     >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
     ['fold 0 (AUC 0.75)', 'fold 1 (AUC 1.00)', 'merged (AUC 0.69)']
     """
+    figure_level("roc", kwargs, "one panel per class")
     frame_kwargs = {
         "labels": labels,
         "pos_label": pos_label,
@@ -358,6 +360,7 @@ def score_rates(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['false positive rate', 'true positive rate']
     """
+    figure_level("score_rates", kwargs, "one panel per rate")
     data = in_memory(data)
     if not isinstance(data, pd.DataFrame):
         raise TypeError(

@@ -16,6 +16,7 @@ from ..reduce import F_METHODS
 from ..tidy import METHOD_LABELS
 from ._style import (
     column_arg,
+    figure_level,
     finish,
     method_palette,
     new_axes,
@@ -91,6 +92,7 @@ def bias(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['stratified', 'unstratified']
     """
+    figure_level("bias", kwargs, "one panel per setting")
     seaborn = sns()
     x = choice("x", x, ["prevalence", "f"])
     if isinstance(study, pd.DataFrame):
