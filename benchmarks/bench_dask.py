@@ -145,7 +145,7 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
         {
             "what": f"dask cube, {n:.0e} rows: peak memory per worker",
             "cvframe_s": mib,
-            "yardstick": "one partition in memory (MiB)",
+            "yardstick": "one partition in memory",
             "yardstick_s": m["partition_bytes"] / 2**20,
             "ratio": m["peak_worker_bytes"] / m["partition_bytes"],
             "goal": "bounded by the chunk size, not by the rows",
