@@ -90,15 +90,14 @@ def _time(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def measure(rows: int, repeat: int = 3, classes: int = CLASSES) -> dict[str, Any]:
     """Best-of-``repeat`` times (interleaved: a busy machine slows floor and candidate alike)."""
-    from cvframe import scores
-    from cvframe.scores import _rank
+    from cvframe import _kernel, scores
 
     df = make_frame(rows, classes=classes)
     _, cols = _columns(classes)
     arrays = [df[c].to_numpy() for c in cols]
     scores.auc_methods(df.head(1000))  # imports and first allocations
-    if rows >= _rank.NUMBA_MIN_SIZE:  # the compiled pass (numba installed): compile untimed
-        scores.auc_methods(df.head(_rank.NUMBA_MIN_SIZE))
+    if rows >= _kernel.NUMBA_MIN_SIZE:  # the compiled pass (numba installed): compile untimed
+        scores.auc_methods(df.head(_kernel.NUMBA_MIN_SIZE))
     t_ours = t_argsort = t_sort = float("inf")
     ds = None
     for _ in range(repeat):
@@ -126,11 +125,9 @@ def measure(rows: int, repeat: int = 3, classes: int = CLASSES) -> dict[str, Any
 
 
 def _engine(rows: int) -> str:
-    from cvframe.scores import _rank
+    from cvframe._kernel import engine
 
-    if rows < _rank.NUMBA_MIN_SIZE or _rank.ENGINE == "numpy" or _rank._kernel() is False:
-        return "numpy counting pass"
-    return "one compiled (numba) pass"
+    return "one compiled (numba) pass" if engine(rows) == "numba" else "numpy counting pass"
 
 
 def rows(quick: bool = False) -> list[dict[str, Any]]:

@@ -62,12 +62,17 @@ _compiled: Any = None
 
 
 def have_numba() -> bool:
-    """True when numba can be imported (the compiled pass is available)."""
-    return _loop_compiled() is not False
+    """True when numba can be imported (the compiled passes are available)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def engine(size: int) -> str:
-    """The engine :func:`fold_aggregates` uses for an input of ``size`` values."""
+    """The engine of every compiled pass for an input of ``size`` values: ``"numba"`` or
+    ``"numpy"`` (:func:`fold_aggregates` here, the ranking passes of ``cvframe.scores``)."""
     choice = ENGINE
     if choice not in ("auto", "numba", "numpy"):
         raise ValueError(f"CVFRAME_KERNEL={choice!r} must be 'auto', 'numba' or 'numpy'.")

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from cvframe import scores
+from cvframe import _kernel, scores
 from cvframe.scores import _rank
 from cvframe.scores.ranking import AP, AUC, R_PRECISION, run_metric
 
@@ -33,8 +33,8 @@ ENGINES = [
 @pytest.fixture(params=ENGINES)
 def engine(request, monkeypatch):
     """Force one engine of the counting pass, also for tiny inputs."""
-    monkeypatch.setattr(_rank, "ENGINE", request.param)
-    monkeypatch.setattr(_rank, "NUMBA_MIN_SIZE", 0)
+    monkeypatch.setattr(_kernel, "ENGINE", request.param)
+    monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
     return request.param
 
 
@@ -70,12 +70,12 @@ def test_by_low_equals_a_fresh_sort_by_fold(rows, eng):
     s = s.astype(np.float64) / 2
     g = rep * 4 + fold
     counts = np.bincount(g, minlength=12)
-    old = _rank.ENGINE, _rank.NUMBA_MIN_SIZE
-    _rank.ENGINE, _rank.NUMBA_MIN_SIZE = eng, 0
+    old = _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE
+    _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = eng, 0
     try:
         both = _rank.Ranked(s, float(s.min()), float(s.max()), y, rep, 3, fold, 4, counts)
     finally:
-        _rank.ENGINE, _rank.NUMBA_MIN_SIZE = old
+        _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = old
     merged_fresh = _rank.Ranked(s, float(s.min()), float(s.max()), y, rep, 3)
     np.testing.assert_array_equal(both.key, merged_fresh.key)
     np.testing.assert_array_equal(both.bounds, merged_fresh.bounds)
@@ -100,17 +100,17 @@ def test_numba_and_numpy_passes_give_the_same_array(monkeypatch):
     value = rng.integers(0, 1 << shift, n).astype(np.uint64)
     key = np.sort((high << np.uint64(shift + lbits)) | (value << np.uint64(lbits)) | low)
     counts = np.bincount((high * n_low + low).astype(np.int64), minlength=n_low * n_high)
-    monkeypatch.setattr(_rank, "NUMBA_MIN_SIZE", 0)
+    monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
     out = {}
     for eng in ("numpy", "numba"):
-        monkeypatch.setattr(_rank, "ENGINE", eng)
+        monkeypatch.setattr(_kernel, "ENGINE", eng)
         out[eng] = _rank.partition(key, counts, n_low, lbits, shift, n_high)
     np.testing.assert_array_equal(out["numba"], out["numpy"])
     assert np.all(out["numpy"][1:] >= out["numpy"][:-1])  # grouped, ascending in a group
 
 
 def test_unknown_engine_names_the_variable(monkeypatch):
-    monkeypatch.setattr(_rank, "ENGINE", "gpu")
+    monkeypatch.setattr(_kernel, "ENGINE", "gpu")
     with pytest.raises(ValueError, match="CVFRAME_KERNEL='gpu' must be"):
         _rank.partition(np.zeros(3, np.uint64), np.array([3, 0]), 2, 1, 2, 1)
 
@@ -224,12 +224,12 @@ def test_fused_auc_equals_the_counting_pass_exactly(rows):
     s = s.astype(np.float64) / 2
     counts = np.bincount(rep * 4 + fold, minlength=12)
     args = (s, float(s.min()), float(s.max()), y, rep, 3, fold, 4, counts)
-    old = _rank.ENGINE, _rank.NUMBA_MIN_SIZE
-    _rank.ENGINE, _rank.NUMBA_MIN_SIZE = "numba", 0
+    old = _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE
+    _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = "numba", 0
     try:
         fused = _rank.auc_both(*args)
     finally:
-        _rank.ENGINE, _rank.NUMBA_MIN_SIZE = old
+        _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = old
     assert fused is not None
     both = _rank.Ranked(*args)  # numpy engine: packing, counting pass, rank sums
     merged = both.auc()
@@ -245,11 +245,11 @@ def test_fused_auc_steps_aside_for_numpy_and_wide_keys(monkeypatch):
     s = np.sign(rng.normal(size=50)) * 10.0 ** rng.uniform(-300, 300, 50)
     y, fold = rng.integers(0, 2, 50), rng.integers(0, 3, 50)
     args = (s, float(s.min()), float(s.max()), y, None, 1, fold, 3, np.bincount(fold))
-    monkeypatch.setattr(_rank, "ENGINE", "numpy")
+    monkeypatch.setattr(_kernel, "ENGINE", "numpy")
     assert _rank.auc_both(*args) is None
     if _rank._kernel() is not False:
-        monkeypatch.setattr(_rank, "ENGINE", "numba")
-        monkeypatch.setattr(_rank, "NUMBA_MIN_SIZE", 0)
+        monkeypatch.setattr(_kernel, "ENGINE", "numba")
+        monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
         assert _rank.auc_both(*args) is None  # dense ranks: the Ranked path
 
 
@@ -265,12 +265,12 @@ def test_fused_auc_without_ties_equals_the_counting_pass(reps):
     g = fold if rep is None else rep * folds + fold
     counts = np.bincount(g, minlength=reps * folds)
     args = (s, float(s.min()), float(s.max()), y, rep, reps, fold, folds, counts)
-    old = _rank.ENGINE, _rank.NUMBA_MIN_SIZE
-    _rank.ENGINE, _rank.NUMBA_MIN_SIZE = "numba", 0
+    old = _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE
+    _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = "numba", 0
     try:
         fused = _rank.auc_both(*args)
     finally:
-        _rank.ENGINE, _rank.NUMBA_MIN_SIZE = old
+        _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = old
     assert fused is not None
     both = _rank.Ranked(*args)
     np.testing.assert_array_equal(fused[0][0], both.auc()[0])
@@ -297,13 +297,13 @@ def test_compiled_keys_equal_the_numpy_packing(values, signs):
     y = (np.arange(len(s)) % 3 == 0).astype(np.int64)
     fold = np.arange(len(s)) % 3
     args = (s, float(s.min()), float(s.max()), y, None, 1, fold, 3)
-    old = _rank.ENGINE, _rank.NUMBA_MIN_SIZE
+    old = _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE
     try:
-        _rank.ENGINE, _rank.NUMBA_MIN_SIZE = "numba", 0
+        _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = "numba", 0
         fast = _rank.sorted_keys(*args)
-        _rank.ENGINE = "numpy"
+        _kernel.ENGINE = "numpy"
         slow = _rank.sorted_keys(*args)
     finally:
-        _rank.ENGINE, _rank.NUMBA_MIN_SIZE = old
+        _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = old
     np.testing.assert_array_equal(fast[0], slow[0])
     assert (fast[1].M, fast[1].L, fast[1].span) == (slow[1].M, slow[1].L, slow[1].span)

@@ -18,7 +18,8 @@ when numba is installed (the ``fast`` extra) and a radix ``argsort`` of the smal
 otherwise; both give the same array. For AUC, with numba, one compiled pass over the sorted
 keys counts the pooled and the per-fold Mann-Whitney statistics at once (:func:`auc_both`):
 the same integers as the rank sums of :meth:`Ranked.auc`, so the same values.
-``CVFRAME_KERNEL=numpy`` forces numpy (inputs under :data:`NUMBA_MIN_SIZE` rows use it too).
+The engine is chosen by :func:`cvframe._kernel.engine`, the one rule of both compiled passes
+(``CVFRAME_KERNEL=numpy`` forces numpy; small inputs use it too).
 
 This module imports numpy only (numba lazily, when installed and the input is large).
 
@@ -28,7 +29,6 @@ together so that the two engines cannot drift apart; the tests compare them bit 
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from .._kernel import engine
+
 __all__ = [
-    "ENGINE",
-    "NUMBA_MIN_SIZE",
     "Packing",
     "Ranked",
     "auc_both",
@@ -156,12 +156,6 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
 # ------------------------------------------------------------------------------------------
 # The stable counting pass by fold
 # ------------------------------------------------------------------------------------------
-
-#: "auto" (numba when installed and the input is large enough), "numba" or "numpy".
-ENGINE = os.environ.get("CVFRAME_KERNEL", "auto")
-#: Smallest array the compiled pass is used for under ``ENGINE="auto"`` (below it, importing
-#: and compiling would cost more than the pass saves).
-NUMBA_MIN_SIZE = 1 << 16
 
 _compiled: Any = None
 
@@ -358,19 +352,6 @@ def _packing(s: np.ndarray, lo: float, hi: float) -> Packing:
     return Packing(m, big_l, span)
 
 
-def _engine(n: int) -> str:
-    choice = ENGINE
-    if choice not in ("auto", "numba", "numpy"):
-        raise ValueError(f"CVFRAME_KERNEL={choice!r} must be 'auto', 'numba' or 'numpy'.")
-    if choice == "numpy" or (choice == "auto" and n < NUMBA_MIN_SIZE):
-        return "numpy"
-    if _kernel() is not False:
-        return "numba"
-    if choice == "numba":
-        raise ImportError("CVFRAME_KERNEL='numba' but numba is not installed (pip install numba).")
-    return "numpy"
-
-
 def _small(codes: np.ndarray, n: int) -> np.ndarray:
     """Codes in the smallest unsigned dtype (<= 16 bits: numpy's stable sort is a radix sort)."""
     for dt in (np.uint8, np.uint16, np.uint32):
@@ -394,7 +375,7 @@ def partition(
     n_groups = n_high * n_low
     vmask = np.uint64((1 << shift) - 1)
     rshift = np.uint64(shift + lbits)
-    if _engine(len(key)) == "numba":
+    if engine(len(key)) == "numba":
         starts = np.zeros(n_groups, dtype=np.int64)
         np.cumsum(counts[:-1], out=starts[1:])
         return _kernel().scatter(
@@ -445,7 +426,7 @@ def sorted_keys(
     n = len(s)
     gbits = int(n_groups - 1).bit_length()
     lbits = int(n_low - 1).bit_length() if low is not None else 0
-    fast = _engine(n) == "numba" and s.dtype == np.float64
+    fast = engine(n) == "numba" and s.dtype == np.float64
     scratch: np.ndarray | None = None
     key: np.ndarray | None = None
     if fast:  # the packing first, then the whole key in one compiled pass
@@ -524,7 +505,7 @@ def auc_both(
     None when that path does not apply (numpy engine, keys too wide): use :class:`Ranked`.
     ``buffer``: a uint64 array of one element per row for the keys, reused across classes.
     """
-    if _engine(len(s)) != "numba" or s.dtype != np.float64:
+    if engine(len(s)) != "numba" or s.dtype != np.float64:
         return None
     key, _, uniques, sbits, _, lbits = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
     if uniques is not None:
@@ -698,7 +679,7 @@ class Ranked:
 
     def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(AUC, n_pos, n_neg) per group; AUC is NaN where n_pos or n_neg is 0."""
-        if _engine(self.n) == "numba":
+        if engine(self.n) == "numba":
             s2, npos = _kernel().auc(self.key, self.bounds)
             nneg = self.size - npos
             return _auc_value(s2, npos, nneg), npos, nneg
