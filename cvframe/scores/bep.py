@@ -24,7 +24,7 @@ import pandas as pd
 import xarray as xr
 
 from .._docs import doc, register
-from ._frame import by_frame_dims
+from .._labels.frame import by_frame_dims
 from ._rank import Ranked
 from .ranking import Average, Method, RankingMetric, Undefined, run_metric
 

@@ -28,9 +28,9 @@ import xarray as xr
 
 from .. import _checks
 from .._docs import doc, register
+from .._labels.frame import FRAME_DIMS, Frame, by_frame_dims, is_dask_frame, parse, reads_dask
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
-from ._frame import FRAME_DIMS, Frame, by_frame_dims, is_dask_frame, parse, reads_dask
 from .ranking import METHODS, UNDEFINED, Method, Undefined
 
 __all__ = ["CALIBRATION_AVERAGES", "brier", "brier_decomposition", "log_loss"]

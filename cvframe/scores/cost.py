@@ -34,6 +34,7 @@ import xarray as xr
 
 from .. import _checks, formulas
 from .._docs import doc, register
+from .._labels.frame import Frame, by_frame_dims, parse, place
 from .._types import Dims, How, ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ..reduce import fold_dims, warn
@@ -48,7 +49,6 @@ from ..schema import (
     provenance,
     read_counts,
 )
-from ._frame import Frame, by_frame_dims, parse, place
 from ._rank import Ranked
 from .curves import curve_rows
 from .ranking import UNDEFINED, Undefined

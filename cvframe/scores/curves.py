@@ -16,9 +16,9 @@ import pandas as pd
 
 from .. import _checks
 from .._docs import doc
+from .._labels.frame import Frame, by_frame_dims, parse, place
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ..schema import CLASS, FOLD, REPEAT
-from ._frame import Frame, by_frame_dims, parse, place
 from ._rank import Ranked
 from .ranking import UNDEFINED, Undefined
 

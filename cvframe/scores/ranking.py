@@ -34,9 +34,9 @@ import xarray as xr
 
 from .. import _checks
 from .._docs import doc
+from .._labels.frame import Frame, by_frame_dims, parse
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ..schema import CLASS, FOLD, REPEAT
-from ._frame import Frame, by_frame_dims, parse
 from ._rank import Ranked, auc_both
 
 __all__ = ["auc", "auc_methods", "average_precision", "precision_at_k", "r_precision"]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import CountsError, few
+from ..errors import CountsError, few
 
 __all__ = [
     "as_labels",
