@@ -10,21 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
-
-from . import accessors as _accessors  # noqa: E402,F401  (registers ds.cv and df.cv)
-from . import datasets, formulas, reduce, schema  # noqa: E402
-from .build import from_confusion, from_counts, from_predictions  # noqa: E402
+from . import accessors as _accessors  # noqa: F401  (registers ds.cv and df.cv)
+from . import datasets, formulas, reduce, schema
+from ._version import __version__
+from .build import from_confusion, from_counts, from_predictions
 
 # ``cvframe.compare`` is the function (the module stays importable as ``cvframe.compare``
 # through ``import cvframe.compare``/``from cvframe.compare import ...``): imported eagerly so
 # that a later import of the submodule cannot rebind the package attribute to the module.
-from .compare import compare  # noqa: E402
-from .errors import CountsError, UndefinedMetricWarning  # noqa: E402
-from .explain import explain  # noqa: E402  (the same holds for cvframe.explain)
-from .formulas import f_from_rates  # noqa: E402
-from .io import open_dataset  # noqa: E402
-from .schema import validate  # noqa: E402
+from .compare import compare
+from .errors import CountsError, UndefinedMetricWarning
+from .explain import explain  # (the same holds for cvframe.explain)
+from .formulas import f_from_rates
+from .io import open_dataset
+from .schema import validate
 
 # Outer layers import scikit-learn, scipy.stats, matplotlib or dask; they load on first use
 # so that `import cvframe` stays cheap.

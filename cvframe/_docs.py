@@ -19,11 +19,6 @@ __all__ = ["FRAGMENTS", "accessor_doc", "doc", "register"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_FORMAN_SCHOLZ = (
-    'G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:\n'
-    '   Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010.'
-)
-
 #: Every shared fragment, by token.
 FRAGMENTS: dict[str, str] = {
     "ds": """\
@@ -48,7 +43,9 @@ skip_undefined : bool, default False
     Average only over the folds where precision and recall are both defined
     (:math:`V^{(i)} = 1`): the paper's tilde methods, which are biased upwards. Under
     ``zero_division="warn"`` one warning says how many folds were skipped.""",
-    "reference": _FORMAN_SCHOLZ,
+    "reference": """\
+G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
+   Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010.""",
     "metric": """\
 metric : {"precision", "recall", "f", "accuracy"}, default "f"
     The per-class one-vs-all metric. ``"accuracy"`` of a class is its one-vs-all
@@ -107,11 +104,7 @@ _INLINE = re.compile(r"<<(\w+)>>")
 
 
 def register(fragments: Mapping[str, str]) -> None:
-    """Add module-specific fragments (token without the angle brackets -> dedented text).
-
-    A token may be registered once; registering another text under a known token is an
-    error (two modules would otherwise document the same parameter differently).
-    """
+    """Add module-specific fragments (token -> dedented text); a token keeps one text."""
     for name, text in fragments.items():
         name = name.strip("<>")
         text = textwrap.dedent(text).strip("\n")
@@ -155,21 +148,16 @@ def accessor_doc(func: Callable[..., Any], data: tuple[str, ...] = ("ds", "df"))
     head = _PARAM_HEAD.search(text)
     if head is None:
         return text
-    indent = head.group("indent")
-    start = head.end()
+    indent, start = head.group("indent"), head.end()
     lines = text[start:].split("\n")
     first = lines[0]
-    name_part = first.strip().split(" : ")[0]
-    names = [n.strip() for n in name_part.split(",")]
+    names = [n.strip() for n in first.strip().split(" : ")[0].split(",")]
     if not first.startswith(indent) or first.startswith(indent + " ") or names[0] not in data:
         return text
     end = 1
     while end < len(lines) and lines[end].startswith(indent + " "):
         end += 1
-    rest = names[1:]
-    kept = (
-        [f"{indent}{', '.join(rest)} : {first.split(' : ', 1)[1]}"] + lines[1:end]
-        if rest and " : " in first
-        else []
-    )
+    kept = []
+    if names[1:] and " : " in first:  # "ds, other : ..." keeps "other : ..."
+        kept = [f"{indent}{', '.join(names[1:])} : {first.split(' : ', 1)[1]}", *lines[1:end]]
     return text[:start] + "\n".join(kept + lines[end:])

@@ -21,7 +21,3 @@ CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity"]
 Definition = Literal["mean", "f_of_means"]
 #: Accuracy per fold (None), pooled over folds or averaged over folds.
 How = Literal["pooled", "avg", None]
-#: The five fold aggregations of F.
-FMethod = Literal["f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip"]
-#: Task of a counts cube.
-Task = Literal["binary", "multiclass", "multilabel"]

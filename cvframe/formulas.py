@@ -12,19 +12,25 @@ nan
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from . import _checks
+from .errors import few
 
 __all__ = [
+    "METRIC_SPECS",
+    "MetricSpec",
     "accuracy",
     "as_float",
     "f_beta",
     "f_from_pr",
     "f_from_rates",
+    "metric",
     "mirror_roc",
     "precision",
     "recall",
@@ -34,21 +40,11 @@ __all__ = [
 ]
 
 
-def _where(cond: Any, a: Any, b: Any) -> Any:
-    if isinstance(cond, xr.DataArray):
-        return xr.where(cond, a, b, keep_attrs=False)
-    out = np.where(cond, a, b)
-    return out.item() if out.ndim == 0 else out
-
-
 def as_float(x: Any) -> Any:
     """Counts as float64 (unsigned and int32 counts are up-cast before any arithmetic)."""
     if isinstance(x, xr.DataArray):
         return x if x.dtype == np.float64 else x.astype("float64")
     return np.asarray(x, dtype="float64") if np.ndim(x) else float(x)
-
-
-_float = as_float  # the former private name
 
 
 def safe_divide(num: Any, den: Any, fill: float = 0.0) -> Any:
@@ -57,25 +53,161 @@ def safe_divide(num: Any, den: Any, fill: float = 0.0) -> Any:
     >>> safe_divide(1, 4), safe_divide(0, 0), safe_divide(0, 0, fill=1.0)
     (0.25, 0.0, 1.0)
     """
-    num, den = _float(num), _float(den)
+    num, den = as_float(num), as_float(den)
     undefined = den == 0
     ratio = num / (den + undefined)  # den + 1 where den == 0: finite, then replaced
-    return _where(undefined, fill, ratio)
+    if isinstance(undefined, xr.DataArray):
+        return xr.where(undefined, fill, ratio, keep_attrs=False)
+    out = np.where(undefined, fill, ratio)
+    return out.item() if out.ndim == 0 else out
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric of counts (a row of :data:`METRIC_SPECS`): its formula ``num / den``, when
+    it is undefined (``den == 0``) and how a warning words it."""
+
+    name: str  #: the name in ``metric=`` arguments
+    numerator: str  #: the formula as text
+    denominator: str
+    #: ``(tp, fp, fn, tn, beta) -> (num, den)`` of float64 counts (``tn`` None if not used)
+    num_den: Callable[[Any, Any, Any, Any, float], tuple[Any, Any]]
+    undefined_when: str  #: when ``den == 0``, as text
+    warning: tuple[str, str]  #: a warning's words for an undefined fold (or cell), pooled cell
+    code: int  #: the metric's branch in the compiled loop of :mod:`cvframe._kernel`
+    uses_tn: bool = False  #: whether the formula reads the true negatives
+    #: ``(tp, fp, fn, tn) -> mask`` of the folds a fold mean calls undefined (and skips under
+    #: ``skip_undefined``) when not ``den == 0``: for F, where precision or recall is
+    fold_undefined: Callable[[Any, Any, Any, Any], Any] | None = None
+
+    def undefined(self, tp: Any, fp: Any, fn: Any, tn: Any, pooled: bool = False) -> Any:
+        """Mask of the undefined cells of float64 counts (per fold unless ``pooled``)."""
+        if not pooled and self.fold_undefined is not None:
+            return self.fold_undefined(tp, fp, fn, tn)
+        return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
+
+
+def _f_num_den(tp: Any, fp: Any, fn: Any, tn: Any, beta: float) -> tuple[Any, Any]:
+    b2 = float(beta) ** 2
+    num = (1.0 + b2) * tp
+    return num, num + b2 * fn + fp
+
+
+#: The metrics of counts, by name; every other table of metrics derives from this one.
+METRIC_SPECS: dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in (
+        MetricSpec(
+            "precision",
+            "TP",
+            "TP + FP",
+            lambda tp, fp, fn, tn, beta: (tp, tp + fp),
+            "TP + FP = 0",
+            ("precision (no predicted positives)",) * 2,
+            code=1,
+        ),
+        MetricSpec(
+            "recall",
+            "TP",
+            "TP + FN",
+            lambda tp, fp, fn, tn, beta: (tp, tp + fn),
+            "TP + FN = 0",
+            ("recall (no positives of the class)",) * 2,
+            code=2,
+        ),
+        MetricSpec(
+            "f",
+            "(1 + beta^2) TP",
+            "(1 + beta^2) TP + beta^2 FN + FP",
+            _f_num_den,
+            "TP = FP = FN = 0",
+            ("precision or recall", "F (TP = FP = FN = 0 after pooling)"),
+            code=0,
+            fold_undefined=lambda tp, fp, fn, tn: ~valid(tp, fp, fn),
+        ),
+        MetricSpec(
+            "accuracy",
+            "TP + TN",
+            "TP + FP + FN + TN",
+            lambda tp, fp, fn, tn, beta: (tp + tn, tp + fp + fn + tn),
+            "TP + FP + FN + TN = 0",
+            ("accuracy (empty fold)", "accuracy (no tested samples)"),
+            code=4,
+            uses_tn=True,
+        ),
+        MetricSpec(
+            "specificity",
+            "TN",
+            "TN + FP",
+            lambda tp, fp, fn, tn, beta: (tn, tn + fp),
+            "TN + FP = 0",
+            ("specificity (no negatives of the class)",) * 2,
+            code=3,
+            uses_tn=True,
+        ),
+    )
+}
+
+
+def metric(
+    name: str, tp: Any, fp: Any, fn: Any, tn: Any = None, *, beta: float = 1.0, fill: float = 0.0
+) -> Any:
+    r"""Any metric of :data:`METRIC_SPECS` from counts, elementwise: ``num / den``.
+
+    .. math:: \text{metric} = \frac{\text{numerator}(TP, FP, FN, TN)}
+        {\text{denominator}(TP, FP, FN, TN)}
+
+    ``fill`` where the denominator is 0 (see :attr:`MetricSpec.undefined_when`).
+
+    Parameters
+    ----------
+    name : {"precision", "recall", "f", "accuracy", "specificity"}
+    tp, fp, fn : number, array-like or DataArray
+        Counts (numpy broadcasting / xarray alignment applies).
+    tn : number, array-like or DataArray, optional
+        Needed by ``"accuracy"`` and ``"specificity"``.
+    beta : float, default 1
+        The :math:`\beta` of F.
+    fill : float, default 0
+        The value of an undefined cell.
+
+    Returns
+    -------
+    float, numpy.ndarray or DataArray (float64)
+
+    References
+    ----------
+    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies", ACM SIGKDD
+    Explorations 12(1), 2010, §2.
+
+    Examples
+    --------
+    >>> metric("precision", 3, 1, 2), metric("f", 14, 19, 1), metric("accuracy", 3, 1, 2, 4)
+    (0.75, 0.5833333333333334, 0.7)
+    >>> metric("recall", [1, 0], [0, 0], [1, 0]).tolist()
+    [0.5, 0.0]
+    """
+    spec = METRIC_SPECS[_checks.choice("metric", name, list(METRIC_SPECS))]
+    if spec.uses_tn and tn is None:
+        raise ValueError(f"metric={name!r} needs tn (the true negatives); pass tn=...")
+    b = _checks.beta(beta)
+    tp, fp, fn, tn = (None if x is None else as_float(x) for x in (tp, fp, fn, tn))
+    return safe_divide(*spec.num_den(tp, fp, fn, tn, b), fill)
 
 
 def precision(tp: Any, fp: Any, fill: float = 0.0) -> Any:
     r"""Precision :math:`TP/(TP+FP)`; undefined (``fill``) when :math:`TP+FP=0`."""
-    return safe_divide(tp, _float(tp) + _float(fp), fill)
+    return metric("precision", tp, fp, None, fill=fill)
 
 
 def recall(tp: Any, fn: Any, fill: float = 0.0) -> Any:
     r"""Recall (true-positive rate) :math:`TP/(TP+FN)`; undefined when :math:`TP+FN=0`."""
-    return safe_divide(tp, _float(tp) + _float(fn), fill)
+    return metric("recall", tp, None, fn, fill=fill)
 
 
 def specificity(tn: Any, fp: Any, fill: float = 0.0) -> Any:
     r"""Specificity (true-negative rate) :math:`TN/(TN+FP)`; undefined when :math:`TN+FP=0`."""
-    return safe_divide(tn, _float(tn) + _float(fp), fill)
+    return metric("specificity", None, fp, None, tn, fill=fill)
 
 
 def f_beta(tp: Any, fp: Any, fn: Any, beta: float = 1.0, fill: float = 0.0) -> Any:
@@ -89,9 +221,7 @@ def f_beta(tp: Any, fp: Any, fn: Any, beta: float = 1.0, fill: float = 0.0) -> A
     >>> f_beta(2, 0, 2), f_beta(0, 0, 4), f_beta(0, 0, 0, fill=float("nan"))
     (0.6666666666666666, 0.0, nan)
     """
-    tp, fp, fn = _float(tp), _float(fp), _float(fn)
-    b2 = float(beta) ** 2
-    return safe_divide((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp, fill)
+    return metric("f", tp, fp, fn, beta=beta, fill=fill)
 
 
 def f_from_pr(p: Any, r: Any, beta: float = 1.0) -> Any:
@@ -104,20 +234,25 @@ def f_from_pr(p: Any, r: Any, beta: float = 1.0) -> Any:
     >>> round(f_from_pr(0.6, 0.9375), 4)
     0.7317
     """
-    p, r = _float(p), _float(r)
+    p, r = as_float(p), as_float(r)
     b2 = float(beta) ** 2
     return safe_divide((1 + b2) * p * r, b2 * p + r, 0.0)
 
 
 def _in_unit(name: str, value: Any, open_ends: bool = False) -> None:
-    """Numbers in [0, 1] ((0, 1) when ``open_ends``); NaN passes, DataArrays are not read."""
-    if isinstance(value, xr.DataArray):
-        return
-    arr = np.asarray(value, dtype="float64")
+    """Numbers in [0, 1] ((0, 1) when ``open_ends``); NaN passes.
+
+    A DataArray is checked too (a dask-backed one is computed for the check).
+    """
+    arr = as_float(value) if isinstance(value, xr.DataArray) else np.asarray(value, dtype=float)
     bad = (arr <= 0) | (arr >= 1) if open_ends else (arr < 0) | (arr > 1)
-    if np.any(bad):
+    if bool(bad.any()):
+        found = np.asarray(arr.where(bad) if isinstance(arr, xr.DataArray) else arr[bad]).ravel()
         where = "(0, 1)" if open_ends else "[0, 1]"
-        raise ValueError(f"{name} has values {np.unique(arr[bad])[:5].tolist()} outside {where}.")
+        raise ValueError(
+            f"{name} has values {few(np.unique(found[~np.isnan(found)]).tolist())} outside "
+            f"{where}; pass {'shares' if open_ends else 'rates'} in {where}."
+        )
 
 
 def f_from_rates(tpr: Any, fpr: Any, prevalence: Any, beta: float = 1.0) -> Any:
@@ -164,7 +299,7 @@ def f_from_rates(tpr: Any, fpr: Any, prevalence: Any, beta: float = 1.0) -> Any:
     _in_unit("tpr", tpr)
     _in_unit("fpr", fpr)
     _in_unit("prevalence", prevalence, open_ends=True)
-    tpr, fpr, pi = _float(tpr), _float(fpr), _float(prevalence)
+    tpr, fpr, pi = as_float(tpr), as_float(fpr), as_float(prevalence)
     return f_beta(pi * tpr, (1.0 - pi) * fpr, pi * (1.0 - tpr), b, 0.0)
 
 
@@ -181,7 +316,7 @@ def valid(tp: Any, fp: Any, fn: Any) -> Any:
     >>> bool(valid(0, 0, 4)), bool(valid(1, 0, 0))
     (False, True)
     """
-    return ((_float(tp) + _float(fp)) > 0) & ((_float(tp) + _float(fn)) > 0)
+    return ((as_float(tp) + as_float(fp)) > 0) & ((as_float(tp) + as_float(fn)) > 0)
 
 
 def mirror_roc(fpr: Any, tpr: Any) -> tuple[Any, Any]:
@@ -201,4 +336,6 @@ def mirror_roc(fpr: Any, tpr: Any) -> tuple[Any, Any]:
     >>> [v.tolist() for v in mirror_roc([0.0, 0.25], [0.5, 1.0])]
     [[1.0, 0.75], [0.5, 0.0]]
     """
-    return 1.0 - _float(fpr), 1.0 - _float(tpr)
+    _in_unit("fpr", fpr)
+    _in_unit("tpr", tpr)
+    return 1.0 - as_float(fpr), 1.0 - as_float(tpr)

@@ -163,16 +163,8 @@ def summary(
         half = float(stdtrit(n - 1, (1 + float(ci)) / 2)) * sample_sd / math.sqrt(n)
     std = sample_sd if ddof == 1 else x.std(d, ddof=0, skipna=False)
     sem = sample_sd / math.sqrt(n)
-    out = xr.Dataset(
-        {
-            "mean": mean,
-            "std": std,
-            "sem": sem,
-            "ci_low": mean - half,
-            "ci_high": mean + half,
-            "n": xr.DataArray(np.int64(n)),
-        }
-    )
+    stats = dict(mean=mean, std=std, sem=sem, ci_low=mean - half, ci_high=mean + half)
+    out = xr.Dataset({**stats, "n": xr.DataArray(np.int64(n))})
     for v in out.data_vars.values():
         v.attrs = {}
     attrs: dict[str, Any] = {"method": "summary", "reduced_dims": d, "ci": float(ci), "ddof": ddof}

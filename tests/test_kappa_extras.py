@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cvframe
-from cvframe import multiclass
+from cvframe import kappa, multiclass
 
 SLIDES = [[88, 10, 2], [14, 40, 6], [18, 10, 12]]
 
@@ -166,6 +166,17 @@ def test_bad_kappa_values_name_the_argument(value, exc):
         multiclass.kappa_band(value)
 
 
+def test_out_of_range_kappa_in_a_data_array_is_refused_with_the_values():
+    with pytest.raises(ValueError, match=r"2 value\(s\) outside \[-1, 1\]: \[-2.0, 1.5\]"):
+        kappa.kappa_band(xr.DataArray([0.1, 1.5, -2.0, float("nan")], dims="model"))
+
+
+def test_the_kappa_family_is_one_module_reached_from_multiclass():
+    for name in ("kappa", "kappa_expected", "kappa_band", "KAPPA_BANDS", "confusion"):
+        assert getattr(multiclass, name) is getattr(kappa, name)
+        assert name in multiclass.__all__ and name in kappa.__all__
+
+
 def test_report_shows_the_band_next_to_kappa():
     ds = cvframe.datasets.slides_confusion()
     text = ds.cv.report(plots=False)
@@ -240,3 +251,19 @@ def test_default_stays_the_sample_sd():
     v = ds.cv.f_tp_fp().values.ravel()
     assert float(s["std"].item()) == pytest.approx(np.std(v, ddof=1))
     assert s.attrs["ddof"] == 1
+
+
+def test_kappa_avg_is_the_one_fold_mean(monkeypatch):
+    calls = []
+    real = kappa.fold_mean
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kappa, "fold_mean", spy)
+    ds = cvframe.datasets.slides_confusion()
+    per_fold = multiclass.kappa(ds, None, zero_division=0.0)
+    avg = multiclass.kappa(ds, "avg", zero_division=0.0)
+    assert len(calls) == 1
+    assert avg.item() == pytest.approx(per_fold.mean("fold").item(), rel=1e-15)

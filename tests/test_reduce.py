@@ -11,7 +11,7 @@ import xarray as xr
 from sklearn.metrics import f1_score, fbeta_score, precision_score, recall_score
 
 import cvframe
-from cvframe import UndefinedMetricWarning, datasets, formulas
+from cvframe import UndefinedMetricWarning, datasets, formulas, reduce
 
 
 def _f(tp, fp, fn):
@@ -311,3 +311,20 @@ def test_warnings_point_at_the_callers_line():
         with pytest.warns(UndefinedMetricWarning) as rec:
             call()
         assert rec[0].filename == __file__
+
+
+def test_class_mean_weights_and_fill():
+    x = xr.DataArray([0.5, 1.0, np.nan], dims="class")
+    mean, none = reduce.class_mean(x, xr.DataArray([1.0, 3.0, 0.0], dims="class"), fill=0.0)
+    assert mean.item() == 0.875 and not none[0].item()  # a class of weight 0 is left out
+    empty, none = reduce.class_mean(x, xr.DataArray([0.0, 0.0, 0.0], dims="class"), fill=1.0)
+    assert empty.item() == 1.0 and none[0].item()
+    assert np.isnan(reduce.class_mean(x)[0].item())  # unweighted: NaN propagates
+
+
+def test_fold_mean_over_a_mask_of_real_folds():
+    values = xr.DataArray([[0.5, 9.0], [1.0, 9.0]], dims=("repeat", "fold"))
+    real = xr.DataArray([[True, False], [False, False]], dims=("repeat", "fold"))
+    mean, none = reduce.fold_mean(values, real, ("fold",), fill=-1.0)
+    assert mean.values.tolist() == [0.5, -1.0]
+    assert none.values.tolist() == [False, True]
