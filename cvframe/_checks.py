@@ -9,36 +9,41 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from .errors import few
-
-__all__ = [
-    "beta",
-    "choice",
-    "columns",
-    "dims",
-    "flag",
-    "integer",
-    "real",
-    "zero_division",
-    "zero_division_attr",
-]
-
-#: The values of scikit-learn's ``zero_division``, as shown in error messages.
-ZERO_DIVISION = ["warn", 0.0, 1.0, "nan"]
+from .errors import ColumnError, few
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, str) != isinstance(b, str):
-        return False
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - comparison of arbitrary user objects
-        return False
+def scalar(value: Any) -> Any:
+    """A 0-d numpy array or DataArray (also dask-backed) as the Python scalar it holds.
+
+    Scalar arguments are often the result of a reduction (``ds.tp.sum()``); every scalar
+    check reads them through this. Anything else is returned unchanged, so arrays of several
+    values are refused by the check with their shape (:func:`shown`).
+
+    >>> import xarray as xr
+    >>> scalar(np.array(0.5)), scalar(xr.DataArray(2)), scalar("a")
+    (0.5, 2, 'a')
+    """
+    if getattr(value, "ndim", None) == 0 and not isinstance(value, np.generic):
+        item = getattr(value, "item", None)
+        if item is not None:
+            return item()
+    return value
+
+
+def shown(value: Any) -> str:
+    """``value`` as an error message shows it: arrays by type and shape, scalars by repr.
+
+    >>> shown(np.zeros((2, 3))), shown(0.5)
+    ('<ndarray of shape (2, 3)>', '0.5')
+    """
+    if getattr(value, "ndim", 0) and hasattr(value, "shape"):
+        return f"<{type(value).__name__} of shape {tuple(value.shape)}>"
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
@@ -52,8 +57,15 @@ def choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
     ValueError: how='mean' is not valid; expected one of ['pooled', 'avg'].
     """
     for v in valid:
-        if (v is None and value is None) or (v is not None and _same(value, v)):
-            return v
+        if v is None or isinstance(v, str) != isinstance(value, str):
+            if v is value:
+                return v
+            continue
+        try:
+            if bool(value == v):
+                return v
+        except Exception:  # noqa: BLE001 - comparison of arbitrary user objects
+            continue
     raise ValueError(f"{name}={value!r} is not valid; expected one of {list(valid)!r}.")
 
 
@@ -70,12 +82,8 @@ def dims(obj: Any, dim: Any, name: str = "dim") -> tuple[str, ...]:
     """
     if dim is None:
         return ()
-    if isinstance(dim, str):
-        names: tuple[Any, ...] = (dim,)
-    elif isinstance(dim, Iterable) and not isinstance(dim, (bytes, Mapping)):
-        names = tuple(dim)
-    else:
-        names = (dim,)
+    many = isinstance(dim, Iterable) and not isinstance(dim, (str, bytes, Mapping))
+    names: tuple[Any, ...] = tuple(dim) if many else (dim,)
     bad = [d for d in names if not isinstance(d, str)]
     if bad:
         raise TypeError(
@@ -132,8 +140,9 @@ def beta(value: Any) -> float:
     ...
     TypeError: beta='1' must be a real number >= 0 (e.g. beta=1 for F1).
     """
+    value = scalar(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"beta={value!r} must be a real number >= 0 (e.g. beta=1 for F1).")
+        raise TypeError(f"beta={shown(value)} must be a real number >= 0 (e.g. beta=1 for F1).")
     b = float(value)
     if not math.isfinite(b) or b < 0:
         raise ValueError(f"beta={value!r} must be a finite number >= 0 (e.g. beta=1 for F1).")
@@ -148,8 +157,9 @@ def flag(name: str, value: Any) -> bool:
     ...
     TypeError: skip_undefined='no' must be True or False.
     """
+    value = scalar(value)
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}={value!r} must be True or False.")
+        raise TypeError(f"{name}={shown(value)} must be True or False.")
     return bool(value)
 
 
@@ -165,6 +175,7 @@ def integer(
     ...
     TypeError: trials=True must be an integer, not a bool.
     """
+    value = scalar(value)
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name}={value!r} must be an integer, not a bool.")
     if isinstance(value, numbers.Integral):
@@ -172,15 +183,10 @@ def integer(
     elif isinstance(value, numbers.Real) and float(value).is_integer():
         out = int(float(value))
     else:
-        raise TypeError(f"{name}={value!r} must be an integer.{' ' + fix if fix else ''}")
+        raise TypeError(f"{name}={shown(value)} must be an integer.{' ' + fix if fix else ''}")
     if (low is not None and out < low) or (high is not None and out > high):
-        bounds = (
-            f">= {low}"
-            if high is None
-            else f"<= {high}"
-            if low is None
-            else f"between {low} and {high}"
-        )
+        bounds = f"between {low} and {high}" if None not in (low, high) else f">= {low}"
+        bounds = f"<= {high}" if low is None else bounds
         raise ValueError(f"{name}={value!r} must be {bounds}.{' ' + fix if fix else ''}")
     return out
 
@@ -204,8 +210,9 @@ def real(
     ...
     ValueError: prevalence=1 must be in (0, 1).
     """
+    value = scalar(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}={value!r} must be a real number.{' ' + fix if fix else ''}")
+        raise TypeError(f"{name}={shown(value)} must be a real number.{' ' + fix if fix else ''}")
     out = float(value)
     bad = not math.isfinite(out)
     if low is not None:
@@ -213,32 +220,46 @@ def real(
     if high is not None:
         bad |= out >= high if high_open else out > high
     if bad:
-        lo = "-inf" if low is None else f"{low:g}"
-        hi = "inf" if high is None else f"{high:g}"
-        interval = (
-            f"{'(' if low_open or low is None else '['}{lo}, {hi}"
-            f"{')' if high_open or high is None else ']'}"
-        )
-        raise ValueError(f"{name}={value!r} must be in {interval}.{' ' + fix if fix else ''}")
+        left = "(-inf" if low is None else f"{'(' if low_open else '['}{low:g}"
+        right = "inf)" if high is None else f"{high:g}{')' if high_open else ']'}"
+        raise ValueError(f"{name}={value!r} must be in {left}, {right}.{' ' + fix if fix else ''}")
     return out
 
 
-def columns(frame: Any, names: Mapping[str, Hashable | None]) -> None:
-    """Check that every column named by an argument exists in ``frame``.
+def column(frame: Any, name: Any, arg: str, what: str = "frame") -> Any:
+    """The one column ``name`` of ``frame`` that argument ``arg`` names.
 
-    ``names`` maps the argument (``"fold"``) to the column it names (``"fold"`` or a user's
-    ``"Resample"``); ``None`` means the argument is not used.
+    The one "missing column" check of the package: a column that is absent is a
+    :class:`~cvframe.errors.ColumnError` (a KeyError and a ValueError) naming the argument,
+    the column, a few of the frame's columns and the fix; a name shared by several columns is
+    a ValueError. Works on pandas and dask frames.
 
     >>> import pandas as pd
-    >>> columns(pd.DataFrame({"fold": [0]}), {"fold": "fold", "y_true": "label"})
+    >>> column(pd.DataFrame({"fold": [0]}), "fold", "fold").tolist()
+    [0]
+    >>> column(pd.DataFrame({"fold": [0]}), "label", "y_true")
     Traceback (most recent call last):
     ...
-    ValueError: y_true='label' is not a column of the frame; its columns are ['fold']. ...
+    cvframe.errors.ColumnError: y_true='label' is not a column of the frame (columns: ['fold']); ...
     """
-    have = list(getattr(frame, "columns", []))
-    for arg, col in names.items():
-        if col is not None and col not in have:
-            raise ValueError(
-                f"{arg}={col!r} is not a column of the frame; its columns are {few(have, 8)}. "
-                f"Pass the name of the column that holds it ({arg}=...)."
-            )
+    have = getattr(frame, "columns", None)
+    if have is None:
+        raise TypeError(
+            f"{arg}={name!r} names a column, but the {what} is a {type(frame).__name__}."
+        )
+    try:
+        found = name in have
+    except TypeError:  # an unhashable name
+        found = False
+    if not found:
+        raise ColumnError(
+            f"{arg}={name!r} is not a column of the {what} (columns: {few(have, 8)}); pass "
+            f"{arg}= with the name of the column that holds it."
+        )
+    col = frame[name]
+    if getattr(col, "ndim", 1) == 2:
+        raise ValueError(
+            f"{arg}={name!r} names {col.shape[1]} columns of the {what} (duplicated column "
+            "names); name each column once (drop or rename the duplicates)."
+        )
+    return col

@@ -9,16 +9,15 @@ import os
 import sys
 import types
 import warnings
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 __all__ = [
+    "ColumnError",
     "CountsError",
     "UndefinedMetricWarning",
-    "check_choice",
-    "check_dims",
     "few",
     "warn_undefined",
 ]
@@ -33,6 +32,13 @@ class CountsError(ValueError):
     Raised by :func:`cvframe.validate` and by every constructor. It is a
     :class:`ValueError`, so ``except ValueError`` catches it.
     """
+
+
+class ColumnError(KeyError, ValueError):
+    """A column named by an argument is not in the frame (a KeyError and a ValueError)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class UndefinedMetricWarning(UserWarning):
@@ -50,36 +56,12 @@ def few(values: Iterable[Any], show: int = SHOW) -> str:
     '[1, 2, 3] and 4 more'
     """
     vals = list(values)
-    head = ", ".join(repr(_plain(v)) for v in vals[:show])
+    head = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in vals[:show])
     more = len(vals) - show
     return f"[{head}]" + (f" and {more} more" if more > 0 else "")
 
 
-def _plain(v: Any) -> Any:
-    """numpy scalars print as plain Python values in messages."""
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def check_choice(name: str, value: Any, valid: Sequence[Any]) -> Any:
-    """Alias of :func:`cvframe._checks.choice` (kept for existing callers)."""
-    from ._checks import choice
-
-    return choice(name, value, valid)
-
-
-def check_dims(obj: Any, dims: str | Iterable[Hashable] | None) -> tuple[str, ...]:
-    """Alias of :func:`cvframe._checks.dims` (kept for existing callers)."""
-    from ._checks import dims as _dims
-
-    return _dims(obj, dims)
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-
-
-def _inside(filename: str) -> bool:
-    path = os.path.abspath(filename)
-    return path == _PACKAGE_DIR or path.startswith(_PACKAGE_DIR + os.sep)
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def user_stacklevel() -> int:
@@ -90,7 +72,7 @@ def user_stacklevel() -> int:
     """
     frame: types.FrameType | None = sys._getframe(1)
     level = 1
-    while frame is not None and _inside(frame.f_code.co_filename):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         frame = frame.f_back
         level += 1
     return level
@@ -102,7 +84,6 @@ def warn_undefined(
     n_total: int,
     where: str = "",
     policy: str = "zero_division",
-    stacklevel: int | None = None,
     action: str = "set to 0.0",
 ) -> None:
     """Emit the one :class:`UndefinedMetricWarning` of a call.
@@ -117,11 +98,10 @@ def warn_undefined(
         A few of the affected (fold, class) places.
     policy : str
         The argument that controls the behaviour.
-    stacklevel : int, optional
-        Ignored (kept for callers): the warning points at the first frame outside cvframe.
+    action : str
+        What was done instead, e.g. "set to 0.0".
     """
-    msg = f"{what} is undefined in {n_cells} of {n_total} cells"
-    if where:
-        msg += f" ({where})"
-    msg += f"; {action}. Pass {policy}= explicitly to choose the value and silence this warning."
+    where = f" ({where})" if where else ""
+    msg = f"{what} is undefined in {n_cells} of {n_total} cells{where}; {action}. Pass "
+    msg += f"{policy}= explicitly to choose the value and silence this warning."
     warnings.warn(msg, UndefinedMetricWarning, stacklevel=user_stacklevel())

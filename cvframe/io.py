@@ -57,17 +57,29 @@ def open_dataset(path: str | os.PathLike[str], **kwargs: Any) -> xr.Dataset:
     >>> back.identical(ds), back.tp.dtype
     (True, dtype('int64'))
     """
-    path = os.fspath(path)
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a file name or path, got {type(path).__name__}.")
+    path = os.fsdecode(path)
     is_zarr = os.path.isdir(path) or path.endswith(".zarr")
     engine = kwargs.pop("engine", "zarr" if is_zarr else None)
-    with xr.open_dataset(path, engine=engine, **kwargs) as src:
-        ds = src.load()
+    if "://" not in path and not os.path.exists(path):
+        raise FileNotFoundError(f"path={path!r} does not exist; pass the file ds.to_netcdf wrote.")
+    try:
+        with xr.open_dataset(path, engine=engine, **kwargs) as src:
+            ds = src.load()
+    except ValueError as exc:
+        if "IO backends" not in str(exc):
+            raise
+        raise ValueError(
+            f"path={path!r} is neither a netCDF4 file nor a Zarr store; open_dataset reads "
+            "what ds.to_netcdf(path) or ds.to_zarr(path) wrote (pass engine= to choose the "
+            "reader)."
+        ) from None
     ds = prepare_for_write(ds)
+    ds.attrs = {k: v.item() if isinstance(v, np.generic) else v for k, v in ds.attrs.items()}
     strings = [name for name in ds.variables if ds[name].dtype.kind in "UST"]
-    ds = ds.assign_coords({c: ds[c].astype(object) for c in strings if c in ds.coords})
     for name in strings:
-        if name not in ds.coords:
-            ds[name] = ds[name].astype(object)
+        ds = _put(ds, name, ds[name].variable.astype(object))
     return _decode_bools(ds)
 
 
@@ -87,11 +99,15 @@ def _decode_bools(ds: xr.Dataset) -> xr.Dataset:
         if not (marked or name in _LEGACY_BOOL) or not _is_yes_no(var.values):
             continue
         attrs = {k: v for k, v in var.attrs.items() if k != key}
-        decoded = xr.Variable(var.dims, var.values == "yes", attrs=attrs)
-        if name in ds.coords:
-            ds = ds.assign_coords({name: decoded})
-        else:
-            ds[name] = decoded
+        ds = _put(ds, name, xr.Variable(var.dims, var.values == "yes", attrs=attrs))
+    return ds
+
+
+def _put(ds: xr.Dataset, name: Any, var: xr.Variable) -> xr.Dataset:
+    """``ds`` with its coordinate or variable ``name`` replaced by ``var``."""
+    if name in ds.coords:
+        return ds.assign_coords({name: var})
+    ds[name] = var
     return ds
 
 
@@ -112,15 +128,8 @@ def prepare_for_write(ds: xr.Dataset) -> xr.Dataset:
     for name in list(out.variables):
         var = out[name]
         if var.dtype.kind == "b":
-            encoded = xr.Variable(
-                var.dims,
-                np.where(var.values, "yes", "no").astype(object),
-                attrs={**var.attrs, key: mark},
-            )
-            if name in out.coords:
-                out = out.assign_coords({name: encoded})
-            else:
-                out[name] = encoded
+            yes_no = np.where(var.values, "yes", "no").astype(object)
+            out = _put(out, name, xr.Variable(var.dims, yes_no, attrs={**var.attrs, key: mark}))
     for name in out.variables:
         out[name].encoding = {}
     return out

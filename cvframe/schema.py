@@ -11,13 +11,11 @@ samples, e.g. a repeat padded to another repeat's folds) or all NaN (the padding
 fold-averaged aggregation leaves it out of its mean and pooled sums treat it as 0. A cell
 where some counts are NaN and others are not is an error. :func:`read_counts` is the one
 place this rule is read.
-
-(Over 400 lines: :func:`validate` and its helpers stay beside :func:`read_counts`, whose rule
-they apply, rather than in a module of their own.)
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -84,7 +82,7 @@ def where_text(mask: Any, show: int = 5) -> str:
     """Describe where a boolean DataArray is True, as "fold=[1, 3], class=['a']"."""
     if not isinstance(mask, xr.DataArray):
         return ""
-    mask = mask.load() if hasattr(mask, "load") else mask
+    mask = mask.load()
     idx = np.argwhere(np.asarray(mask))
     parts = []
     for axis, dim in enumerate(mask.dims):
@@ -92,9 +90,6 @@ def where_text(mask: Any, show: int = 5) -> str:
         vals = list(dict.fromkeys(coord[i] for i in idx[:, axis]))
         parts.append(f"{dim}={few(vals, show)}")
     return ", ".join(parts)
-
-
-_where = where_text  # the former private name, kept for callers that still use it
 
 
 def provenance(
@@ -173,21 +168,19 @@ def check_structure(ds: Any, need_fold: bool = True) -> None:
 def _raise_where(values: np.ndarray, bad: np.ndarray, message: str) -> np.ndarray:
     """Block-wise check of a lazy array: raise ``message`` if any ``bad`` cell is in the block."""
     if np.any(bad):
-        raise CountsError(message)
+        where = (
+            f"{int(np.sum(bad))} cell(s) of one block of the lazy cube (compute it, "
+            "ds.compute(), to see which)"
+        )
+        raise CountsError(message.replace("{where}", where))
     return values
 
 
 def _guard(values: xr.DataArray, bad: xr.DataArray, message: str) -> xr.DataArray:
     """``values``, raising CountsError(``message``) where ``bad`` (at compute time if lazy)."""
     if is_lazy(values) or is_lazy(bad):
-        return xr.apply_ufunc(
-            _raise_where,
-            values,
-            bad,
-            kwargs={"message": message},
-            dask="parallelized",
-            output_dtypes=[values.dtype],
-        )
+        f = functools.partial(_raise_where, message=message)
+        return xr.apply_ufunc(f, values, bad, dask="parallelized", output_dtypes=[values.dtype])
     if bool(bad.any()):
         raise CountsError(message.replace("{where}", where_text(bad)))
     return values
@@ -267,12 +260,8 @@ class Counts:
     @property
     def n(self) -> xr.DataArray:
         """Test size of every cell, float64 (never overflows)."""
-        return (
-            self.tp.astype("float64")
-            + self.fp.astype("float64")
-            + self.fn.astype("float64")
-            + self.tn.astype("float64")
-        )
+        tp, fp, fn, tn = (self[v].astype("float64") for v in COUNTS)
+        return tp + fp + fn + tn
 
     def sum(self, dims: Sequence[Hashable]) -> Counts:
         """Pooled counts along ``dims`` (overflow-checked); a pooled cell is a fold if any was."""
@@ -298,11 +287,9 @@ class Counts:
                 [self[a], neg], dim=CLASS, coords="minimal", compat="override", join="override"
             )
 
-        fold = (
-            None
-            if self._is_fold is None
-            else xr.concat([self._is_fold, self._is_fold], dim=CLASS, join="override")
-        )
+        fold = self._is_fold
+        if fold is not None:
+            fold = xr.concat([fold, fold], dim=CLASS, join="override")
         return Counts(both("tp", "tn"), both("fp", "fn"), both("fn", "fp"), both("tn", "tp"), fold)
 
 
@@ -438,7 +425,10 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     c = read_counts(ds)
     for v in COUNTS:
         _check_values(c[v], v, weighted)
-    padding = _all_nan([ds[v] for v in COUNTS])
+    padding = None  # cells where all four counts are NaN
+    if all(ds[v].dtype.kind == "f" for v in COUNTS):
+        padding = ds.tp.isnull() & ds.fp.isnull() & ds.fn.isnull() & ds.tn.isnull()
+        padding = padding if bool(padding.any()) else None
     if weighted or padding is not None:
         n = c.n if padding is None else c.n.where(~padding)
     else:
@@ -472,16 +462,6 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def _all_nan(arrays: Sequence[xr.DataArray]) -> xr.DataArray | None:
-    """Where every array is NaN (padding), or None when none of them can hold NaN."""
-    if any(a.dtype.kind != "f" for a in arrays):
-        return None
-    out = arrays[0].isnull()
-    for a in arrays[1:]:
-        out = out & a.isnull()
-    return out if bool(out.any()) else None
-
-
 def _check_values(da: xr.DataArray, name: str, weighted: bool) -> None:
     """Whole numbers (unless weighted) and >= 0; ``da`` is read through read_counts."""
     values = np.asarray(da.values)
@@ -513,6 +493,12 @@ def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
                 f"confusion has dims {conf.dims}; it must be over (..., {FOLD!r}, {TRUE!r}, "
                 f"{PRED!r})."
             )
+    if CLASS in conf.dims:
+        raise CountsError(
+            f"confusion has dims {conf.dims}, including {CLASS!r}; it must be over (..., "
+            f"{FOLD!r}, {TRUE!r}, {PRED!r}) (an operation broadcast it against tp, fp, fn, tn: "
+            "apply it to those, or rebuild the cube)."
+        )
     conf = _numeric(conf, CONFUSION)
     if conf.dtype.kind == "f":
         nan = conf.isnull()

@@ -488,17 +488,109 @@ def test_integer_folds_with_categorical_labels_equal_the_oracle(seed):
 
 def test_range_codes_match_hashing():
     from cvframe import _labels
-    from cvframe.build import _kernel
 
     rng = np.random.default_rng(0)
     for dtype in (np.int8, np.int64, np.uint16, np.bool_):
         a = rng.integers(0, 2 if dtype is np.bool_ else 100, 5000).astype(dtype)
         if np.dtype(dtype).kind == "i":
             a[::7] = -5
-        got = _kernel.range_codes(a, len(a))
+        got = _labels.range_codes(a)
         codes, uni = _labels.group_codes(a, "fold")
+        if dtype is np.bool_:  # booleans are labels, not integer ids: hashed
+            assert got is None
+            continue
         assert got is not None
         np.testing.assert_array_equal(got[1], np.asarray(uni, dtype=got[1].dtype))
         np.testing.assert_array_equal(got[0], codes)
     wide = np.array([0, 10**12], dtype=np.int64)
-    assert _kernel.range_codes(wide, 2) is None  # a sparse range is hashed instead
+    assert _labels.range_codes(wide) is None  # a sparse range is hashed instead
+
+
+# --- bad inputs: per-row columns, dims, confusion axes -----------------------------------------
+
+
+def _table(**extra):
+    df = pd.DataFrame(
+        {
+            "fold": [0, 0, 1, 1],
+            "class": ["a", "b", "a", "b"],
+            "tp": [3, 4, 2, 5],
+            "fp": [4, 3, 5, 2],
+            "fn": [4, 3, 5, 2],
+            "tn": [4, 5, 2, 5],
+        }
+    )
+    return df.assign(**extra)
+
+
+def test_from_counts_names_an_extra_numeric_column():
+    df = _table(support=[7, 7, 7, 7])
+    with pytest.raises(
+        CountsError, match=r"column\(s\) \['support'\].*df.drop\(columns=\['support'\]\)"
+    ):
+        cvframe.from_counts(df)
+    with pytest.raises(CountsError, match=r"dims=\['support'\]"):
+        cvframe.from_counts(df)
+    # declared, it is a dim; dropped, the cube is the one without it
+    assert cvframe.from_counts(df, dims=["support"]).sizes["support"] == 1
+    plain = cvframe.from_counts(df.drop(columns="support"))
+    assert plain.tp.values.tolist() == [[3, 4], [2, 5]]
+
+
+def test_from_counts_keeps_label_and_named_dims():
+    df = pd.concat([_table(model="m1"), _table(model="m2")])
+    assert cvframe.from_counts(df).sizes["model"] == 2
+    rep = pd.concat([_table(repeat=0), _table(repeat=1)])
+    assert list(cvframe.from_counts(rep).tp.dims) == ["repeat", "fold", "class"]
+
+
+def test_from_counts_dims_argument_is_checked():
+    df = _table(seed=1)
+    assert cvframe.from_counts(df, dims="seed").sizes["seed"] == 1
+    with pytest.raises(KeyError, match=r"dims='sede' is not a column of the counts table"):
+        cvframe.from_counts(df, dims=["sede"])
+    with pytest.raises(TypeError, match=r"dims=3 must be a list of column names"):
+        cvframe.from_counts(df, dims=3)
+    with pytest.raises(ValueError, match=r"other columns than fold, class"):
+        cvframe.from_counts(df, dims=["fold"])
+    with pytest.raises(CountsError, match=r"\['other'\].*add it to dims=\['seed', 'other'\]"):
+        cvframe.from_counts(df.assign(other="x"), dims=["seed"])
+    with pytest.raises(TypeError, match=r"a mapping of arrays"):
+        cvframe.from_counts({"tp": [1], "fp": [0], "fn": [0], "tn": [1]}, dims=["x"])
+
+
+def test_from_confusion_aligns_pred_labels_to_true_labels():
+    m = np.array([[5, 1], [2, 7]])
+    named = xr.DataArray(m, dims=("true", "pred"), coords={"true": ["a", "b"], "pred": ["b", "a"]})
+    ds = cvframe.from_confusion(named)
+    assert ds.confusion.values[0].tolist() == [[1, 5], [7, 2]]
+    assert ds.tp.values[0].tolist() == [1, 2]
+    with pytest.raises(CountsError, match=r"true labels \['a', 'b'\] but pred labels"):
+        cvframe.from_confusion(named.assign_coords(pred=["a", "c"]))
+
+
+def test_validate_refuses_a_confusion_broadcast_over_class():
+    ds = cvframe.from_predictions([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1])
+    bad = ds.astype(float).where(ds.tp != 1)  # broadcasts confusion over class
+    with pytest.raises(CountsError, match=r"confusion has dims .* including 'class'"):
+        cvframe.validate(bad)
+
+
+def test_lazy_partial_nan_error_says_where_to_look():
+    ds = cvframe.from_predictions([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1]).astype(float)
+    ds["tp"] = ds.tp.where(ds.tp != 1)
+    with pytest.raises(CountsError, match=r"at 1 cell\(s\) of one block of the lazy cube"):
+        cvframe.validate(ds.chunk()).compute()
+
+
+def test_frame_columns_named_twice_are_refused_by_name():
+    df = pd.DataFrame(
+        {"fold": [0, 0, 1, 1], "y_true": [0, 1, 1, 0], "y_pred": [0, 1, 0, 0], "model": "a"}
+    )
+    with pytest.raises(ValueError, match=r"dims='model' names 2 columns"):
+        pd.concat([df, df[["model"]]], axis=1).cv.counts()
+    rep = df.assign(repeat=0)
+    with pytest.raises(ValueError, match=r"repeat='repeat' names 2 columns"):
+        pd.concat([rep, rep[["repeat"]]], axis=1).cv.counts()
+    with pytest.raises(KeyError, match=r"repeat='rep' is not a column"):
+        df.cv.counts(repeat="rep")

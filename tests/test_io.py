@@ -120,3 +120,22 @@ def test_categorical_frame_labels_survive(tmp_path):
     ds.to_netcdf(tmp_path / "c.nc")
     back = cvframe.open_dataset(tmp_path / "c.nc")
     assert back["class"].values.tolist() == ["lo", "mid", "hi"]
+
+
+def test_open_dataset_says_what_it_reads(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"path=.*nope.nc' does not exist"):
+        cvframe.open_dataset(tmp_path / "nope.nc")
+    text = tmp_path / "notes.nc"
+    text.write_text("hello")
+    with pytest.raises(ValueError, match=r"neither a netCDF4 file nor a Zarr store"):
+        cvframe.open_dataset(text)
+    with pytest.raises(TypeError, match=r"path must be a file name or path, got NoneType"):
+        cvframe.open_dataset(None)
+
+
+def test_open_dataset_gives_python_scalars_in_attrs(tmp_path):
+    ds = cvframe.from_predictions([0, 1, 1, 0], [0, 1, 0, 0], [0, 0, 1, 1])
+    path = tmp_path / "cube.nc"
+    ds.to_netcdf(path)
+    back = cvframe.open_dataset(path)
+    assert back.attrs["pos_label"] == 1 and type(back.attrs["pos_label"]) is int

@@ -203,7 +203,7 @@ def test_coord_dtypes():
 
 
 def test_blocked_factorization_equals_one_pass(monkeypatch):
-    monkeypatch.setattr(_labels, "_FACTOR_BLOCK", 4)
+    monkeypatch.setattr(_labels.coding, "_FACTOR_BLOCK", 4)
     rng = np.random.default_rng(1)
     v = np.array(["d", "b", "a", "c"], dtype=object)[rng.integers(0, 4, 37)]
     c = _labels.codes(v, ["a", "b", "c", "d"], "y")

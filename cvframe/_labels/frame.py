@@ -1,19 +1,12 @@
-"""Reading a predictions frame for the score metrics, on the package's one label policy.
+"""The one reader of a predictions frame, on the label policy of :mod:`cvframe._labels`.
 
-:func:`parse` turns the frame into plain numpy arrays (:class:`Frame`): group codes of
-``repeat`` and ``fold``, the class universe, one "is positive" indicator and one float64 score
-array per scored class. The class universe and its order, the binary ``pos_label`` default,
-the integer codes, the ``pos_label`` a :func:`cvframe.cross_validate` frame carries in its
-``attrs`` and the fold groups all come from :mod:`cvframe._labels`, so a frame gives the same
-classes here as in ``df.cv.counts()``. What is specific to scores lives here: the score columns
-(``score`` or ``score_<label>``, matched to the classes by name, never by position), finite
-numeric scores, and the warning for hard 0/1 predictions.
-
-:func:`by_frame_dims` computes a metric separately per ``model`` / ``dataset`` / ``subset``
-of a stacked frame: their scores are never ranked together.
-
-(Over 400 lines: every check of the frame keeps its own message naming the column; splitting
-the checks from the parser they guard would only scatter them.)
+:func:`parse` turns the frame into plain numpy arrays (:class:`Frame`): fold/repeat group
+codes, the classes, and per scored class an "is positive" indicator and float64 scores. The
+rules every reader shares: :func:`frame_pos_label` (the positive class, from ``pos_label`` or
+the frame's ``attrs``), :func:`score_column` (which column holds that class's scores, matched
+by name, never by position), :func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`;
+:func:`by_frame_dims` computes a metric per ``model`` / ``dataset`` / ``subset`` of a stacked
+frame (their scores are never ranked together).
 """
 
 from __future__ import annotations
@@ -22,19 +15,15 @@ import functools
 import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
-from ..errors import few, user_stacklevel
-from ..schema import FRAME_DIMS
-
-__all__ = ["FRAME_DIMS", "Frame", "by_frame_dims", "is_dask_frame", "parse", "place", "reads_dask"]
-
-#: Columns of a predictions frame that stack independent score sets (never ranked together).
+from .. import _checks, _labels
+from ..errors import ColumnError, few, user_stacklevel
+from ..schema import FRAME_DIMS, REPEAT, SUBSET
 
 
 @dataclass
@@ -85,100 +74,13 @@ class Frame:
         return self.rep_codes, self.n_reps
 
 
-# ------------------------------------------------------------------------------------------
-# Columns
-# ------------------------------------------------------------------------------------------
-
-
-def column(df: pd.DataFrame, name: Any, arg: str) -> pd.Series:
-    """The column ``name`` passed as argument ``arg``: it must exist and be unique."""
-    if name not in df.columns:
-        raise ValueError(
-            f"{arg}={name!r} is not a column of the predictions frame (columns: "
-            f"{few(df.columns)}); pass {arg}= with the name of the column that holds it."
-        )
-    col = df[name]
-    if isinstance(col, pd.DataFrame):
-        raise ValueError(
-            f"{arg}={name!r} names {col.shape[1]} columns of the predictions frame; column "
-            "names must be unique (drop or rename the duplicates)."
-        )
-    return col
-
-
-def _check_no_missing(col: pd.Series, arg: str) -> None:
-    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iub":
-        return  # numpy ints and bools cannot be missing
-    miss = np.asarray(col.isna())
-    if miss.any():
-        raise ValueError(
-            f"{arg} column {col.name!r} has {int(miss.sum())} missing values (None/NaN/NA) at "
-            f"rows {few(col.index[miss])}; drop or fill those rows first (nothing is dropped "
-            "silently)."
-        )
-
-
-def _int_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Fast codes of integers in a small range: ``(value - lo, lo..hi)`` (absent ones too).
-
-    None when the range is wide (then pandas' hash factorization is used).
-    """
-    if values.dtype.kind not in "iu" or not len(values):
-        return None
-    lo, hi = int(values.min()), int(values.max())
-    if hi - lo >= 1 << 16 or lo < -(1 << 62) or hi > 1 << 62:
-        return None
-    off = values if lo == 0 and values.dtype == np.int64 else (values.astype(np.int64) - lo)
-    return off, np.arange(lo, hi + 1).astype(values.dtype)
-
-
-def _factorize(col: pd.Series, arg: str) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (int64) and the values they index (a Categorical's categories; maybe unused)."""
-    _check_no_missing(col, arg)
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        return col.cat.codes.to_numpy().astype(np.int64), np.asarray(col.cat.categories)
-    values = col.to_numpy()
-    fast = _int_codes(values)
-    if fast is not None:
-        return fast
-    codes, uniq = _labels.factorize(_labels.as_labels(col, arg), arg)
-    return np.asarray(codes, dtype=np.int64), np.asarray(uniq)
-
-
-def _used(codes: np.ndarray, uniq: np.ndarray) -> np.ndarray:
-    return np.bincount(codes, minlength=len(uniq))[: len(uniq)] > 0
-
-
-def _groups(col: pd.Series, arg: str) -> tuple[np.ndarray, np.ndarray]:
-    """Codes and coordinate of a grouping column (fold, repeat): only values that occur.
-
-    Integer groups in a small range take a fast path; everything else (Categoricals, strings,
-    wide integers) goes through :func:`cvframe._labels.group_codes`. Order: the used
-    categories of a Categorical, else sorted.
-    """
-    _check_no_missing(col, arg)
-    fast = _int_codes(col.to_numpy()) if not isinstance(col.dtype, pd.CategoricalDtype) else None
-    if fast is not None:
-        off, values = fast
-        used = _used(off, values)
-        if used.all():
-            return off.astype(np.int64, copy=False), values
-        lut = np.cumsum(used) - 1
-        return lut[off], values[used]
-    values = col.array if isinstance(col.dtype, pd.CategoricalDtype) else col
-    codes, order = _labels.group_codes(_labels.as_labels(values, arg), arg)
-    return np.asarray(codes, dtype=np.int64), _labels.coord(order)
-
-
-# ------------------------------------------------------------------------------------------
-# Scores
-# ------------------------------------------------------------------------------------------
+# --- Scores ---
 
 
 def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
     name = col.name
     if col.dtype.kind == "b" or col.dtype == "boolean":
-        _check_no_missing(col, "score")
+        _labels.check_no_missing(col, "score")
         s = col.to_numpy(dtype=np.float64)
         return s, float(s.min()), float(s.max())
     if not pd.api.types.is_numeric_dtype(col.dtype):
@@ -187,11 +89,8 @@ def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
             "(predict_proba or decision_function values). Convert with "
             f"df[{name!r}].astype(float)."
         )
-    s = (
-        col.to_numpy()
-        if col.dtype == np.float64
-        else col.to_numpy(dtype=np.float64, na_value=np.nan)
-    )
+    f64 = col.dtype == np.float64
+    s = col.to_numpy() if f64 else col.to_numpy(dtype=np.float64, na_value=np.nan)
     lo, hi = (float(s.min()), float(s.max())) if len(s) else (0.0, 0.0)
     if not (np.isfinite(lo) and np.isfinite(hi)):
         bad = ~np.isfinite(s)
@@ -203,85 +102,179 @@ def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
     return s, lo, hi
 
 
-def _is_hard(s: np.ndarray, lo: float, hi: float) -> bool:
-    return lo == 0.0 and hi == 1.0 and bool(np.all((s == 0.0) | (s == 1.0)))
-
-
-def _warn_hard(names: list[str]) -> None:
-    warnings.warn(
-        f"score column(s) {few(names)} hold only the values 0 and 1: they look like hard "
-        "predictions, not scores. AUC of hard predictions equals balanced accuracy and "
-        "ranking metrics see one big tie; pass predict_proba or decision_function values "
-        "for a real ROC.",
-        UserWarning,
-        stacklevel=user_stacklevel(),
-    )
-
-
-# ------------------------------------------------------------------------------------------
-# Labels
-# ------------------------------------------------------------------------------------------
-
-
-def _find(value: Any, universe: list[Any]) -> int:
-    """Index of ``value`` among the classes (strings match strings only), else -1."""
-    value = _labels.plain(value)
-    for i, u in enumerate(universe):
-        if isinstance(u, str) == isinstance(value, str) and bool(u == value):
-            return i
-    return -1
-
-
-def _default_pos(universe: list[Any]) -> Any:
-    """The binary default of :func:`cvframe._labels.binary_pos` ({0, 1}: 1, {False, True}:
-    True), or None when the classes have none."""
-    try:
-        return _labels.binary_pos(universe, True, None)
-    except ValueError:
-        return None
+# --- Labels ---
 
 
 def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
     """Codes of ``y_true`` into the class universe, and the universe (cf. ``counts()``)."""
-    raw, uniq = _factorize(yt, "y_true")
+    _labels.check_no_missing(yt, "y_true")
     if isinstance(yt.dtype, pd.CategoricalDtype):
+        raw, uniq = yt.cat.codes.to_numpy(), np.asarray(yt.cat.categories)
         universe, _ = _labels.universe(yt.array, labels=labels)
     else:
-        present = uniq[_used(raw, uniq)] if len(uniq) else uniq
-        present = np.asarray(_labels.check_unique(present, "y_true"))
-        universe, _ = _labels.universe(present, labels=labels)
+        fast = _labels.range_codes(yt.to_numpy())
+        raw, uniq = fast or _labels.factorize(_labels.as_labels(yt, "y_true"), "y_true")
+        uniq = np.asarray(uniq)
+        seen = _labels.check_unique(uniq[_labels.present(raw, len(uniq))], "y_true")
+        universe, _ = _labels.universe(np.asarray(seen), labels=labels)
     codes = _labels.recode(raw, uniq, universe, "y_true")
     return np.asarray(codes), [_labels.plain(u) for u in universe]
 
 
-def _pos_label(df: pd.DataFrame, pos_label: Any, labels: Any, universe: list[Any]) -> Any:
-    """``pos_label`` as the class it names; a frame's ``attrs["pos_label"]`` when not given.
+# --- What the frame's attrs say: its positive class, its score column, its test rows ---
 
-    As in ``df.cv.counts()``: a binary :func:`cvframe.cross_validate` frame records its
-    positive class in ``attrs``; it applies when neither ``pos_label`` nor ``labels`` is given.
+
+def frame_pos_label(df: Any, pos_label: Any, labels: Any, universe: Sequence[Hashable]) -> Any:
+    """The positive class of a predictions frame: the one resolution of its ``pos_label``.
+
+    ``pos_label``: the element of ``universe`` it names (a ValueError when none). Else the
+    frame's ``attrs["pos_label"]`` when it applies (:func:`cvframe._labels.attrs_pos`); else None.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y_true": ["a", "b"]})
+    >>> df.attrs = {"task": "binary", "pos_label": "a"}
+    >>> frame_pos_label(df, None, None, ["a", "b"]), frame_pos_label(df, "b", None, ["a", "b"])
+    ('a', 'b')
     """
     if pos_label is None:
-        if labels is None and df.attrs.get("task") == "binary" and "pos_label" in df.attrs:
-            pos = _labels.from_attr(df.attrs["pos_label"], universe)
-            if _find(pos, universe) < 0:
-                raise ValueError(
-                    f"the frame's attrs['pos_label']={pos!r} is not among the labels "
-                    f"{few(universe)} of y_true; pass pos_label= (one of them) explicitly."
-                )
-            return pos
-        return None
-    k = _find(pos_label, universe)
+        raw = _labels.attrs_pos(getattr(df, "attrs", None), labels)
+        return None if raw is None else _labels.pos_from_attrs(raw, universe)
+    k = _labels.find(pos_label, universe)
     if k < 0:
         raise ValueError(
             f"pos_label={_labels.plain(pos_label)!r} is not among the labels {few(universe)}; "
             "pass one of them."
         )
-    return universe[k]
+    return _labels.plain(universe[k])
 
 
-# ------------------------------------------------------------------------------------------
-# The frame
-# ------------------------------------------------------------------------------------------
+class ScoreColumn(NamedTuple):
+    """Where the positive class's scores are: see :func:`score_column`."""
+
+    name: Hashable  #: the column
+    owner: Any  #: the class whose scores the column holds
+    complement: bool  #: the positive class's score is ``1 - column`` (a probability)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return _labels.find(a, [b]) == 0
+
+
+def score_column(
+    df: Any, score: Hashable, pos_label: Any, universe: Sequence[Hashable]
+) -> ScoreColumn:
+    """Which column holds the scores of the positive class ``pos_label``, and whose they are.
+
+    - The column named ``score`` holds the scores of the class the frame's
+      ``attrs["pos_label"]`` names (``attrs["task"]`` binary or absent); without it, of
+      ``pos_label`` (as scikit-learn's ``roc_curve(y, score, pos_label=...)`` reads it).
+    - A column ``<score>_<label>`` holds the scores of ``label``.
+
+    When ``pos_label`` is another class than the one the ``score`` column belongs to, its own
+    column ``<score>_<pos_label>`` is used; else, for two classes whose scores are
+    probabilities in [0, 1], ``1 - score`` (``complement=True``); else a ValueError naming
+    ``pos_label``, the owner and the fix. A class's scores are never read as another's.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y_true": ["a", "b"], "score": [0.2, 0.9]})
+    >>> df.attrs = {"task": "binary", "pos_label": "b"}
+    >>> score_column(df, "score", "a", ["a", "b"])
+    ScoreColumn(name='score', owner='b', complement=True)
+    """
+    pos = _labels.plain(pos_label)
+    own = f"{score}_{pos}"
+    have = df.columns
+    if score in have:
+        raw = _labels.attrs_pos(getattr(df, "attrs", None))  # no record: the class asked for
+        owner = pos if raw is None else _labels.from_attr(raw, list(universe))
+        why = "" if raw is None else f"the frame's attrs['pos_label']={raw!r}"
+        if _same(owner, pos):
+            return ScoreColumn(score, pos, False)
+        name: Hashable = score
+    else:
+        # two classes: the other class's own column can stand in (as 1 - its probability)
+        others = [(f"{score}_{c}", c) for c in universe if not _same(c, pos)]
+        others = [(n, c) for n, c in others if n in have and len(universe) == 2]
+        owner, why = (others[0][1], "") if others else (None, "")
+        name = others[0][0] if others else own
+    if own in have:
+        return ScoreColumn(own, pos, False)
+    if owner is None:
+        raise ColumnError(
+            f"score={score!r} is not a column of the predictions frame (columns: "
+            f"{few(have, 8)}); a binary task needs the positive-class score in column "
+            f"{score!r} or {own!r}, or pass score= with its name."
+        )
+    pair = _labels.binary_universe(list(universe), pos)
+    lo, hi = _range(df[name])
+    if len(pair) == 2 and _labels.find(owner, pair) >= 0 and 0.0 <= lo and hi <= 1.0:
+        return ScoreColumn(name, owner, True)
+    said = f" ({why})" if why else ""
+    known = len(pair) == 2 and _labels.find(owner, pair) >= 0
+    raise ValueError(
+        f"pos_label={pos!r} asks for the scores of class {pos!r}, but the score column "
+        f"{name!r} holds the scores of class {_labels.plain(owner)!r}{said}"
+        + (
+            f" and they are not probabilities in [0, 1] (range [{lo:g}, {hi:g}]), so 1 - score "
+            "is not the other class's score"
+            if known
+            else f", which is not the other class of {few(pair)}"
+        )
+        + f". Add a column {own!r} with the scores of class {pos!r}, "
+        + (f"pass pos_label={_labels.plain(owner)!r}, " if known else "")
+        + "or fix df.attrs['pos_label']."
+    )
+
+
+def _range(col: Any) -> tuple[float, float]:
+    """(min, max) of a numeric score column; (nan, nan) when it is not numeric or empty."""
+    if not pd.api.types.is_numeric_dtype(col.dtype) or col.dtype.kind == "b":
+        return (0.0, 1.0) if col.dtype.kind == "b" else (np.nan, np.nan)
+    lo, hi = col.min(), col.max()
+    lo, hi = (v.compute() if hasattr(v, "compute") else v for v in (lo, hi))
+    return float(lo), float(hi)
+
+
+def has_repeat(df: Any, repeat: Hashable | None) -> bool:
+    """Whether the frame's rows carry a repeat: the ``repeat`` column is optional under its
+    default name ``"repeat"``; a column named otherwise must exist (a ColumnError)."""
+    if repeat is None:
+        return False
+    if repeat != REPEAT:
+        _checks.column(df, repeat, "repeat", "predictions frame")
+    return repeat in df.columns
+
+
+def test_rows(df: Any) -> Any:
+    """The test rows of a predictions frame, without the ``subset`` column.
+
+    ``cross_validate(return_train=True)`` stacks the ``"train"`` rows under the ``"test"``
+    ones; other ``subset`` values are a ValueError. The frame's ``attrs`` are kept.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"fold": [0, 0], "subset": ["test", "train"]})
+    >>> test_rows(df)
+       fold
+    0     0
+    """
+    if SUBSET not in getattr(df, "columns", ()):
+        return df
+    col = _checks.column(df, SUBSET, SUBSET, "predictions frame")
+    values = col.unique()
+    values = values.compute() if hasattr(values, "compute") else values
+    bad = [v for v in values if v not in ("test", "train")]
+    if bad:
+        raise ValueError(
+            f"the subset column has values {few(bad)}; a predictions frame marks its rows "
+            "'test' or 'train' (cross_validate(return_train=True)). Rename the column if it "
+            "means something else, or fix those rows."
+        )
+    out = df[col == "test"].drop(columns=SUBSET)
+    out.attrs = dict(getattr(df, "attrs", None) or {})
+    return out
+
+
+# --- The frame ---
 
 
 def parse(
@@ -304,137 +297,97 @@ def parse(
         )
     if len(df) == 0:
         raise ValueError("df has no rows; the predictions frame needs one row per tested sample.")
-    yt = column(df, y_true, "y_true")
-    fold_codes, fold_coord = _groups(column(df, fold, "fold"), "fold")
-    rep_codes = rep_coord = None
-    if repeat is not None and repeat in df.columns:
-        rep_codes, rep_coord = _groups(column(df, repeat, "repeat"), "repeat")
-
+    what = "predictions frame"
+    yt = _checks.column(df, y_true, "y_true", what)
+    fc, fk = _labels.column_groups(_checks.column(df, fold, "fold", what), "fold")
+    rc = rk = None  # the repeat's codes and coordinate
+    if has_repeat(df, repeat):
+        rc, rk = _labels.column_groups(_checks.column(df, repeat, "repeat", what), "repeat")
+    labels = _labels.attrs_labels(df.attrs, labels)
     codes, universe = _classes(yt, labels)
-    pos_label = _pos_label(df, pos_label, labels, universe)
-    per_class = {c: f"{score}_{c}" for c in universe}
-    have_all = all(name in df.columns for name in per_class.values())
-    default = _default_pos(universe)
-    if pos_label is not None:
-        binary = True
-    elif len(universe) > 2:
-        binary = False
-    elif (
-        labels is not None
-        and len(universe) == 2
-        and have_all
-        and (score not in df.columns or default is None)
-    ):
-        binary = False  # labels=[a, b] with score_a and score_b: one-vs-all over both
-    else:
-        binary = True
-
-    if binary:
+    pos_label = frame_pos_label(df, pos_label, labels, universe)
+    try:
+        default = _labels.binary_pos(universe, True, None)  # {0, 1}: 1, {False, True}: True
+    except ValueError:
+        default = None
+    # labels=[a, b] with columns score_a and score_b: one-vs-all over both
+    both = labels is not None and all(f"{score}_{c}" in df.columns for c in universe)
+    both = both and len(universe) == 2 and (score not in df.columns or default is None)
+    if pos_label is None and len(universe) <= 2 and not both:
+        pos_label = default
         if pos_label is None:
-            pos_label = default
-            if pos_label is None:
-                raise ValueError(
-                    f"y_true has labels {few(universe)}, not {{0, 1}} or {{False, True}}: pass "
-                    "pos_label= to say which one is the positive class (or labels=[a, b] with "
-                    f"columns {score}_a and {score}_b to score both one-vs-all)."
-                )
-        if score in df.columns:
-            name = score
-        elif f"{score}_{pos_label}" in df.columns:
-            name = f"{score}_{pos_label}"
-        else:
             raise ValueError(
-                f"score={score!r} is not a column of the predictions frame (columns: "
-                f"{few(df.columns)}); a binary task needs the positive-class score in column "
-                f"{score!r} or {score + '_' + str(pos_label)!r}, or pass score= with its name."
+                f"y_true has labels {few(universe)}, not {{0, 1}} or {{False, True}}: pass "
+                "pos_label= to say which one is the positive class (or labels=[a, b] with "
+                f"columns {score}_a and {score}_b to score both one-vs-all)."
             )
-        pos_code = _find(pos_label, universe)
-        y_pos = codes == pos_code
-        s, lo, hi = _score_array(column(df, name, "score"))
-        if _is_hard(s, lo, hi):
-            _warn_hard([name])
-        return Frame(
-            len(df),
-            fold_codes,
-            fold_coord,
-            rep_codes,
-            rep_coord,
-            [pos_label],
-            True,
-            [y_pos],
-            [s],
-            [name],
-            [(lo, hi)],
+    if pos_label is not None:
+        sc = score_column(df, score, pos_label, universe)
+        classes, ys = [pos_label], [codes == _labels.find(pos_label, universe)]
+        names: list[Hashable] = [sc.name]
+    else:
+        classes, ys = list(universe), [codes == i for i in range(len(universe))]
+        names = list(_class_columns(df, score, universe))
+    arrays, ranges, hard = [], [], []
+    for name in names:
+        s, lo, hi = _score_array(_checks.column(df, name, "score", what))
+        if pos_label is not None and sc.complement:
+            s, lo, hi = 1.0 - s, 1.0 - hi, 1.0 - lo
+        if lo == 0.0 and hi == 1.0 and bool(np.all((s == 0.0) | (s == 1.0))):
+            hard.append(name)
+        arrays.append(s)
+        ranges.append((lo, hi))
+    if hard:
+        warnings.warn(
+            f"score column(s) {few(hard)} hold only the values 0 and 1: they look like hard "
+            "predictions, not scores. AUC of hard predictions equals balanced accuracy and "
+            "ranking metrics see one big tie; pass predict_proba or decision_function values "
+            "for a real ROC.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
         )
+    cols, binary = [str(n) for n in names], pos_label is not None
+    return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges)
 
+
+def _class_columns(df: pd.DataFrame, score: str, universe: list[Any]) -> list[str]:
+    """The ``<score>_<label>`` column of every class (one-vs-all), matched by name."""
     prefix = f"{score}_"
-    missing = [n for n in per_class.values() if n not in df.columns]
+    per_class = [f"{prefix}{c}" for c in universe]
+    missing = [n for n in per_class if n not in df.columns]
+    found = [c for c in df.columns if isinstance(c, str) and c.startswith(prefix)]
     if missing:
-        found = [c for c in df.columns if isinstance(c, str) and c.startswith(prefix)]
         raise ValueError(
             f"score columns {few(missing)} are missing: multiclass scoring needs one column "
             f"{prefix}<label> for every class of {few(universe)} (found {few(found)}). Rename "
             f"the columns, pass labels= to choose the classes, or score= to change the prefix."
         )
-    expected = set(per_class.values())
-    extra = [
-        c for c in df.columns if isinstance(c, str) and c.startswith(prefix) and c not in expected
-    ]
+    extra = [c for c in found if c not in set(per_class)]
     if extra:
         raise ValueError(
             f"score columns {few(extra)} match no class of {few(universe)}; the score columns "
             "must match the labels (columns are matched by name, never by position). Pass "
             "labels= including those classes, or drop the columns."
         )
-    ys, arrays, names, ranges, hard = [], [], [], [], []
-    for i, c in enumerate(universe):
-        name = per_class[c]
-        s, lo, hi = _score_array(column(df, name, "score"))
-        if _is_hard(s, lo, hi):
-            hard.append(name)
-        ys.append(codes == i)
-        arrays.append(s)
-        names.append(name)
-        ranges.append((lo, hi))
-    if hard:
-        _warn_hard(hard)
-    return Frame(
-        len(df),
-        fold_codes,
-        fold_coord,
-        rep_codes,
-        rep_coord,
-        list(universe),
-        False,
-        ys,
-        arrays,
-        names,
-        ranges,
-    )
+    return per_class
 
 
 def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
     """A group and class as the user reads it: ``repeat=0 fold=3 class='a'``."""
-    parts = []
+    parts = [f"fold={_labels.plain(fr.fold_coord[g % fr.n_folds])!r}" if per_fold else "merged"]
     if fr.rep_coord is not None:
-        r = g // fr.n_folds if per_fold else g
-        parts.append(f"repeat={_labels.plain(fr.rep_coord[r])!r}")
-    if per_fold:
-        parts.append(f"fold={_labels.plain(fr.fold_coord[g % fr.n_folds])!r}")
-    else:
-        parts.append("merged")
-    parts.append(f"class={_labels.plain(cls)!r}")
-    return " ".join(parts)
+        parts.insert(
+            0, f"repeat={_labels.plain(fr.rep_coord[g // fr.n_folds if per_fold else g])!r}"
+        )
+    return " ".join([*parts, f"class={_labels.plain(cls)!r}"])
 
 
-# ------------------------------------------------------------------------------------------
-# Frames that stack models, data sets or subsets
-# ------------------------------------------------------------------------------------------
+# --- Frames that stack models, data sets or subsets ---
 
 
 def is_dask_frame(df: Any) -> bool:
-    """True for a dask DataFrame (classic dask or dask-expr)."""
-    return type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "npartitions")
+    """True for a dask DataFrame or Series (not a dask array): the one lazy-frame test."""
+    return _labels.is_dask(df) and hasattr(df, "divisions")
 
 
 def reads_dask(func: Any) -> Any:
@@ -446,12 +399,9 @@ def reads_dask(func: Any) -> Any:
 def by_frame_dims(func: Any) -> Any:
     """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
 
-    A predictions frame may stack several models, data sets or the train and test subsets
-    (``cross_validate(return_train=True)``); their scores must never be ranked together. The
-    frame is split on those columns (a handful of groups, not folds or classes), the metric is
-    computed per group, and the results are joined along the same dims (DataArrays and
-    Datasets) or columns (tidy tables). Warnings of the groups are merged into one per kind.
-    The frame's ``attrs`` (a ``pos_label`` recorded by ``cross_validate``) go with every part.
+    Stacked models, data sets or train/test subsets are never ranked together: the metric runs
+    per group (with the frame's ``attrs``) and the results are joined along those dims (or
+    columns of a tidy table); the groups' warnings are merged into one per kind.
     """
 
     @functools.wraps(func)
@@ -464,7 +414,7 @@ def by_frame_dims(func: Any) -> Any:
         if not dims:
             return func(df, *args, **kwargs)
         for d in dims:
-            _check_no_missing(column(df, d, d), d)
+            _labels.check_no_missing(_checks.column(df, d, d), d)
         keys, pieces = [], []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -475,11 +425,11 @@ def by_frame_dims(func: Any) -> Any:
                 pieces.append(func(part, *args, **kwargs))
         _rewarn(caught, len(keys), dims)
         if isinstance(pieces[0], pd.DataFrame):
-            parts = [
+            tagged = [
                 p.assign(**dict(zip(dims, k, strict=True)))
                 for p, k in zip(pieces, keys, strict=True)
             ]
-            out = pd.concat(parts, ignore_index=True)
+            out = pd.concat(tagged, ignore_index=True)
             return out[dims + [c for c in out.columns if c not in dims]]
         if len(dims) == 1:
             values = _labels.coord([k[0] for k in keys])  # strings stay object (netCDF-safe)
@@ -489,14 +439,11 @@ def by_frame_dims(func: Any) -> Any:
             stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
             index = pd.MultiIndex.from_tuples(keys, names=dims)
             stacked = stacked.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "_group"))
-            out = stacked.unstack("_group")
             # unstack sorts; keep each dim in the order its groups came (category order)
-            out = out.reindex(
-                {
-                    d: _labels.coord(list(dict.fromkeys(k[i] for k in keys)))
-                    for i, d in enumerate(dims)
-                }
-            )
+            order = [
+                _labels.coord(list(dict.fromkeys(k[i] for k in keys))) for i in range(len(dims))
+            ]
+            out = stacked.unstack("_group").reindex(dict(zip(dims, order, strict=True)))
         return out.transpose(*dims, ...)
 
     return wrapper

@@ -14,20 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _labels
 from ..errors import CountsError
-
-__all__ = [
-    "BLOCK",
-    "bincount",
-    "blocked_count",
-    "check_indicator",
-    "check_weights",
-    "combined_index",
-    "fast_confusion",
-    "is_dask",
-    "ova_from_confusion",
-    "range_codes",
-]
 
 #: Rows per block: the index arithmetic of one block stays in cache.
 BLOCK = 1 << 16
@@ -36,71 +24,57 @@ BLOCK = 1 << 16
 _SAFE = 1 << 62
 
 
-def is_dask(x: Any) -> bool:
-    return type(x).__module__.startswith("dask")
-
-
 # --- checks that also run lazily on dask ----------------------------------------------------------
 
 
-def _bad_weights(w: np.ndarray) -> np.ndarray:
-    return ~np.isfinite(w) | (w < 0)
-
-
-def weights_error(w: np.ndarray) -> str:
-    bad = _bad_weights(w)
-    shown = ", ".join(repr(float(v)) for v in w[bad][:5])
-    return (
-        f"sample_weight has {int(bad.sum())} NaN, infinite or negative values [{shown}]; "
-        "weights must be finite and >= 0."
-    )
+def check_lengths(lengths: dict[str, int], where: str = "") -> int:
+    """The one length of the named inputs; a CountsError naming each length when they differ."""
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        raise CountsError(
+            f"inputs differ in length{where}: {desc}; give one entry per tested sample."
+        )
+    return next(iter(lengths.values()))
 
 
 def check_weights(w: Any) -> Any:
     """Weights as float64; NaN/inf/negative raise (dask: when the block is computed)."""
-    if is_dask(w):
 
-        def check(block: np.ndarray) -> np.ndarray:
-            if _bad_weights(block).any():
-                raise CountsError(weights_error(block))
-            return block
+    def check(block: np.ndarray) -> np.ndarray:
+        bad = ~np.isfinite(block) | (block < 0)
+        if bad.any():
+            raise CountsError(
+                f"sample_weight has {int(bad.sum())} NaN, infinite or negative values "
+                f"[{', '.join(repr(float(v)) for v in block[bad][:5])}]; weights must be "
+                "finite and >= 0."
+            )
+        return block
 
+    if _labels.is_dask(w):
         return w.astype("float64").map_blocks(check, dtype="float64")
-    w = np.asarray(w, dtype="float64")
-    if _bad_weights(w).any():
-        raise CountsError(weights_error(w))
-    return w
-
-
-def indicator_error(name: str, values: np.ndarray) -> str:
-    bad = np.unique(values[(values != 0) & (values != 1)])[:5]
-    return (
-        f"multilabel {name} has non-indicator values {bad.tolist()}; 2-D labels must be "
-        "0/1 (e.g. sklearn.preprocessing.MultiLabelBinarizer)."
-    )
+    return check(np.asarray(w, dtype="float64"))
 
 
 def check_indicator(arr: Any, name: str) -> Any:
     """A 0/1 indicator array as int8; other values raise (dask: when computed)."""
-    if is_dask(arr):
 
-        def check(block: np.ndarray) -> np.ndarray:
-            if ((block != 0) & (block != 1)).any():
-                raise CountsError(indicator_error(name, block))
-            return block.astype(np.int8)
+    def check(block: np.ndarray) -> np.ndarray:
+        bad = (block != 0) & (block != 1)
+        if bad.any():
+            raise CountsError(
+                f"multilabel {name} has non-indicator values {np.unique(block[bad])[:5].tolist()}"
+                "; 2-D labels must be 0/1 (e.g. sklearn.preprocessing.MultiLabelBinarizer)."
+            )
+        return block.astype(np.int8)
 
-        return arr.map_blocks(check, dtype=np.int8)
-    arr = np.asarray(arr)
-    if ((arr != 0) & (arr != 1)).any():
-        raise CountsError(indicator_error(name, arr))
-    return arr.astype(np.int8)
+    return arr.map_blocks(check, dtype=np.int8) if _labels.is_dask(arr) else check(np.asarray(arr))
 
 
 # --- counting -------------------------------------------------------------------------------------
 
 
 def bincount(index: Any, weights: Any, size: int) -> Any:
-    if is_dask(index):
+    if _labels.is_dask(index):
         import dask.array as da
 
         return da.bincount(index, weights=weights, minlength=size)
@@ -112,7 +86,7 @@ def combined_index(parts: list[tuple[Any, int]]) -> Any:
     """Row-major index over codes: ((c0 * s1 + c1) * s2 + ...), int64."""
     idx = parts[0][0].astype(np.int64)
     for codes, size in parts[1:]:
-        if is_dask(idx):
+        if _labels.is_dask(idx):
             idx = idx * size + codes
         else:
             idx *= size
@@ -123,11 +97,8 @@ def combined_index(parts: list[tuple[Any, int]]) -> Any:
 def blocked_count(
     arrays: list[np.ndarray], sizes: list[int], offset: int, w: Any, total: int, n: int
 ) -> np.ndarray:
-    """Counts of the combined index of ``arrays``, one cache-sized block at a time.
-
-    Few bins: each block is counted and added (the index never goes to memory). Many bins:
-    the blocks' indices fill one int64 array and a single ``bincount`` counts it.
-    """
+    """Counts of the combined index of ``arrays``, one cache-sized block at a time (few bins:
+    each block counted and added; many: the blocks' indices fill one array, counted once)."""
     accumulate = total <= BLOCK // 4
     out = np.zeros(total if accumulate else 0, dtype=np.float64 if w is not None else np.int64)
     idx = None if accumulate else np.empty(n, dtype=np.int64)
@@ -150,7 +121,7 @@ def blocked_count(
     return out
 
 
-def raw_int(a: Any) -> np.ndarray | None:
+def _raw_int(a: Any) -> np.ndarray | None:
     """``a`` as a 1-D integer numpy array usable in index arithmetic, else None."""
     if not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype.kind not in "iub":
         return None
@@ -159,88 +130,37 @@ def raw_int(a: Any) -> np.ndarray | None:
     return a.view(np.uint8) if a.dtype.kind == "b" else a
 
 
-def blocked_bounds(arrays: list[np.ndarray], n: int) -> list[tuple[int, int]]:
-    """(min, max) of every array, block by block."""
-    lows = [np.iinfo(np.int64).max] * len(arrays)
-    highs = [np.iinfo(np.int64).min] * len(arrays)
-    for start in range(0, n, BLOCK):
-        for j, a in enumerate(arrays):
-            block = a[start : start + BLOCK]
-            lows[j] = min(lows[j], int(block.min()))
-            highs[j] = max(highs[j], int(block.max()))
-    return list(zip(lows, highs, strict=False))
-
-
-def range_codes(a: Any, n: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes of a plain integer array over the values that occur, and those values (sorted).
-
-    Counting instead of hashing: one pass for the range, one ``bincount`` over it for the
-    values that occur, one look-up for the codes. None when ``a`` is not a plain integer
-    array or its range is much wider than ``n`` (hashing is cheaper then).
-    """
-    arr = raw_int(a)
-    if arr is None or n == 0:
-        return None
-    ((lo, hi),) = blocked_bounds([arr], n)
-    if hi - lo + 1 > max(4 * n, 1 << 16):
-        return None
-    shifted = arr.astype(np.intp, copy=False) if lo == 0 else np.subtract(arr, lo, dtype=np.intp)
-    present = np.bincount(shifted, minlength=hi - lo + 1) > 0
-    values = np.flatnonzero(present)
-    lut = np.cumsum(present, dtype=np.int64) - 1
-    size = len(values)
-    dt = np.int8 if size <= 127 else np.int16 if size <= 32767 else np.int32
-    return lut.astype(dt)[shifted], values + lo
-
-
-def _share_labels(bounds: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The two label arrays (last) count over one common range."""
-    lo, hi = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
-    return bounds[:-2] + [(lo, hi), (lo, hi)]
-
-
-def _layout(bounds: list[tuple[int, int]], n: int) -> tuple[list[int], int, int] | None:
-    """(sizes, offset, total) of the combined index over ``bounds``; None when too wide."""
-    sizes = [hi - lo + 1 for lo, hi in bounds]
-    total = int(np.prod(sizes, dtype=np.float64))
-    if total > max(4 * n, 1 << 22):
-        return None
-    biggest = max(max(abs(lo), abs(hi)) for lo, hi in bounds)
-    if (biggest + 1) * total * 2 >= _SAFE:
-        return None  # huge ids: the Horner sums could wrap around; code them instead
-    offset = bounds[0][0]
-    for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
-        offset = offset * size + lo
-    return sizes, offset, total
-
-
 def fast_confusion(
     groups: list[Any], yt: Any, yp: Any, w: Any, n: int
 ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, int] | None:
     r"""Count integer data in one pass without factorizing anything first.
 
-    The combined index runs over the raw value range of each array,
-    :math:`\sum_j (v_j - lo_j)\, s_j` in Horner form. Returns ``(raw, group_values,
-    present_true, present_pred, lo)``: the counts over (groups..., true, pred) restricted to
-    the group values that occur, those values, the labels that occur in ``yt``/``yp`` and the
-    lowest label. A value occurs when a sample has it, whatever its weight (a zero weight
-    never deletes a class or a group). None when an input is not a plain integer array or the
-    value ranges are too wide; the coding path runs instead.
+    The combined index runs over each array's raw value range (Horner form). Returns ``(raw,
+    group_values, present_true, present_pred, lo)``: counts over (groups..., true, pred) of
+    the group values that occur (whatever their weight), those values, the labels that occur
+    and the lowest label. None when an input is not a plain integer array or ranges are wide.
     """
-    maybe = [raw_int(v) for v in groups] + [raw_int(yt), raw_int(yp)]
-    arrays = [a for a in maybe if a is not None]
-    if len(arrays) != len(maybe):
+    arrays = [a for a in (_raw_int(v) for v in (*groups, yt, yp)) if a is not None]
+    if len(arrays) != len(groups) + 2:
         return None
-    bounds = _share_labels(blocked_bounds(arrays, n))
-    lay = _layout(bounds, n)
-    if lay is None:
-        return None
-    sizes, offset, total = lay
+    bounds = []
+    for a in arrays:  # (min, max) block by block
+        mm = [(int(b.min()), int(b.max())) for b in (a[i : i + BLOCK] for i in range(0, n, BLOCK))]
+        bounds.append((min(m[0] for m in mm), max(m[1] for m in mm)))
+    lo_l, hi_l = min(bounds[-2][0], bounds[-1][0]), max(bounds[-2][1], bounds[-1][1])
+    bounds[-2:] = [(lo_l, hi_l)] * 2  # y_true and y_pred count over one common range
+    sizes = [hi - lo + 1 for lo, hi in bounds]
+    total = int(np.prod(sizes, dtype=np.float64))
+    biggest = max(max(abs(lo), abs(hi)) for lo, hi in bounds)
+    if total > max(4 * n, 1 << 22) or (biggest + 1) * total * 2 >= _SAFE:
+        return None  # too wide, or huge ids whose Horner sums could wrap around: code them
+    offset = bounds[0][0]
+    for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
+        offset = offset * size + lo
     raw = blocked_count(arrays, sizes, offset, w, total, n).reshape(sizes)
     seen = raw
     if w is not None and bool((w == 0).any()):
         seen = blocked_count(arrays, sizes, offset, None, total, n).reshape(sizes)
-    lo_l = bounds[-1][0]
     values = []
     for axis, (lo, _) in enumerate(bounds[:-2]):
         others = tuple(i for i in range(seen.ndim) if i != axis)
@@ -254,15 +174,22 @@ def fast_confusion(
     return raw, values, present_t, present_p, lo_l
 
 
-def take_labels(raw: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """The (…, true, pred) confusion at ``positions`` of the raw label range.
+def take_labels(raw: np.ndarray, universe: list[Any], lo: int) -> np.ndarray:
+    """The (…, true, pred) confusion of ``universe`` from counts over the label range from ``lo``.
 
-    A position equal to the raw size (a declared label outside the observed range) gets
-    zero rows and columns.
+    A label outside the observed range gets zero rows and columns.
     """
-    pad = [(0, 0)] * (raw.ndim - 2) + [(0, 1), (0, 1)]
-    padded = np.pad(raw, pad)
-    return padded[..., positions, :][..., positions]
+    size = raw.shape[-1]
+    at = [
+        int(u) - lo
+        if isinstance(u, (int, np.integer, np.bool_, float))
+        and float(u).is_integer()
+        and 0 <= int(u) - lo < size
+        else size
+        for u in universe
+    ]
+    padded = np.pad(raw, [(0, 0)] * (raw.ndim - 2) + [(0, 1), (0, 1)])
+    return padded[..., at, :][..., at]
 
 
 # --- one-vs-all counts from confusion matrices ---------------------------------------------------
@@ -271,11 +198,10 @@ def take_labels(raw: np.ndarray, positions: np.ndarray) -> np.ndarray:
 def ova_from_confusion(conf: Any) -> dict[str, Any]:
     """tp/fp/fn/tn over (..., class) from a (..., true, pred) confusion array.
 
-    Float (weighted) confusions: a count whose cells are all zero is exactly 0 and no count
-    is negative (``tn`` is found by subtraction; its rounding error is removed where the
-    cells it sums are zero, and clipped at 0 elsewhere).
+    Float (weighted) confusions: a count whose cells are all zero is exactly 0, and none is
+    negative (the rounding of ``tn``, found by subtraction, is removed or clipped).
     """
-    if is_dask(conf):
+    if _labels.is_dask(conf):
         import dask.array as da
 
         c = conf.shape[-1]
@@ -292,7 +218,6 @@ def ova_from_confusion(conf: Any) -> dict[str, Any]:
         tn = n - pred_tot - true_tot + tp
     else:
         tn = n - tp - fp - fn
-    if np.dtype(conf.dtype).kind == "f":
         nz = (conf != 0).astype(np.int64)
         nz_diag = (nz * np.eye(conf.shape[-1], dtype=np.int64)).sum(axis=-1)
         nz_tn = nz.sum(axis=(-2, -1))[..., None] - nz.sum(axis=-2) - nz.sum(axis=-1) + nz_diag

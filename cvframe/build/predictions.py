@@ -3,27 +3,25 @@
 
 Labels follow :mod:`cvframe._labels` (universe, order, binary default, codes); the counting
 is :mod:`cvframe.build._kernel` (one ``bincount`` over a combined index).
-
-(Over 400 lines: the two entry points share the reading of labels, groups, weights and
-multilabel indicators, each with the error that names its argument.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
-from ..errors import CountsError, few
-from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, validate
+from .. import _checks, _labels
+from .._labels import frame
+from ..errors import ColumnError, CountsError, few
+from ..schema import CLASS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, validate
 from . import _kernel, _lazy
-from .tables import make_cube
+from .tables import confusion_cube, multilabel_cube
 
-__all__ = ["FRAME_ATTRS", "FRAME_DIMS", "ColumnError", "counts_from_frame", "from_predictions"]
+__all__ = ["FRAME_ATTRS", "FRAME_DIMS", "counts_from_frame", "from_predictions"]
 
 #: Attrs of a predictions frame (set by cross_validate) that the cube keeps.
 FRAME_ATTRS = (
@@ -37,29 +35,7 @@ FRAME_ATTRS = (
     "resampling",
 )
 
-#: Columns of a predictions frame that become dimensions of the cube when present.
-
-
-class ColumnError(KeyError, ValueError):
-    """A column named by an argument is not in the frame (a KeyError and a ValueError)."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
 # --- inputs ------------------------------------------------------------------------------------
-
-
-def _length(v: Any) -> int:
-    return int(v.shape[0]) if _labels.is_dask(v) else len(v)
-
-
-def _check_lengths(arrays: Mapping[str, Any]) -> int:
-    lengths = {k: _length(v) for k, v in arrays.items() if v is not None}
-    if len(set(lengths.values())) > 1:
-        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
-        raise CountsError(f"inputs differ in length: {desc}; give one entry per tested sample.")
-    return next(iter(lengths.values()))
 
 
 def _weights(sample_weight: Any, n: int) -> Any:
@@ -68,8 +44,7 @@ def _weights(sample_weight: Any, n: int) -> Any:
         return None
     if _labels.is_dask(sample_weight):
         w = sample_weight
-        if hasattr(w, "to_dask_array"):
-            w = w.to_dask_array(lengths=True)
+        w = w.to_dask_array(lengths=True) if hasattr(w, "to_dask_array") else w
     else:
         if isinstance(sample_weight, (pd.Series, pd.Index, pd.DataFrame)):
             sample_weight = sample_weight.to_numpy()
@@ -98,6 +73,21 @@ def _present_uniques(codes: Any, uniq: np.ndarray, values: Any) -> np.ndarray:
     return np.asarray(uniq)
 
 
+def _code_groups(garr: list[tuple[str, Any]]) -> tuple[list[tuple[Any, int]], dict[str, Any]]:
+    """(codes, size) and coordinate of every grouping array (integer ids: counted, not hashed)."""
+    gcodes, gcoords = [], {}
+    for name, values in garr:
+        ranged = _labels.range_codes(values)
+        codes, uni = (
+            (ranged[0], [_labels.plain(v) for v in ranged[1]])
+            if ranged
+            else _labels.group_codes(values, name)
+        )
+        gcodes.append((codes, len(uni)))
+        gcoords[name] = uni
+    return gcodes, gcoords
+
+
 # --- the one pass ---------------------------------------------------------------------------------
 
 
@@ -122,24 +112,22 @@ def build(
     yt = _labels.as_labels(y_true, "y_true", allow_2d=True)
     yp = _labels.as_labels(y_pred, "y_pred", allow_2d=True)
     garr = [(name, _labels.as_labels(v, name)) for name, v in groups if v is not None]
-    n = _check_lengths({"y_true": yt, "y_pred": yp, **dict(garr)})
+    named = {"y_true": yt, "y_pred": yp, **dict(garr)}
+    n = _kernel.check_lengths({k: int(v.shape[0]) for k, v in named.items()})
     if n == 0:
         raise CountsError("the predictions are empty (0 samples); nothing to count.")
     if labels is not None:
         labels = _labels.check_labels_arg(labels)
     w = _weights(sample_weight, n)
     if getattr(yt, "ndim", 1) == 2 or getattr(yp, "ndim", 1) == 2:
-        return _build_multilabel(y_true, y_pred, yt, yp, garr, labels, pos_label, w, attrs)
+        gcodes, gcoords = _code_groups(garr)
+        return multilabel_cube(y_true, y_pred, yt, yp, gcodes, gcoords, labels, pos_label, w, attrs)
     fast = _kernel.fast_confusion([v for _, v in garr], yt, yp, w, n)
     if fast is not None:
         raw, gvalues, present_t, present_p, lo = fast
         gdims = [name for name, _ in garr]
         gcoords = {
-            name: (
-                [bool(x) for x in vals]
-                if values.dtype.kind == "b"
-                else [_labels.plain(x) for x in vals]
-            )
+            name: [bool(x) if values.dtype.kind == "b" else _labels.plain(x) for x in vals]
             for (name, values), vals in zip(garr, gvalues, strict=False)
         }
         if yt.dtype.kind == "b" and yp.dtype.kind == "b":
@@ -151,17 +139,8 @@ def build(
             _labels.check_known(present_t, universe, "y_true")
             _labels.check_known(present_p, universe, "y_pred")
     else:
-        gdims, gcodes, gcoords = [], [], {}
-        for name, values in garr:
-            ranged = None if values.dtype.kind == "b" else _kernel.range_codes(values, n)
-            if ranged is not None:  # integer ids: counted, not hashed
-                codes, present = ranged
-                uni = [_labels.plain(v) for v in present]
-            else:
-                codes, uni = _labels.group_codes(values, name)
-            gdims.append(name)
-            gcodes.append((codes, len(uni)))
-            gcoords[name] = uni
+        gcodes, gcoords = _code_groups(garr)
+        gdims = list(gcoords)
         t_codes, t_uniq = _labels.factorize(yt, "y_true")
         p_codes, p_uniq = _labels.factorize(yp, "y_pred")
         if labels is not None:
@@ -177,19 +156,7 @@ def build(
     universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
     c = len(universe)
     if fast is not None:
-        size = raw.shape[-1]
-        positions = np.array(
-            [
-                int(u) - lo
-                if isinstance(u, (int, np.integer, bool, np.bool_, float))
-                and float(u).is_integer()
-                and 0 <= int(u) - lo < size
-                else size
-                for u in universe
-            ],
-            dtype=np.intp,
-        )
-        conf = _kernel.take_labels(raw, positions)
+        conf = _kernel.take_labels(raw, universe, lo)
     else:
         tc = _labels.recode(t_codes, t_uniq, universe, "y_true")
         pc = _labels.recode(p_codes, p_uniq, universe, "y_pred")
@@ -204,7 +171,7 @@ def build(
                 [a for a, _ in parts], [s for _, s in parts], 0, w, total, n
             )
         conf = conf.reshape(tuple(gshape) + (c, c))
-    return _finish(conf, universe, pos, gdims, gcoords, w, attrs)
+    return confusion_cube(conf, universe, pos, gdims, gcoords, _weighted(attrs, w))
 
 
 def _resolve(
@@ -212,7 +179,7 @@ def _resolve(
 ) -> tuple[list[Hashable], Hashable | None]:
     """The class universe and the positive class (None: multiclass) by the label policy."""
     if pos_from_attr and pos_label is not None:
-        pos_label = _labels.from_attr(pos_label, universe)
+        pos_label = _labels.pos_from_attrs(pos_label, universe)
     pos = _labels.binary_pos(universe, from_data, pos_label)
     if pos is not None:
         universe = _labels.binary_universe(universe, pos)
@@ -250,30 +217,20 @@ def _build_lazy(
     parts, cols = got
     if labels is not None:
         labels = _labels.check_labels_arg(labels)
-    known: dict[int, list[Hashable]] = {}
-    for i, (_, v) in enumerate(garr):
-        cats = _lazy.known_categories(v)
-        if cats is not None:
-            known[i] = cats
-    t_cats, p_cats = _lazy.known_categories(y_true), _lazy.known_categories(y_pred)
-    universe: list[Hashable] | None = None
+    cats = [_lazy.known_categories(v) for _, v in garr]
+    known: dict[int, list[Hashable]] = {i: c for i, c in enumerate(cats) if c is not None}
+    universe = labels if labels is not None else _lazy.known_categories(y_true)
+    if universe is None and not isinstance(getattr(y_true, "dtype", None), pd.CategoricalDtype):
+        universe = _lazy.known_categories(y_pred)
     from_data = False
-    if labels is not None:
-        universe = labels
-    elif t_cats is not None:
-        universe = t_cats
-    elif p_cats is not None and not isinstance(getattr(y_true, "dtype", None), pd.CategoricalDtype):
-        universe = p_cats
     wanted = [i for i in range(len(garr)) if i not in known]
     ng = len(garr)
     if universe is None or wanted:
         wanted += [ng, ng + 1]  # the classes (or, when declared, their check) in the same pass
     if wanted:
         found = dict(zip(wanted, _lazy.observed_values(parts, cols, wanted), strict=True))
-        for i in range(ng):
-            if i in found:
-                name = garr[i][0]
-                known[i] = [_labels.plain(u) for u in _labels.check_unique(found[i], name)]
+        for i in (i for i in found if i < ng):
+            known[i] = [_labels.plain(u) for u in _labels.check_unique(found[i], garr[i][0])]
         if ng in found:
             ut = _labels.check_unique(found[ng], "y_true")
             up = _labels.check_unique(found[ng + 1], "y_pred")
@@ -291,105 +248,12 @@ def _build_lazy(
     conf = _lazy.lazy_counts(parts, cols, coders, weighted).reshape(gshape + (c, c))
     gdims = [name for name, _ in garr]
     gcoords = {name: known[i] for i, (name, _) in enumerate(garr)}
-    return _finish(conf, universe, pos, gdims, gcoords, True if weighted else None, attrs)
+    return confusion_cube(conf, universe, pos, gdims, gcoords, _weighted(attrs, weighted or None))
 
 
-def _finish(
-    conf: Any,
-    universe: list[Hashable],
-    pos: Hashable | None,
-    gdims: list[str],
-    gcoords: Mapping[str, Sequence[Hashable]],
-    w: Any,
-    attrs: dict[str, Any],
-) -> xr.Dataset:
-    ova = _kernel.ova_from_confusion(conf)
-    out_attrs: dict[str, Any] = {"task": "binary" if pos is not None else "multiclass", **attrs}
-    classes: list[Hashable] = universe
-    if pos is not None:
-        k = universe.index(pos)
-        ova = {name: arr[..., k : k + 1] for name, arr in ova.items()}
-        classes = [pos]
-        out_attrs["pos_label"] = _labels.to_attr(pos)
-    if w is not None:
-        out_attrs["weighted"] = "yes"
-    coords = {**gcoords, CLASS: classes, TRUE: universe, PRED: universe}
-    return make_cube({**ova, CONFUSION: conf}, gdims, coords, out_attrs)
-
-
-def _indicator_names(y_true: Any, y_pred: Any) -> tuple[list[Hashable] | None, Any]:
-    """Column names of multilabel DataFrames, and y_pred aligned to y_true's columns by name."""
-    names = None
-    if isinstance(y_true, pd.DataFrame) and y_true.shape[1] > 1:
-        names = [_labels.plain(c) for c in y_true.columns]
-        if isinstance(y_pred, pd.DataFrame) and list(y_pred.columns) != list(y_true.columns):
-            if set(y_pred.columns) != set(y_true.columns):
-                raise CountsError(
-                    f"multilabel y_pred has columns {few(y_pred.columns)} but y_true has "
-                    f"{few(y_true.columns)}; both need one column per label, with the same "
-                    "names."
-                )
-            return names, y_pred[list(y_true.columns)].to_numpy()
-    elif isinstance(y_pred, pd.DataFrame) and y_pred.shape[1] > 1:
-        names = [_labels.plain(c) for c in y_pred.columns]
-    return names, None
-
-
-def _build_multilabel(
-    y_true: Any,
-    y_pred: Any,
-    yt: Any,
-    yp: Any,
-    garr: list[tuple[str, Any]],
-    labels: Any,
-    pos_label: Any,
-    w: Any,
-    attrs: dict[str, Any],
-) -> xr.Dataset:
-    names, aligned = _indicator_names(y_true, y_pred)
-    if aligned is not None:
-        yp = aligned
-    if getattr(yt, "ndim", 1) != 2 or getattr(yp, "ndim", 1) != 2 or yt.shape != yp.shape:
-        raise CountsError(
-            f"multilabel y_true has shape {getattr(yt, 'shape', None)} but y_pred has "
-            f"{getattr(yp, 'shape', None)}; both must be (n_samples, n_classes) indicators."
-        )
-    _labels.binary_pos([], False, pos_label, multilabel=True)
-    c = yt.shape[1]
-    classes = labels if labels is not None else (names if names is not None else list(range(c)))
-    if len(classes) != c:
-        raise ValueError(
-            f"labels has {len(classes)} entries {few(classes)} but y_true has {c} "
-            "indicator columns; give one label per column."
-        )
-    yt = _kernel.check_indicator(yt, "y_true")
-    yp = _kernel.check_indicator(yp, "y_pred")
-    gdims, gcodes, gcoords = [], [], {}
-    for name, values in garr:
-        codes, uni = _labels.group_codes(values, name)
-        gdims.append(name)
-        gcodes.append((codes, len(uni)))
-        gcoords[name] = uni
-    gshape = [s for _, s in gcodes]
-    code = yt.astype(np.int64) * 2 + yp  # 0 tn, 1 fp, 2 fn, 3 tp
-    g = _kernel.combined_index(gcodes)
-    cls = np.arange(c, dtype=np.int64)
-    idx = ((g[:, None] * c + cls[None, :]) * 4 + code).ravel()
-    ww = (
-        None
-        if w is None
-        else (np.repeat(w, c) if not _labels.is_dask(w) else (w[:, None] * np.ones((1, c))).ravel())
-    )
-    cnt = _kernel.bincount(idx, ww, int(np.prod(gshape, dtype=np.int64)) * c * 4)
-    cnt = cnt.reshape(tuple(gshape) + (c, 4))
-    ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
-    out_attrs = {"task": "multilabel", **attrs}
-    if w is not None:
-        out_attrs["weighted"] = "yes"
-    return make_cube(ova, gdims, {**gcoords, CLASS: classes}, out_attrs)
-
-
-# --- public constructors -------------------------------------------------------------------------
+def _weighted(attrs: dict[str, Any], w: Any) -> dict[str, Any]:
+    """The cube's attrs: weighted counts say so."""
+    return {**attrs, "weighted": "yes"} if w is not None else attrs
 
 
 def from_predictions(
@@ -481,11 +345,7 @@ def from_predictions(
     cube = build(
         y_true, y_pred, [(REPEAT, repeat), (FOLD, fold)], labels, pos_label, sample_weight, {}
     )
-    return cube if _lazy_cube(cube) else validate(cube)
-
-
-def _lazy_cube(ds: xr.Dataset) -> bool:
-    return any(_labels.is_dask(v.data) for v in ds.data_vars.values())
+    return cube if is_lazy(cube) else validate(cube)
 
 
 def counts_from_frame(
@@ -515,7 +375,8 @@ def counts_from_frame(
     y_true, y_pred, fold : str
         Column names.
     repeat : str or None, default "repeat"
-        Column of the repeat; used when the frame has it.
+        Column of the repeat; under its default name used when the frame has it, under
+        another name it must be a column.
     sample_weight : str, optional
         Column of per-sample weights.
     dims : sequence of str, optional
@@ -528,10 +389,7 @@ def counts_from_frame(
     xarray.Dataset
         The counts cube; the frame's attrs named in ``FRAME_ATTRS`` (``stratified``,
         ``splitter``, the parameter grid's ``params``, ...) are copied to its attrs. A dask
-        DataFrame gives a lazy cube (see :func:`from_predictions`, Notes): classes come from
-        ``labels=`` or known categories, folds and other dims from known categories, and
-        whatever is still unknown from ONE pass over the partitions when the cube is built;
-        computing the cube then reads every partition once.
+        DataFrame gives a lazy cube (see :func:`from_predictions`, Notes).
 
     Examples
     --------
@@ -542,7 +400,7 @@ def counts_from_frame(
     >>> ds.tp.sum("fold").values.tolist()
     [1, 1, 1]
     """
-    lazy = _lazy.is_frame_like(df) and getattr(df, "ndim", 1) == 2
+    lazy = frame.is_dask_frame(df) and getattr(df, "ndim", 1) == 2
     if not isinstance(df, pd.DataFrame) and not lazy:
         raise TypeError(f"df must be a pandas or dask DataFrame, got {type(df).__name__}.")
     fattrs: dict[str, Any] = dict(getattr(df, "attrs", None) or {})
@@ -552,36 +410,19 @@ def counts_from_frame(
             "df.columns = ['_'.join(map(str, c)) for c in df.columns])."
         )
     extra = [d for d in FRAME_DIMS if d in df.columns] if dims is None else _dims_arg(df, dims)
-    pos_from_attr = False
-    if (
-        pos_label is None
-        and labels is None
-        and fattrs.get("task") == "binary"
-        and fattrs.get("pos_label") is not None
-    ):
-        pos_label, pos_from_attr = fattrs["pos_label"], True
+    pos_from_attr = pos_label is None and _labels.attrs_pos(fattrs, labels) is not None
+    if pos_from_attr:
+        pos_label = _labels.attrs_pos(fattrs, labels)
     multi = _multilabel_columns(df, y_true, y_pred) if y_true not in df.columns else None
-    wanted = {"y_true": y_true, "y_pred": y_pred, "fold": fold}
-    if multi is not None:
-        del wanted["y_true"], wanted["y_pred"]
+    wanted = {"y_true": y_true, "y_pred": y_pred} if multi is None else {}
+    wanted["fold"] = fold
     if sample_weight is not None:
         wanted["sample_weight"] = sample_weight
-    missing = {arg: col for arg, col in wanted.items() if col not in df.columns}
-    if missing:
-        desc = ", ".join(f"{arg}={col!r}" for arg, col in missing.items())
-        raise ColumnError(
-            f"column(s) not in the frame: {desc}; the frame has {few(df.columns, 12)}. Pass the "
-            "column names, e.g. df.cv.counts(y_true='label', fold='split')."
-        )
-    for arg, col in wanted.items():
-        if isinstance(df[col], pd.DataFrame):
-            raise ValueError(
-                f"{arg}={col!r} names {df[col].shape[1]} columns of the frame "
-                "(duplicated column names); name each column once."
-            )
-    groups: list[tuple[str, Any]] = [(str(d), df[d]) for d in extra]
-    if repeat is not None and repeat in df.columns and repeat not in extra:
-        groups.append((REPEAT, df[repeat]))
+    for arg, name in wanted.items():
+        _checks.column(df, name, arg)
+    groups: list[tuple[str, Any]] = [(str(d), _checks.column(df, d, "dims")) for d in extra]
+    if frame.has_repeat(df, repeat) and repeat not in extra:
+        groups.append((REPEAT, _checks.column(df, repeat, "repeat")))
     groups.append((FOLD, df[fold]))
     attrs = {k: str(fattrs[k]) for k in FRAME_ATTRS if k in fattrs}
     if multi is not None:
@@ -590,31 +431,16 @@ def counts_from_frame(
         if labels is None:
             known = list(attr_labels) if attr_labels is not None else []
             labels = known if [str(k) for k in known] == names else names
-        yt, yp = df[true_cols], df[pred_cols]
         yt, yp = (
-            (yt.to_dask_array(lengths=True), yp.to_dask_array(lengths=True))
-            if lazy
-            else (yt.to_numpy(), yp.to_numpy())
+            df[c].to_dask_array(lengths=True) if lazy else df[c].to_numpy()
+            for c in (true_cols, pred_cols)
         )
     else:
         yt, yp = df[y_true], df[y_pred]
-        if (
-            labels is None
-            and fattrs.get("task") == "multiclass"
-            and fattrs.get("labels") is not None
-        ):
-            labels = list(fattrs["labels"])
-    cube = build(
-        yt,
-        yp,
-        groups,
-        labels,
-        pos_label,
-        None if sample_weight is None else df[sample_weight],
-        attrs,
-        pos_from_attr=pos_from_attr,
-    )
-    return cube if _lazy_cube(cube) else validate(cube)
+        labels = _labels.attrs_labels(fattrs, labels)
+    weight = None if sample_weight is None else df[sample_weight]
+    cube = build(yt, yp, groups, labels, pos_label, weight, attrs, pos_from_attr=pos_from_attr)
+    return cube if is_lazy(cube) else validate(cube)
 
 
 def _dims_arg(df: pd.DataFrame, dims: Any) -> list[Hashable]:

@@ -1,5 +1,7 @@
 """Counts cubes from tables: tidy counts (:func:`from_counts`) and confusion matrices
-(:func:`from_confusion`); :func:`make_cube` assembles every cube the package builds."""
+(:func:`from_confusion`); :func:`make_cube` assembles every cube the package builds, from
+confusion matrices (:func:`confusion_cube`) or from 2-D 0/1 multilabel indicators
+(:func:`multilabel_cube`: every class its own binary problem, no confusion matrix)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,24 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import __version__ as _version
-from .. import _labels
+from .. import _checks, _labels
+from .._version import __version__ as _version
 from ..errors import CountsError, few
-from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TASKS, TRUE, validate
-from ._kernel import ova_from_confusion
+from ..schema import (
+    CLASS,
+    CONFUSION,
+    COUNTS,
+    FOLD,
+    FRAME_DIMS,
+    PRED,
+    REPEAT,
+    TASKS,
+    TRUE,
+    validate,
+)
+from ._kernel import bincount, check_indicator, combined_index, ova_from_confusion
 
-__all__ = ["from_confusion", "from_counts", "make_cube"]
+__all__ = ["confusion_cube", "from_confusion", "from_counts", "make_cube", "multilabel_cube"]
 
 
 def make_cube(
@@ -33,6 +46,90 @@ def make_cube(
     ds = xr.Dataset(data_vars, coords={k: _labels.coord(v) for k, v in coords.items()})
     ds.attrs = {"cvframe_version": _version, **attrs}
     return ds
+
+
+def confusion_cube(
+    conf: Any,
+    universe: list[Hashable],
+    pos: Hashable | None,
+    dims: list[str],
+    coords: Mapping[str, Sequence[Hashable]],
+    attrs: dict[str, Any],
+) -> xr.Dataset:
+    """The cube of confusion matrices ``conf`` over ``dims + [true, pred]``: one-vs-all counts
+    of every class, or of the positive class ``pos`` only (a binary cube)."""
+    ova = ova_from_confusion(conf)
+    out_attrs: dict[str, Any] = {"task": "binary" if pos is not None else "multiclass", **attrs}
+    classes = universe
+    if pos is not None:
+        k = universe.index(pos)
+        ova = {name: arr[..., k : k + 1] for name, arr in ova.items()}
+        classes = [pos]
+        out_attrs["pos_label"] = _labels.to_attr(pos)
+    all_coords = {**coords, CLASS: classes, TRUE: universe, PRED: universe}
+    return make_cube({**ova, CONFUSION: conf}, dims, all_coords, out_attrs)
+
+
+def _indicator_names(y_true: Any, y_pred: Any) -> tuple[list[Hashable] | None, Any]:
+    """Column names of multilabel DataFrames, and y_pred aligned to y_true's columns by name."""
+    names = None
+    if isinstance(y_true, pd.DataFrame) and y_true.shape[1] > 1:
+        names = [_labels.plain(c) for c in y_true.columns]
+        if isinstance(y_pred, pd.DataFrame) and list(y_pred.columns) != list(y_true.columns):
+            if set(y_pred.columns) != set(y_true.columns):
+                raise CountsError(
+                    f"multilabel y_pred has columns {few(y_pred.columns)} but y_true has "
+                    f"{few(y_true.columns)}; both need one column per label, with the same "
+                    "names."
+                )
+            return names, y_pred[list(y_true.columns)].to_numpy()
+    elif isinstance(y_pred, pd.DataFrame) and y_pred.shape[1] > 1:
+        names = [_labels.plain(c) for c in y_pred.columns]
+    return names, None
+
+
+def multilabel_cube(
+    y_true: Any,
+    y_pred: Any,
+    yt: Any,
+    yp: Any,
+    gcodes: list[tuple[Any, int]],
+    gcoords: dict[str, Any],
+    labels: Any,
+    pos_label: Any,
+    w: Any,
+    attrs: dict[str, Any],
+) -> xr.Dataset:
+    """The cube of multilabel indicators ``yt``/``yp`` grouped by the coded groups."""
+    names, aligned = _indicator_names(y_true, y_pred)
+    if aligned is not None:
+        yp = aligned
+    if getattr(yt, "ndim", 1) != 2 or getattr(yp, "ndim", 1) != 2 or yt.shape != yp.shape:
+        raise CountsError(
+            f"multilabel y_true has shape {getattr(yt, 'shape', None)} but y_pred has "
+            f"{getattr(yp, 'shape', None)}; both must be (n_samples, n_classes) indicators."
+        )
+    _labels.binary_pos([], False, pos_label, multilabel=True)
+    c = yt.shape[1]
+    classes = labels if labels is not None else (names if names is not None else list(range(c)))
+    if len(classes) != c:
+        raise ValueError(
+            f"labels has {len(classes)} entries {few(classes)} but y_true has {c} "
+            "indicator columns; give one label per column."
+        )
+    yt = check_indicator(yt, "y_true")
+    yp = check_indicator(yp, "y_pred")
+    gshape = [s for _, s in gcodes]
+    code = yt.astype(np.int64) * 2 + yp  # 0 tn, 1 fp, 2 fn, 3 tp
+    g = combined_index(gcodes)
+    cls = np.arange(c, dtype=np.int64)
+    idx = ((g[:, None] * c + cls[None, :]) * 4 + code).ravel()
+    ww = None if w is None else (w[:, None] * np.ones((1, c))).ravel()  # numpy or dask
+    cnt = bincount(idx, ww, int(np.prod(gshape, dtype=np.int64)) * c * 4)
+    cnt = cnt.reshape(tuple(gshape) + (c, 4))
+    ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
+    out_attrs = {"task": "multilabel", **attrs, **({"weighted": "yes"} if w is not None else {})}
+    return make_cube(ova, list(gcoords), {**gcoords, CLASS: classes}, out_attrs)
 
 
 def as_counts(arr: Any, name: str) -> np.ndarray:
@@ -125,6 +222,8 @@ def from_confusion(
             raise CountsError(
                 f"matrices has dims {arr_.dims}; the last two must be ({TRUE!r}, {PRED!r})."
             )
+        if TRUE in arr_.coords and PRED in arr_.coords:
+            arr_ = _align_pred(arr_)
         if FOLD not in arr_.dims:
             arr_ = arr_.expand_dims({FOLD: [0]}, axis=-3)
         arr, dims = arr_.values, [str(d) for d in arr_.dims[:-2]]
@@ -163,10 +262,9 @@ def from_confusion(
         )
     arr = as_counts(arr, "matrices")
     c = arr.shape[-1]
-    if labels is None:
-        universe: list[Hashable] = list(range(c))
-    else:
-        universe = _labels.check_labels_arg(labels)
+    universe: list[Hashable] = (
+        list(range(c)) if labels is None else _labels.check_labels_arg(labels)
+    )
     if len(universe) != c:
         raise ValueError(
             f"labels has {len(universe)} entries {few(universe)} for {c} x {c} "
@@ -176,21 +274,22 @@ def from_confusion(
         raise CountsError("matrices are 1 x 1; a cube needs at least 2 classes.")
     from_data = labels is None or set(universe) <= {0, 1}
     pos = _labels.binary_pos(universe, from_data and c == 2, pos_label)
-    ova = ova_from_confusion(arr)
-    attrs: dict[str, Any] = {"task": "binary" if pos is not None else "multiclass"}
-    classes = universe
-    if pos is not None:
-        k = universe.index(pos)
-        ova = {k_: v[..., k : k + 1] for k_, v in ova.items()}
-        classes = [pos]
-        attrs["pos_label"] = _labels.to_attr(pos)
-    coords_all: dict[str, Sequence[Hashable]] = {
-        **coords,
-        CLASS: classes,
-        TRUE: universe,
-        PRED: universe,
-    }
-    return validate(make_cube({**ova, CONFUSION: arr}, dims, coords_all, attrs))
+    return validate(confusion_cube(arr, universe, pos, dims, coords, {}))
+
+
+def _align_pred(arr: xr.DataArray) -> xr.DataArray:
+    """Matrices whose ``pred`` columns follow the order of the ``true`` rows (by label)."""
+    true = [_labels.plain(v) for v in arr[TRUE].values]
+    pred = [_labels.plain(v) for v in arr[PRED].values]
+    if true == pred:
+        return arr
+    if sorted(map(repr, true)) != sorted(map(repr, pred)) or len(set(map(repr, true))) != len(true):
+        raise CountsError(
+            f"matrices has true labels {few(true)} but pred labels {few(pred)}; a confusion "
+            "matrix needs the same classes on both axes (each once)."
+        )
+    order = [pred.index(t) for t in true]
+    return arr.isel({PRED: order}).assign_coords({PRED: arr[TRUE].values})
 
 
 # --- tidy counts ----------------------------------------------------------------------------------
@@ -201,6 +300,7 @@ def from_counts(
     *,
     task: str | None = None,
     pos_label: Hashable | None = None,
+    dims: Sequence[str] | None = None,
 ) -> xr.Dataset:
     """A counts cube from a tidy table of counts or from arrays.
 
@@ -208,8 +308,8 @@ def from_counts(
     ----------
     df_or_mapping : pandas.DataFrame or mapping
         A DataFrame with columns ``fold``, ``class``, ``tp``, ``fp``, ``fn``, ``tn``, one row per
-        (fold, class) (and per value of every extra column, e.g. ``repeat`` or ``model``,
-        which become dims; a MultiIndex is reset into columns first). Or a mapping with
+        (fold, class) and per value of every dim column (see ``dims``; a MultiIndex is reset
+        into columns first). Or a mapping with
         ``tp``, ``fp``, ``fn``, ``tn`` arrays shaped (fold,), (fold, class) or
         (repeat, fold, class), and optionally ``class`` (the labels).
     task : {"binary", "multiclass", "multilabel"}, optional
@@ -218,6 +318,12 @@ def from_counts(
     pos_label : label, optional
         The positive class of a binary cube: the cube's one class (default: that class).
         An error for a cube with several classes.
+    dims : sequence of str, optional
+        The table's further columns that become dims of the cube (e.g. ``["repeat",
+        "seed"]``); any other column is an error. Default: ``repeat``, ``model``,
+        ``param``, ``dataset``, ``subset`` and every non-numeric column (labels such as model
+        names); a numeric column of another name (``support``, ``accuracy``) is an error that
+        names it, since counting it as a dim would split the folds.
 
     Returns
     -------
@@ -233,8 +339,13 @@ def from_counts(
     0.933
     """
     if isinstance(df_or_mapping, pd.DataFrame):
-        ds = _counts_from_table(df_or_mapping)
+        ds = _counts_from_table(df_or_mapping, dims)
     elif isinstance(df_or_mapping, Mapping):
+        if dims is not None:
+            raise TypeError(
+                f"dims={dims!r} names columns of a counts table; a mapping of arrays has its "
+                "dims from their shape. Drop dims= or pass a DataFrame."
+            )
         ds = _counts_from_mapping(df_or_mapping)
     else:
         raise TypeError(
@@ -244,12 +355,10 @@ def from_counts(
     if task is not None and (not isinstance(task, str) or task not in TASKS):
         raise ValueError(f"task={task!r} is not valid; expected one of {list(TASKS)!r}.")
     classes = [_labels.plain(v) for v in ds[CLASS].values]
-    if task is None:
-        if len(classes) == 1:
-            task = "binary"
-        else:
-            single = bool((ds.fp.sum(CLASS) == ds.fn.sum(CLASS)).all())
-            task = "multiclass" if single else "multilabel"
+    if task is None and len(classes) == 1:
+        task = "binary"
+    elif task is None:  # single-label when every error is one fp and one fn
+        task = "multiclass" if bool((ds.fp.sum(CLASS) == ds.fn.sum(CLASS)).all()) else "multilabel"
     if task == "binary" and len(classes) != 1:
         raise ValueError(
             f"task='binary' needs one class (the positive one), but the counts have "
@@ -263,14 +372,48 @@ def from_counts(
                 f"pos_label={pos_label!r} is for binary cubes, but these counts are {task} "
                 f"with classes {few(classes)}; drop pos_label."
             )
-        k = _labels.binary_pos(classes, False, pos_label)
-        ds.attrs["pos_label"] = _labels.to_attr(k)
+        _labels.write_pos_label(ds, _labels.binary_pos(classes, False, pos_label))
     elif task == "binary":
-        ds.attrs["pos_label"] = _labels.to_attr(classes[0])
+        _labels.write_pos_label(ds, classes[0])
     return validate(ds)
 
 
-def _counts_from_table(df: pd.DataFrame) -> xr.Dataset:
+def _table_dims(df: pd.DataFrame, dims: Any) -> list[str]:
+    """The dim columns of a counts table (see ``from_counts(dims=)``), ``repeat`` first."""
+    rest = [c for c in df.columns if c not in COUNTS and c not in (FOLD, CLASS)]
+    if dims is None:
+        named = (REPEAT, *FRAME_DIMS)
+        out = [c for c in rest if c in named or not _numeric(df[c])]
+        odd = [c for c in rest if c not in out]
+        fix = f"pass dims={[*out, *odd]!r}"
+    else:
+        if not isinstance(dims, (str, list, tuple, pd.Index, np.ndarray)):
+            raise TypeError(f"dims={dims!r} must be a list of column names, e.g. dims=['seed'].")
+        out = [dims] if isinstance(dims, str) else list(dims)
+        for d in out:
+            _checks.column(df, d, "dims", "counts table")
+        if any(d in (FOLD, CLASS, *COUNTS) for d in out) or len(set(out)) != len(out):
+            raise ValueError(
+                f"dims={out!r} must name other columns than fold, class and the counts, each once."
+            )
+        odd = [c for c in rest if c not in out]
+        fix = f"add it to dims={[*out, *odd]!r}"
+    if odd:
+        raise CountsError(
+            f"the counts table has column(s) {few(odd)} that are not counts {list(COUNTS)}, "
+            f"keys ({FOLD}, {CLASS}) or dims; a numeric column is a dim only when declared "
+            "(a per-row value such as a support, taken as a dim, would split the folds). "
+            f"Drop it (df.drop(columns={[str(c) for c in odd]!r})) or, if it labels a dim, "
+            f"{fix}."
+        )
+    return [d for d in out if d == REPEAT] + [d for d in out if d != REPEAT]
+
+
+def _numeric(col: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
+
+
+def _counts_from_table(df: pd.DataFrame, dims: Any = None) -> xr.Dataset:
     if isinstance(df.columns, pd.MultiIndex):
         raise ValueError(
             "the counts table has MultiIndex columns; flatten them so the table "
@@ -291,9 +434,7 @@ def _counts_from_table(df: pd.DataFrame) -> xr.Dataset:
         )
     if len(df) == 0:
         raise CountsError("the counts table is empty; it needs one row per (fold, class).")
-    dims = [c for c in df.columns if c not in COUNTS and c not in (FOLD, CLASS)]
-    order = [d for d in (REPEAT,) if d in dims] + [d for d in dims if d != REPEAT]
-    keys = order + [FOLD, CLASS]
+    keys = _table_dims(df, dims) + [FOLD, CLASS]
     for k in keys:
         if df[k].isna().any():
             raise CountsError(f"column {k!r} has {int(df[k].isna().sum())} missing values.")
@@ -351,11 +492,5 @@ def _counts_from_mapping(m: Mapping[str, Any]) -> xr.Dataset:
         classes = _labels.check_labels_arg(given, name)
     if len(classes) != shape[-1]:
         raise CountsError(f"class has {len(classes)} labels for {shape[-1]} classes.")
-    coords: dict[str, list[Hashable]] = {
-        d: list(range(s)) for d, s in zip(dims[:-1], shape[:-1], strict=False)
-    }
-    coords[CLASS] = classes
-    return xr.Dataset(
-        {v: (dims, a) for v, a in arrs.items()},
-        coords={k: _labels.coord(v) for k, v in coords.items()},
-    )
+    coords = {d: list(range(s)) for d, s in zip(dims[:-1], shape[:-1], strict=False)}
+    return make_cube(arrs, dims[:-1], {**coords, CLASS: classes}, {})  # attrs: from_counts
