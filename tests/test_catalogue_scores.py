@@ -285,10 +285,10 @@ def test_string_labels_use_the_frames_pos_label_like_counts():
     assert scores.auc(df, "merge").item() == pytest.approx(
         1 - roc_auc_score(binary().y_true, binary().score), abs=1e-12
     )
-    # an explicit pos_label wins over attrs
-    assert scores.auc(df, "merge", pos_label="spam").item() == pytest.approx(
-        roc_auc_score(binary().y_true, binary().score), abs=1e-12
-    )
+    # an explicit pos_label picks the class, the attrs still say whose column "score" is:
+    # decision values of "ham" are never read as the scores of "spam"
+    with pytest.raises(ValueError, match="holds the scores of class 'ham'"):
+        scores.auc(df, "merge", pos_label="spam")
 
 
 def test_bool_pos_label_in_attrs_comes_back_as_bool():

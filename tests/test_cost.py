@@ -451,7 +451,7 @@ def _plot_frame():
 
 def test_cost_roc_draws_the_hull_the_iso_line_and_the_optimum():
     df = _plot_frame()
-    ax = cvframe.plot.cost_roc(df, cost_fp=1, cost_fn=3, ax=_new_axes())
+    ax = cvframe.plot.cost_roc(df, cost_fp=1, cost_fn=3).ax
     op = scores.optimal_operating_point(df, 1, 3, method="merge")
     hull = scores.roc_hull(df, "merge")
     lines = ax.get_lines()
@@ -473,7 +473,7 @@ def test_cost_roc_grid_per_fold_and_ax_with_many_panels_is_an_error():
     three = _frame(["a", "b", "c"], 1).assign(
         score_a=0.1, score_b=np.linspace(0, 1, 120), score_c=0.3
     )
-    with pytest.raises(ValueError, match="ax= takes one panel"):
+    with pytest.raises(TypeError, match="figure-level"):
         cvframe.plot.cost_roc(three, ax=_new_axes())
 
 

@@ -16,15 +16,22 @@ from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 from cvframe import _kernel, scores
-from cvframe.scores import _rank
-from cvframe.scores.ranking import AP, AUC, R_PRECISION, run_metric
+from cvframe.scores import _keys, _rank
+from cvframe.scores._driver import run
+from cvframe.scores.ranking import AP, AUC, R_PRECISION
+
+
+def run_metric(df, metric, methods, undefined, average, *args):
+    """The one driver, one result per method."""
+    return [next(iter(r.values())) for r in run(df, metric, methods, undefined, average, *args)]
+
 
 ENGINES = [
     "numpy",
     pytest.param(
         "numba",
         marks=pytest.mark.skipif(
-            _rank._kernel() is False, reason="numba is not installed (the fast extra)"
+            _keys.kernel() is False, reason="numba is not installed (the fast extra)"
         ),
     ),
 ]
@@ -64,7 +71,7 @@ rows = st.lists(
 @settings(max_examples=25, deadline=None)
 @given(rows, st.sampled_from(["numpy", "numba"]))
 def test_by_low_equals_a_fresh_sort_by_fold(rows, eng):
-    if eng == "numba" and _rank._kernel() is False:
+    if eng == "numba" and _keys.kernel() is False:
         eng = "numpy"
     rep, fold, s, y = (np.array(c) for c in zip(*rows, strict=True))
     s = s.astype(np.float64) / 2
@@ -91,7 +98,7 @@ def test_by_low_equals_a_fresh_sort_by_fold(rows, eng):
 
 
 def test_numba_and_numpy_passes_give_the_same_array(monkeypatch):
-    if _rank._kernel() is False:
+    if _keys.kernel() is False:
         pytest.skip("numba is not installed (the fast extra)")
     rng = np.random.default_rng(3)
     n, n_low, n_high, lbits, shift = 5000, 10, 3, 4, 20
@@ -104,7 +111,7 @@ def test_numba_and_numpy_passes_give_the_same_array(monkeypatch):
     out = {}
     for eng in ("numpy", "numba"):
         monkeypatch.setattr(_kernel, "ENGINE", eng)
-        out[eng] = _rank.partition(key, counts, n_low, lbits, shift, n_high)
+        out[eng] = _keys.partition(key, counts, n_low, lbits, shift, n_high)
     np.testing.assert_array_equal(out["numba"], out["numpy"])
     assert np.all(out["numpy"][1:] >= out["numpy"][:-1])  # grouped, ascending in a group
 
@@ -112,7 +119,7 @@ def test_numba_and_numpy_passes_give_the_same_array(monkeypatch):
 def test_unknown_engine_names_the_variable(monkeypatch):
     monkeypatch.setattr(_kernel, "ENGINE", "gpu")
     with pytest.raises(ValueError, match="CVFRAME_KERNEL='gpu' must be"):
-        _rank.partition(np.zeros(3, np.uint64), np.array([3, 0]), 2, 1, 2, 1)
+        _keys.partition(np.zeros(3, np.uint64), np.array([3, 0]), 2, 1, 2, 1)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -218,7 +225,7 @@ def test_too_wide_keys_fall_back_to_dense_ranks_in_both(engine):
 @settings(max_examples=25, deadline=None)
 @given(rows)
 def test_fused_auc_equals_the_counting_pass_exactly(rows):
-    if _rank._kernel() is False:
+    if _keys.kernel() is False:
         return  # the fused pass needs numba; nothing to compare
     rep, fold, s, y = (np.array(c) for c in zip(*rows, strict=True))
     s = s.astype(np.float64) / 2
@@ -247,7 +254,7 @@ def test_fused_auc_steps_aside_for_numpy_and_wide_keys(monkeypatch):
     args = (s, float(s.min()), float(s.max()), y, None, 1, fold, 3, np.bincount(fold))
     monkeypatch.setattr(_kernel, "ENGINE", "numpy")
     assert _rank.auc_both(*args) is None
-    if _rank._kernel() is not False:
+    if _keys.kernel() is not False:
         monkeypatch.setattr(_kernel, "ENGINE", "numba")
         monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
         assert _rank.auc_both(*args) is None  # dense ranks: the Ranked path
@@ -255,7 +262,7 @@ def test_fused_auc_steps_aside_for_numpy_and_wide_keys(monkeypatch):
 
 @pytest.mark.parametrize("reps", [1, 3])
 def test_fused_auc_without_ties_equals_the_counting_pass(reps):
-    if _rank._kernel() is False:
+    if _keys.kernel() is False:
         pytest.skip("numba is not installed (the fast extra)")
     rng = np.random.default_rng(reps)
     n, folds = 3000, 7
@@ -289,7 +296,7 @@ def test_fused_auc_without_ties_equals_the_counting_pass(reps):
     st.sampled_from([(0, 1), (1, 0), (-1, 0), (0, -1)]),
 )
 def test_compiled_keys_equal_the_numpy_packing(values, signs):
-    if _rank._kernel() is False:
+    if _keys.kernel() is False:
         return  # nothing to compare without numba
     s = np.asarray(values, dtype=np.float64)
     if signs[0]:  # one-signed scores (probabilities, all-negative decision values), zeros kept
@@ -300,9 +307,9 @@ def test_compiled_keys_equal_the_numpy_packing(values, signs):
     old = _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE
     try:
         _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = "numba", 0
-        fast = _rank.sorted_keys(*args)
+        fast = _keys.sorted_keys(*args)
         _kernel.ENGINE = "numpy"
-        slow = _rank.sorted_keys(*args)
+        slow = _keys.sorted_keys(*args)
     finally:
         _kernel.ENGINE, _kernel.NUMBA_MIN_SIZE = old
     np.testing.assert_array_equal(fast[0], slow[0])

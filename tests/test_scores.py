@@ -20,7 +20,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
 import cvframe  # noqa: F401  (registers df.cv)
 from cvframe import UndefinedMetricWarning, scores
 from cvframe.errors import CountsError
-from cvframe.scores import _rank
+from cvframe.scores import _keys, _rank
 
 SEEDS = range(12)
 
@@ -691,7 +691,7 @@ def test_hard_predictions_warn_and_equal_balanced_accuracy():
 )
 def test_packed_keys_preserve_order_ties_and_values(values):
     s = np.asarray(values, dtype=np.float64)
-    key, packing, _ = _rank.pack(s, float(s.min()), float(s.max()))
+    key, packing, _ = _keys.pack(s, float(s.min()), float(s.max()))
     order = np.argsort(s, kind="stable")
     ks, ss = key[order], s[order]
     assert np.all(ks[1:] >= ks[:-1])

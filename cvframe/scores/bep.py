@@ -1,18 +1,7 @@
 r"""The precision-recall break-even point over thresholds, per fold, averaged or merged.
 
-The break-even point (BEP) of a scorer is the value at which precision equals recall as the
-decision threshold sweeps over the scores (Basili & Filice; Sebastiani 2002, §7.1.3). It is
-one more metric of the ranking driver (:func:`cvframe.scores.ranking.run_metric`): the same
-frame, ``method="avg"|"merge"|"fold"``, ``undefined=`` and ``average=`` as
-:func:`cvframe.scores.auc`.
-
-Where the crossing lies: predicting positive the :math:`k` top-scored samples of a fold with
-:math:`n_+` positives gives :math:`P - R = TP\,(1/k - 1/n_+)`, which is :math:`\ge 0` while
-:math:`k \le n_+` and :math:`\le 0` from :math:`k \ge n_+` on. So precision and recall
-cross where :math:`k` passes :math:`n_+`: without tied scores there, exactly at
-:math:`k = n_+` (and the BEP is the R-precision), with a run of tied scores across
-:math:`n_+` between the thresholds just above and just below that run, where the BEP is
-interpolated.
+The value at which precision equals recall as the threshold sweeps over the scores (Basili &
+Filice; Sebastiani 2002, §7.1.3): a ranking metric of the one score driver (:mod:`._driver`).
 """
 
 from __future__ import annotations
@@ -25,8 +14,8 @@ import xarray as xr
 
 from .._docs import doc, register
 from .._labels.frame import by_frame_dims
+from ._driver import Average, Method, Metric, Undefined, ranked, run
 from ._rank import Ranked
-from .ranking import Average, Method, RankingMetric, Undefined, run_metric
 
 __all__ = ["break_even_point"]
 
@@ -46,13 +35,8 @@ register(
 
 
 def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
-    """(BEP, n_pos) per group; NaN where a group has no positives.
-
-    Within a group the scores ascend, so the k top-scored samples are the last k. The run
-    of tied scores that holds the cut at :math:`k = n_+` spans ``[s0, e0)``; the thresholds
-    around the crossing predict the ``ge - e0`` (above the run) and ``ge - s0`` (down to
-    the run) top-scored samples.
-    """
+    """(BEP, n_pos) per group (NaN without positives); the tied run holding the cut at
+    :math:`k = n_+` spans ``[s0, e0)`` of the ascending scores (group end ``ge``)."""
     npos = r.npos
     out = np.full(r.n_groups, np.nan)
     ok = npos > 0
@@ -84,7 +68,7 @@ def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
     return out, npos
 
 
-BEP = RankingMetric("break_even_point", "no positives for a class", _bep_values)
+BEP = Metric("break_even_point", "no positives for a class", ranked(_bep_values))
 
 
 @doc
@@ -166,11 +150,7 @@ def break_even_point(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> scores.break_even_point(df, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     >>> tied = pd.DataFrame({"fold": 0, "y_true": [1, 1, 0, 0, 1],
@@ -178,6 +158,6 @@ def break_even_point(
     >>> round(scores.break_even_point(tied).item(), 4)  # P = R between k = 1 and k = 4
     0.6
     """
-    return run_metric(
+    return run(
         df, BEP, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]
+    )[0]["break_even_point"]

@@ -1,25 +1,16 @@
 """Calibration of probability scores under cross-validation: Brier score and log-loss.
 
-Forman & Scholz (2010, §2.4) separate two questions a cross-validation can ask of scores:
-whether a model *ranks* positives ahead of negatives (AUC, computed per fold and averaged:
-AUC_avg) and whether its scores are *calibrated* probabilities. AUC_merge, one ROC over the
-pooled scores of all folds, mixes the second question into the first; a researcher who cares
-about calibration "will use Brier score or such". This module gives that measure, with the
-same frame, the same ``method="avg"|"merge"|"fold"`` and the same dims as
-:func:`cvframe.scores.auc`.
-
-Every quantity is a sum over samples, so each is computed as per-group sums
-(``np.bincount`` over the (repeat, fold) groups of :func:`._frame.parse`); ``"avg"`` averages
-the per-fold values, ``"merge"`` pools the sums of a repeat. A dask DataFrame is reduced
-lazily to those per-group sums (one ``groupby().agg`` of dask, then ``compute``) and read by
-the same code: a row of the reduced frame stands for all the samples of its group.
+A cross-validation can ask of scores whether a model *ranks* positives ahead of negatives
+(AUC) and whether its scores are *calibrated* probabilities; AUC_merge mixes the second
+question into the first, and who cares about calibration "will use Brier score or such"
+(Forman & Scholz 2010, §2.4). These are specs of the one score driver (:mod:`._driver`),
+with the frame, ``method`` and dims of :func:`cvframe.scores.auc`, computed from per-group
+sums (:mod:`._sums`; a dask DataFrame is reduced lazily to them).
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -28,10 +19,10 @@ import xarray as xr
 
 from .. import _checks
 from .._docs import doc, register
-from .._labels.frame import FRAME_DIMS, Frame, by_frame_dims, is_dask_frame, parse, reads_dask
-from ..errors import few
-from ..schema import CLASS, FOLD, REPEAT
-from .ranking import METHODS, UNDEFINED, Method, Undefined
+from .._labels.frame import Frame, by_frame_dims, is_dask_frame, reads_dask
+from ..schema import CLASS
+from ._driver import Method, Metric, Undefined, check, run
+from ._sums import Rows, from_dask, rows
 
 __all__ = ["CALIBRATION_AVERAGES", "brier", "brier_decomposition", "log_loss"]
 
@@ -40,9 +31,6 @@ CalibrationAverage = Literal["macro", "weighted", "multiclass", None]
 #: The ``average=`` values of the calibration scores.
 CALIBRATION_AVERAGES = (None, "macro", "weighted", "multiclass")
 
-_STATS = "cvframe_group_sums"  # attrs key of a frame of per-group sums (a reduced dask frame)
-_PRE = "__cvframe_"  # prefix of the sum columns of such a frame
-_HARD = r"score column\(s\) .* hold only the values 0 and 1"  # hard 0/1 scores are fine here
 
 register(
     {
@@ -77,36 +65,14 @@ average : {None, "macro", "weighted", "multiclass"}
 )
 
 
-# ------------------------------------------------------------------------------------------
-# Reading the frame: one class's rows as sums (a sample is a row with n = 1)
-# ------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Rows:
-    """One class's rows: samples of a plain frame, or per-group sums of a reduced one."""
-
-    y: np.ndarray  # 1.0 where the row's label is the class
-    n: np.ndarray  # samples in the row
-    s1: np.ndarray  # sum of the scores
-    s2: np.ndarray  # sum of the squared scores
-    lp: np.ndarray | None  # sum of -log(clip(s))
-    lq: np.ndarray | None  # sum of -log(clip(1 - s))
-    b: np.ndarray | None  # bin of the row (an integer code, or the score for bins=None)
+# --- Options ------------------------------------------------------------------------------
 
 
 def _eps(eps: Any) -> float:
     if isinstance(eps, str) and eps == "auto":
         return float(np.finfo(np.float64).eps)
-    return _checks.real(
-        "eps",
-        eps,
-        0,
-        0.5,
-        low_open=True,
-        high_open=True,
-        fix='Pass "auto" (the float64 machine epsilon, as scikit-learn) or a small number.',
-    )
+    fix = 'Pass "auto" (the float64 machine epsilon, as scikit-learn) or a small number.'
+    return _checks.real("eps", eps, 0, 0.5, low_open=True, high_open=True, fix=fix)
 
 
 def _bins(bins: Any) -> int | None:
@@ -117,253 +83,77 @@ def _bins(bins: Any) -> int | None:
     )
 
 
-def _bin_of(s: Any, bins: int | None) -> Any:
-    """Equal-width bin of a probability (1.0 in the last bin); the score itself for None."""
-    if bins is None:
-        return s
-    return np.minimum(np.floor(s * bins), bins - 1)
-
-
-def _check_probabilities(name: str, lo: float, hi: float, bad: int = 0) -> None:
-    if bad:
-        raise ValueError(
-            f"score column {name!r} has {bad} NaN or infinite scores; every tested sample "
-            "needs a finite score. Drop those rows or fix the model's output."
-        )
-    if lo < 0.0 or hi > 1.0:
-        raise ValueError(
-            f"score column {name!r} has scores outside [0, 1] (min {lo:g}, max {hi:g}): the "
-            "Brier score and log-loss need probabilities (predict_proba), not decision "
-            "values. Pass score= naming probability columns, or calibrate the model "
-            "(sklearn.calibration.CalibratedClassifierCV)."
-        )
-
-
-def _read(
-    df: pd.DataFrame,
-    labels: Sequence[Hashable] | None,
-    pos_label: Hashable | None,
-    y_true: str,
-    fold: str,
-    repeat: str | None,
-    score: str,
-    eps: float | None = None,
-    bins: int | None | bool = False,
-) -> tuple[Frame, list[_Rows]]:
-    """Parse the frame (labels, folds, repeats as everywhere) and every class's rows.
-
-    ``eps`` given: the log terms are read; ``bins`` not False: the bin of every row.
-    """
-    reduced = bool(df.attrs.get(_STATS))
-    view = df
-    if reduced:
-        view = df.drop(columns=[c for c in df.columns if str(c).startswith(_PRE)])
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
-        fr = parse(view, labels, pos_label, y_true, fold, repeat, score)
-    rows = []
-    for name, y, s, (lo, hi) in zip(fr.score_cols, fr.ys, fr.scores, fr.ranges, strict=True):
-        yf = y.astype(np.float64)
-        if reduced:
-            sums = {k: df[f"{_PRE}{k}:{name}"].to_numpy(np.float64) for k in ("s1", "s2")}
-            _check_probabilities(
-                name,
-                float(df[f"{_PRE}min:{name}"].min()),
-                float(df[f"{_PRE}max:{name}"].max()),
-                int(df[f"{_PRE}bad:{name}"].sum()),
-            )
-            n = df[f"{_PRE}n"].to_numpy(np.float64)
-            lp = lq = b = None
-            if eps is not None:
-                lp = df[f"{_PRE}lp:{name}"].to_numpy(np.float64)
-                lq = df[f"{_PRE}lq:{name}"].to_numpy(np.float64)
-            if bins is not False:
-                b = df[f"{_PRE}bin:{name}"].to_numpy(np.float64)
-            rows.append(_Rows(yf, n, sums["s1"], sums["s2"], lp, lq, b))
-            continue
-        _check_probabilities(name, lo, hi)
-        lp = lq = b = None
-        if eps is not None:
-            lp = -np.log(np.clip(s, eps, 1 - eps))
-            lq = -np.log(np.clip(1 - s, eps, 1 - eps))
-        if bins is not False:
-            b = _bin_of(s, bins)
-        rows.append(_Rows(yf, np.ones(len(s)), s, s * s, lp, lq, b))
-    return fr, rows
-
-
-def _from_dask(
-    ddf: Any,
-    y_true: str,
-    fold: str,
-    repeat: str | None,
-    score: str,
-    eps: float | None,
-    bins: int | None | bool,
-) -> pd.DataFrame:
-    """A dask frame reduced lazily to per-group sums, one dask ``groupby().agg`` computed.
-
-    The groups are the frame dims, repeat, fold, label (and, for the decomposition, the bin
-    of every score column); a score column of the result holds its group's mean score, so
-    the frame is parsed like the original one.
-    """
-    cols = list(ddf.columns)
-    for name, arg in ((y_true, "y_true"), (fold, "fold")):
-        if name not in cols:
-            raise ValueError(
-                f"{arg}={name!r} is not a column of the predictions frame (columns: "
-                f"{few(cols)}); pass {arg}= with the name of the column that holds it."
-            )
-    keys = [d for d in FRAME_DIMS if d in cols]
-    if repeat is not None and repeat in cols:
-        keys.append(repeat)
-    keys += [fold, y_true]
-    scored = [c for c in cols if c == score or (isinstance(c, str) and c.startswith(score + "_"))]
-    new: dict[str, Any] = {f"{_PRE}n": 1}
-    agg: dict[str, str] = {f"{_PRE}n": "sum"}
-    bin_keys = []
-    for c in scored:
-        s = ddf[c].astype("float64")
-        finite = s.notnull() & (s.abs() != np.inf)
-        clean = s.where(finite, 0.0)
-        parts = {
-            "s1": (clean, "sum"),
-            "s2": (clean * clean, "sum"),
-            "bad": ((~finite).astype("int64"), "sum"),
-            "min": (s, "min"),
-            "max": (s, "max"),
-        }
-        if eps is not None:
-            clipped = clean.clip(lower=eps, upper=1 - eps)
-            parts["lp"] = (-np.log(clipped), "sum")
-            parts["lq"] = (-np.log((1 - clean).clip(lower=eps, upper=1 - eps)), "sum")
-        for k, (v, how) in parts.items():
-            new[f"{_PRE}{k}:{c}"] = v
-            agg[f"{_PRE}{k}:{c}"] = how
-        if bins is not False:
-            new[f"{_PRE}bin:{c}"] = _bin_of(clean, bins)
-            bin_keys.append(f"{_PRE}bin:{c}")
-    grouped = ddf.assign(**new).groupby(keys + bin_keys, dropna=False, observed=True)
-    out = grouped.agg(agg).compute().reset_index()
-    for c in scored:
-        out[c] = out[f"{_PRE}s1:{c}"] / out[f"{_PRE}n"]
-    out.attrs = {**dict(getattr(ddf, "attrs", {}) or {}), _STATS: True}
-    return out
-
-
-# ------------------------------------------------------------------------------------------
-# Per-group sums, the cube, the fold reduction and the class average
-# ------------------------------------------------------------------------------------------
-
-
-def _group_ids(fr: Frame, per_fold: bool, n_rows: int) -> tuple[np.ndarray, int]:
-    g, n_groups = fr.groups(per_fold)
-    if g is None:
-        return np.zeros(n_rows, dtype=np.int64), 1
-    return g, n_groups
+# --- Per-group sums, the cube, the fold reduction and the class average -------------------
 
 
 def _sum(g: np.ndarray, n_groups: int, w: np.ndarray) -> np.ndarray:
     return np.bincount(g, weights=w, minlength=n_groups)
 
 
-def _samples(g: np.ndarray, n_groups: int, n: np.ndarray) -> np.ndarray:
-    """Samples per group; NaN for a group without any (no fold: never divided by 0)."""
-    out = _sum(g, n_groups, n)
-    out[out == 0] = np.nan
-    return out
+Terms = Callable[[np.ndarray, int, np.ndarray, Rows], dict[str, np.ndarray]]
 
 
-def _cube(fr: Frame, per_fold: bool, per_class: list[np.ndarray]) -> xr.DataArray:
-    """Per-class group arrays as a DataArray over (repeat?, fold?, class); groups without
-    samples (a fold id another repeat has) are NaN and are no folds."""
-    arr = np.stack(per_class, axis=-1).astype(np.float64)
-    dims, coords, shape = [], {}, []
-    if fr.rep_coord is not None:
-        dims.append(REPEAT)
-        coords[REPEAT] = fr.rep_coord
-        shape.append(fr.n_reps)
-    if per_fold:
-        dims.append(FOLD)
-        coords[FOLD] = fr.fold_coord
-        shape.append(fr.n_folds)
-    classes = np.asarray(fr.classes)
-    if classes.dtype.kind in "USO":
-        classes = np.asarray(fr.classes, dtype=object)
-    dims.append(CLASS)
-    coords[CLASS] = classes
-    shape.append(len(fr.classes))
-    out = xr.DataArray(arr.reshape(shape), dims=dims, coords=coords)
-    if per_fold:
-        present = fr.present.reshape(fr.n_reps, fr.n_folds)
-        mask = xr.DataArray(present.reshape(shape[:-1]), dims=dims[:-1])
-        out = out.where(mask).isel({FOLD: fr.fold_keep})
-    return out
+def _metric(
+    name: str,
+    terms: Terms,
+    eps: float | None = None,
+    bins: int | None | bool = False,
+    extra: dict[str, Any] | None = None,
+) -> Metric:
+    """A calibration score as a spec of the one driver: ``terms(g, n_groups, n, rows)``
+    gives its variables per group (``n``: samples per group, NaN for none)."""
+
+    def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+        per_class = rows(fr, df, eps, bins)
+        out: list[list[dict[str, np.ndarray]] | None] = []
+        for pf, wanted in ((True, per_fold), (False, merged)):
+            if not wanted:
+                out.append(None)
+                continue
+            g, k = fr.groups(pf)
+            if g is None:
+                g = np.zeros(len(per_class[0].n), dtype=np.int64)
+            n = _sum(g, k, per_class[0].n)
+            n[n == 0] = np.nan  # no samples: no fold, never divided by 0
+            groups = [{**terms(g, k, n, r), "support": _sum(g, k, r.y * r.n)} for r in per_class]
+            out.append(groups)
+        return out[0], out[1]
+
+    def multiclass(fr: Frame, cubes: dict[str, xr.DataArray]) -> dict[str, xr.DataArray]:
+        if "_true" in cubes:
+            return {"value": cubes["_true"].sum(CLASS, skipna=False)}
+        half = 0.5 if len(fr.classes) == 2 else 1.0  # scikit-learn's scale_by_half="auto"
+        return {v: c.sum(CLASS, skipna=False) * half for v, c in cubes.items()}
+
+    kw: dict[str, Any] = {"averages": CALIBRATION_AVERAGES, "hard_ok": True}
+    return Metric(name, None, values, extra or {}, multiclass=multiclass, **kw)
 
 
-def _finish(
-    fr: Frame,
-    value: xr.DataArray,
-    support: xr.DataArray,
-    method: str,
-    average: str | None,
-    multiclass: xr.DataArray | None,
-) -> tuple[xr.DataArray, list[str]]:
-    """Mean over folds (``"avg"``) and the class average; ``multiclass`` replaces the class
-    dim for ``average="multiclass"`` (a binary frame keeps its one class's value)."""
-    reduced = []
-    if average == "multiclass" and not fr.binary:
-        assert multiclass is not None
-        value = multiclass
-    if method == "avg":
-        value = value.mean(FOLD, skipna=True)
-        support = support.sum(FOLD, skipna=True)
-        reduced.append(FOLD)
-    if average == "multiclass":
-        value = value.sum(CLASS) if fr.binary else value
-        reduced.append(CLASS)
-    elif average == "macro":
-        value = value.mean(CLASS)
-        reduced.append(CLASS)
-    elif average == "weighted":
-        tot = support.sum(CLASS)
-        value = (value * support).sum(CLASS) / tot.where(tot > 0)
-        reduced.append(CLASS)
-    return value, reduced
+def _squared(g: np.ndarray, k: int, n: np.ndarray, r: Rows) -> dict[str, np.ndarray]:
+    return {"value": _sum(g, k, r.s2 - 2 * r.y * r.s1 + r.y * r.n) / n}
 
 
-def _attrs(fr: Frame, name: str, method: str, undefined: str, average: str | None) -> dict:
+def _log(g: np.ndarray, k: int, n: np.ndarray, r: Rows) -> dict[str, np.ndarray]:
+    assert r.lp is not None and r.lq is not None
     return {
-        "metric": name,
-        "method": method,
-        "undefined": undefined,
-        "average": "none" if average is None else average,
-        "n_undefined": 0,
-        "task": "binary" if fr.binary else "multiclass",
-        "score_columns": ",".join(fr.score_cols),
+        "value": _sum(g, k, r.y * r.lp + (1 - r.y) * r.lq) / n,
+        "_true": _sum(g, k, r.y * r.lp) / n,
     }
 
 
-def _check(method: Any, undefined: Any, average: Any) -> None:
-    _checks.choice("method", method, METHODS)
-    _checks.choice("undefined", undefined, UNDEFINED)
-    _checks.choice("average", average, CALIBRATION_AVERAGES)
+def _lazy(func: Any, args: dict[str, Any]) -> Any:
+    """``func`` (public, with its arguments ``args``) on a dask frame reduced lazily to
+    per-group sums: one dask ``groupby``, then every frame dim split as for any frame."""
+    args = dict(args)
+    df = args.pop("df")
+    eps = _eps(args["eps"]) if "eps" in args else None
+    bins = _bins(args["bins"]) if "bins" in args else False
+    check((args["method"],), args["undefined"], args["average"], averages=CALIBRATION_AVERAGES)
+    columns = (args["y_true"], args["fold"], args["repeat"], args["score"])
+    return func(from_dask(df, *columns, eps, bins), **args)
 
 
-def _half(fr: Frame) -> float:
-    """scikit-learn's ``scale_by_half="auto"``: the multiclass Brier of two classes is
-    halved, so that it equals the binary Brier score of either class."""
-    return 0.5 if len(fr.classes) == 2 else 1.0
-
-
-def _support(fr: Frame, rows: list[_Rows], per_fold: bool) -> xr.DataArray:
-    g, k = _group_ids(fr, per_fold, len(rows[0].n))
-    return _cube(fr, per_fold, [_sum(g, k, r.y * r.n) for r in rows])
-
-
-# ==========================================================================================
-# Public functions
-# ==========================================================================================
+# --- Public functions ---------------------------------------------------------------------
 
 
 @doc
@@ -438,43 +228,16 @@ def brier(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]})
+    <<probability_example>>
     >>> scores.brier(df, method="fold").values.ravel().round(4).tolist()
     [0.1581, 0.2206]
     >>> round(scores.brier(df).item(), 4), round(scores.brier(df, method="merge").item(), 4)
     (0.1894, 0.1894)
     """
-    _check(method, undefined, average)
     if is_dask_frame(df):
-        reduced = _from_dask(df, y_true, fold, repeat, score, None, False)
-        return brier(
-            reduced,
-            method,
-            undefined,
-            average=average,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-        )
-    fr, rows = _read(df, labels, pos_label, y_true, fold, repeat, score)
-    per_fold = method != "merge"
-    g, k = _group_ids(fr, per_fold, len(rows[0].n))
-    n = _samples(g, k, rows[0].n)
-    se = [_sum(g, k, r.s2 - 2 * r.y * r.s1 + r.y * r.n) / n for r in rows]
-    value = _cube(fr, per_fold, se)
-    multi = value.sum(CLASS, skipna=False) * _half(fr)
-    result, reduced = _finish(fr, value, _support(fr, rows, per_fold), method, average, multi)
-    result.attrs = {**_attrs(fr, "brier", method, undefined, average)}
-    result.attrs["reduced_dims"] = ",".join(reduced)
-    result.name = "brier"
-    return result
+        return _lazy(brier, locals())
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    return run(df, _metric("brier", _squared), (method,), undefined, average, *frame)[0]["brier"]
 
 
 @doc
@@ -535,47 +298,16 @@ def log_loss(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]})
+    <<probability_example>>
     >>> scores.log_loss(df, method="fold").values.ravel().round(4).tolist()
     [0.4723, 0.607]
     """
-    eps_value = _eps(eps)
-    _check(method, undefined, average)
     if is_dask_frame(df):
-        reduced = _from_dask(df, y_true, fold, repeat, score, eps_value, False)
-        return log_loss(
-            reduced,
-            method,
-            undefined,
-            average=average,
-            eps=eps,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-        )
-    fr, rows = _read(df, labels, pos_label, y_true, fold, repeat, score, eps=eps_value)
-    per_fold = method != "merge"
-    g, k = _group_ids(fr, per_fold, len(rows[0].n))
-    n = _samples(g, k, rows[0].n)
-    ova, true_class = [], []
-    for r in rows:
-        assert r.lp is not None and r.lq is not None
-        ova.append(_sum(g, k, r.y * r.lp + (1 - r.y) * r.lq) / n)
-        true_class.append(_sum(g, k, r.y * r.lp) / n)
-    value = _cube(fr, per_fold, ova)
-    multi = _cube(fr, per_fold, true_class).sum(CLASS, skipna=False)
-    result, reduced = _finish(fr, value, _support(fr, rows, per_fold), method, average, multi)
-    result.attrs = {**_attrs(fr, "log_loss", method, undefined, average), "eps": eps_value}
-    result.attrs["reduced_dims"] = ",".join(reduced)
-    result.name = "log_loss"
-    return result
+        return _lazy(log_loss, locals())
+    eps_value = _eps(eps)
+    metric = _metric("log_loss", _log, eps_value, extra={"eps": eps_value})
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    return run(df, metric, (method,), undefined, average, *frame)[0]["log_loss"]
 
 
 #: The variables of :func:`brier_decomposition`, in order.
@@ -657,11 +389,7 @@ def brier_decomposition(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]})
+    <<probability_example>>
     >>> d = scores.brier_decomposition(df, method="merge", bins=2).squeeze()
     >>> {k: round(float(v), 4) for k, v in d.data_vars.items()}
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -670,46 +398,21 @@ def brier_decomposition(
     >>> bool(abs(d.brier - d.calibration - d.refinement) < 1e-15)
     True
     """
-    bins_value = _bins(bins)
-    _check(method, undefined, average)
     if is_dask_frame(df):
-        reduced = _from_dask(df, y_true, fold, repeat, score, None, bins_value)
-        return brier_decomposition(
-            reduced,
-            method,
-            undefined,
-            bins=bins,
-            average=average,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-        )
-    fr, rows = _read(df, labels, pos_label, y_true, fold, repeat, score, bins=bins_value)
-    per_fold = method != "merge"
-    g, k = _group_ids(fr, per_fold, len(rows[0].n))
-    terms: dict[str, list[np.ndarray]] = {name: [] for name in DECOMPOSITION}
-    for r in rows:
-        for name, v in _murphy(g, k, r).items():
-            terms[name].append(v)
-    support = _support(fr, rows, per_fold)
-    out = {}
-    for name in DECOMPOSITION:
-        value = _cube(fr, per_fold, terms[name])
-        multi = value.sum(CLASS, skipna=False) * _half(fr)
-        out[name], reduced = _finish(fr, value, support, method, average, multi)
+        return _lazy(brier_decomposition, locals())
+    bins_value = _bins(bins)
+    bins_attr = "distinct" if bins_value is None else bins_value
+    metric = _metric("brier_decomposition", _murphy, None, bins_value, {"bins": bins_attr})
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    (out,) = run(df, metric, (method,), undefined, average, *frame)
     ds = xr.Dataset(out)
-    ds.attrs = {
-        **_attrs(fr, "brier_decomposition", method, undefined, average),
-        "bins": "distinct" if bins_value is None else bins_value,
-        "reduced_dims": ",".join(reduced),
-    }
+    ds.attrs = dict(out["brier"].attrs)
+    for v in ds.data_vars.values():
+        v.attrs = {}
     return ds
 
 
-def _murphy(g: np.ndarray, n_groups: int, r: _Rows) -> dict[str, np.ndarray]:
+def _murphy(g: np.ndarray, n_groups: int, _n: np.ndarray, r: Rows) -> dict[str, np.ndarray]:
     """The decomposition of one class per group, from per-(group, bin) sums."""
     assert r.b is not None
     _, bcode = np.unique(r.b, return_inverse=True)

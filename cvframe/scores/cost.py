@@ -1,30 +1,16 @@
 r"""Cost-sensitive ROC analysis: the ROC convex hull, iso-cost lines, the optimal operating
 point and the expected cost of a classifier's decisions.
 
-Two kinds of error cost differently: a false positive costs :math:`c_{FP}`, a false negative
-:math:`c_{FN}`. At a class prior :math:`\pi = P(\text{pos})` the expected cost per sample of
-the operating point :math:`(FPR, TPR)` is
-
-.. math:: EC = c_{FN}\,\pi\,(1 - TPR) + c_{FP}\,(1 - \pi)\,FPR
-
-and the points of equal cost lie on a line of slope
-:math:`m = c_{FP}(1-\pi) / (c_{FN}\,\pi)` (cost ratio × N/P), an *iso-performance line*.
-The optimal operating point is the first vertex of the ROC convex hull that such a line
-touches coming down from the upper left; no point below the hull can do better at any
-costs or prior (Provost & Fawcett 2001).
-
-:func:`roc_hull` and :func:`optimal_operating_point` read the predictions frame with the
-package's one parser (:mod:`._frame`) and its one ROC kernel (:meth:`._rank.Ranked.curve`:
-the same points as :func:`cvframe.scores.roc`), per fold and merged; the hull is found in
-exact integer arithmetic on the counts (TP, FP) of those points. :func:`expected_cost`
-reads a counts cube: the expected cost of the classifier's actual (hard) decisions from a
-cost matrix.
+With costs :math:`c_{FP}`, :math:`c_{FN}`, points of equal expected cost lie on iso-cost lines
+(:func:`iso_cost_slope`); the optimal operating point is the first vertex of the ROC convex
+hull such a line touches (Provost & Fawcett 2001). :func:`roc_hull` and
+:func:`optimal_operating_point` use the points of :func:`.curves.points` (exact integer hull
+on the counts); :func:`expected_cost` reads a counts cube.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Hashable, Sequence
 from typing import Any, Literal
 
@@ -34,24 +20,13 @@ import xarray as xr
 
 from .. import _checks, formulas
 from .._docs import doc, register
-from .._labels.frame import Frame, by_frame_dims, parse, place
+from .._labels.frame import Frame, by_frame_dims
 from .._types import Dims, How, ZeroDivision
-from ..errors import UndefinedMetricWarning, few, user_stacklevel
-from ..reduce import fold_dims, warn
-from ..schema import (
-    CLASS,
-    CONFUSION,
-    FOLD,
-    PRED,
-    REPEAT,
-    TRUE,
-    check_structure,
-    provenance,
-    read_counts,
-)
-from ._rank import Ranked
-from .curves import curve_rows
-from .ranking import UNDEFINED, Undefined
+from ..errors import few
+from ..reduce import fold_dims, fold_mean, warn
+from ..schema import CLASS, CONFUSION, PRED, TRUE, check_structure, provenance, read_counts
+from ._driver import Metric, Undefined, check, read, run
+from .curves import WHY, curve_rows, curve_table, hull_mask, points
 
 __all__ = ["expected_cost", "iso_cost_slope", "optimal_operating_point", "roc_hull"]
 
@@ -79,9 +54,7 @@ prevalence : float in (0, 1), optional
 )
 
 
-# ------------------------------------------------------------------------------------------
-# Scalar helpers and argument checks
-# ------------------------------------------------------------------------------------------
+# --- Scalar helpers and argument checks ---------------------------------------------------
 
 
 def _costs(cost_fp: Any, cost_fn: Any) -> tuple[float, float]:
@@ -93,12 +66,6 @@ def _costs(cost_fp: Any, cost_fn: Any) -> tuple[float, float]:
             "is optimal; give at least one of cost_fp, cost_fn a positive cost."
         )
     return fp, fn
-
-
-def _prevalence(prevalence: Any) -> float | None:
-    if prevalence is None:
-        return None
-    return _checks.real("prevalence", prevalence, 0.0, 1.0, low_open=True, high_open=True)
 
 
 def iso_cost_slope(cost_fp: float = 1.0, cost_fn: float = 1.0, prevalence: float = 0.5) -> float:
@@ -144,121 +111,7 @@ def _method(method: Any, allow_none: bool = False) -> Any:
     return _checks.choice("method", method, ((None,) if allow_none else ()) + COST_METHODS)
 
 
-# ------------------------------------------------------------------------------------------
-# The kernel: ROC points with counts, and their upper convex hull
-# ------------------------------------------------------------------------------------------
-
-
-def _points(fr: Frame, per_fold: bool) -> list[dict[str, np.ndarray]]:
-    """Per class: every ROC point (with (0, 0) at +inf first) of every group, with counts.
-
-    Rows are ordered by group and decreasing threshold; ``tp``/``fp`` are the counts scored
-    at or above the threshold; ``npos``/``nneg`` are per group.
-    """
-    g, n_groups = fr.groups(per_fold)
-    out = []
-    for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-        ranked = Ranked(s, lo, hi, y, g, n_groups)
-        if per_fold and fr.present_ is None:
-            fr.present_ = ranked.size > 0
-        cur = ranked.curve()
-        del ranked
-        present = fr.present if per_fold else np.ones(fr.n_reps, dtype=bool)
-        gs = np.flatnonzero(present)
-        n0, n1 = len(gs), len(cur["group"])
-        grp = np.concatenate([gs, cur["group"]])
-        seq = np.concatenate([np.zeros(n0, np.int64), np.arange(1, n1 + 1)])
-        order = np.lexsort((seq, grp))
-        out.append(
-            {
-                "group": grp[order],
-                "threshold": np.concatenate([np.full(n0, np.inf), cur["threshold"]])[order],
-                "tp": np.concatenate([np.zeros(n0, np.int64), cur["tp"]])[order],
-                "fp": np.concatenate([np.zeros(n0, np.int64), cur["fp"]])[order],
-                "npos": cur["npos"],
-                "nneg": cur["nneg"],
-                "present": present,
-            }
-        )
-    return out
-
-
-def hull_mask(group: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Which points are vertices of the upper-left convex hull of their group.
-
-    The points of a group are consecutive and monotone (non-decreasing ``x`` and ``y``,
-    e.g. the (FP, TP) counts of a ROC curve from (0, 0) to (N, P)). A point is dropped when
-    it lies on or below the chord joining its two neighbours — a left turn or no turn,
-    ``cross((m - p), (n - p)) >= 0`` — and the pass repeats until every inner point is a
-    strict right turn. The first and last point of each group are always kept. Integer
-    coordinates give exact turns (scaling the axes by ``1/N`` and ``1/P`` keeps the sign).
-
-    >>> hull_mask(np.zeros(5, int), np.array([0, 1, 1, 2, 3]), np.array([0, 1, 2, 2, 3]))
-    array([ True, False,  True, False,  True])
-    """
-    n = len(group)
-    alive = np.arange(n)
-    for _ in range(_PASSES):
-        if len(alive) < 3:
-            break
-        p, m, q = alive[:-2], alive[1:-1], alive[2:]
-        inner = (group[p] == group[m]) & (group[m] == group[q])
-        cross = (x[m] - x[p]) * (y[q] - y[p]) - (y[m] - y[p]) * (x[q] - x[p])
-        drop = inner & (cross >= 0)
-        if not drop.any():
-            break
-        keep = np.ones(len(alive), dtype=bool)
-        keep[1:-1] = ~drop
-        alive = alive[keep]
-    else:  # rare shapes peel one point per pass: finish with the sequential monotone chain
-        alive = _chain(alive, group, x, y)
-    mask = np.zeros(n, dtype=bool)
-    mask[alive] = True
-    return mask
-
-
-#: Vectorised pruning passes before :func:`hull_mask` falls back to the monotone chain.
-_PASSES = 64
-
-
-def _chain(idx: np.ndarray, group: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Andrew's monotone chain (upper hull) over the points ``idx``, group by group."""
-    gs, xs, ys = group[idx].tolist(), x[idx].tolist(), y[idx].tolist()
-    stack: list[int] = []  # positions into idx
-    start = 0
-    for i in range(len(gs)):
-        if i > 0 and gs[i] != gs[i - 1]:
-            start = len(stack)
-        while len(stack) - start >= 2:
-            a, b = stack[-2], stack[-1]
-            if (xs[b] - xs[a]) * (ys[i] - ys[a]) - (ys[b] - ys[a]) * (xs[i] - xs[a]) >= 0:
-                stack.pop()
-            else:
-                break
-        stack.append(i)
-    return idx[np.asarray(stack, dtype=np.int64)]
-
-
-def _undefined_groups(
-    fr: Frame, per_fold: bool, ci: int, pts: dict[str, np.ndarray]
-) -> tuple[np.ndarray, list[str]]:
-    bad = pts["present"] & ((pts["npos"] == 0) | (pts["nneg"] == 0))
-    return bad, [place(fr, per_fold, g, fr.classes[ci]) for g in np.flatnonzero(bad)]
-
-
-def _warn(what: str, n: int, total: int, where: list[str], action: str) -> None:
-    warnings.warn(
-        f"{what} (no positives or no negatives for a class) is undefined in {n} of {total} "
-        f"curves ({few(where)}); {action}. Pass undefined='nan' to keep them as NaN and "
-        "silence this warning.",
-        UndefinedMetricWarning,
-        stacklevel=user_stacklevel(),
-    )
-
-
-# ------------------------------------------------------------------------------------------
-# The ROC convex hull
-# ------------------------------------------------------------------------------------------
+# --- The ROC convex hull ------------------------------------------------------------------
 
 
 @doc
@@ -313,11 +166,7 @@ def roc_hull(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 0, 0],
-    ...                    "y_true": [1, 0, 1, 1, 0, 0],
-    ...                    "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.1]})
+    <<cost_example>>
     >>> scores.roc(df).query("kind == 'fold'")[["threshold", "fpr", "tpr"]].values.round(3)
     array([[  inf, 0.   , 0.   ],
            [0.9  , 0.   , 0.333],
@@ -334,52 +183,59 @@ def roc_hull(
            [0.1  , 1.   , 1.   ]])
     """
     method = _method(method, allow_none=True)
-    _checks.choice("undefined", undefined, UNDEFINED)
-    fr = parse(df, labels, pos_label, y_true, fold, repeat, score)
+    check((), undefined, None)
+    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+
+    def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
+        grp, bad = pts["group"], pts["bad"]
+        vertex = hull_mask(grp, pts["fp"], pts["tp"]) & ~bad[grp]
+        grp_v = grp[vertex]
+        cols = {
+            "threshold": pts["threshold"][vertex],
+            "fpr": pts["fp"][vertex] / pts["nneg"][grp_v].astype(np.float64),
+            "tpr": pts["tp"][vertex] / pts["npos"][grp_v].astype(np.float64),
+        }
+        if undefined == "nan" and bad.any():  # one row of NaN per undefined curve
+            gb = np.flatnonzero(bad)
+            order = np.argsort(np.r_[grp_v, gb], kind="stable")
+            grp_v = np.r_[grp_v, gb][order]
+            cols = {k: np.r_[v, np.full(len(gb), np.nan)][order] for k, v in cols.items()}
+        return [curve_rows(fr, per_fold, kind, grp_v, ci, cols)]
+
     kinds = [
         (kind, per_fold)
         for kind, per_fold, m in (("fold", True, "fold"), ("merged", False, "merge"))
         if method in (None, m)
     ]
-    frames, where, n_undef, total = [], [], 0, 0
-    for kind, per_fold in kinds:
-        for ci, pts in enumerate(_points(fr, per_fold)):
-            bad, places = _undefined_groups(fr, per_fold, ci, pts)
-            n_undef += int(bad.sum())
-            total += int(pts["present"].sum())
-            where += places
-            grp = pts["group"]
-            ok = ~bad[grp]
-            vertex = hull_mask(grp, pts["fp"], pts["tp"]) & ok
-            grp_v = grp[vertex]
-            npos, nneg = pts["npos"][grp_v], pts["nneg"][grp_v]
-            cols = {
-                "threshold": pts["threshold"][vertex],
-                "fpr": pts["fp"][vertex] / nneg.astype(np.float64),
-                "tpr": pts["tp"][vertex] / npos.astype(np.float64),
-            }
-            if undefined == "nan" and bad.any():
-                gb = np.flatnonzero(bad)
-                grp_v = np.concatenate([grp_v, gb])
-                cols = {k: np.concatenate([v, np.full(len(gb), np.nan)]) for k, v in cols.items()}
-                order = np.argsort(grp_v, kind="stable")
-                grp_v = grp_v[order]
-                cols = {k: v[order] for k, v in cols.items()}
-            frames.append(curve_rows(fr, per_fold, kind, grp_v, ci, cols))
-    if n_undef and undefined == "skip":
-        _warn("ROC hull", n_undef, total, where, "left out")
-    out = pd.concat(frames, ignore_index=True)
-    keys = ["kind"] + [c for c in (REPEAT, FOLD) if c in out.columns]
-    out = out.sort_values(keys, kind="stable", ignore_index=True)
-    out.attrs = {"undefined": undefined}
-    return out
+    return curve_table(fr, kinds, rows, "ROC hull", undefined, "keep them as NaN")
 
 
-# ------------------------------------------------------------------------------------------
-# The optimal operating point
-# ------------------------------------------------------------------------------------------
+# --- The optimal operating point ----------------------------------------------------------
 
 _OPTIMUM_VARS = ("threshold", "fpr", "tpr", "expected_cost", "prevalence", "slope", "intercept")
+
+
+def _optimum_metric(cfp: float, cfn: float, pi: float | None) -> Metric:
+    """The optimal operating point as a spec of the one driver: per fold or merged."""
+
+    def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+        n_groups = fr.groups(per_fold)[1]
+        out = []
+        for pts in points(fr, per_fold):
+            opt = _optimum(pts, n_groups, cfp, cfn, pi)
+            for v in _OPTIMUM_VARS:
+                opt[v][pts["bad"] | ~pts["present"]] = np.nan
+            out.append({**opt, "support": pts["npos"]})
+        return (out, None) if per_fold else (None, out)
+
+    return Metric(
+        "optimal_operating_point",
+        WHY,
+        values,
+        methods=COST_METHODS,
+        averages=(None,),
+        label="the optimal operating point",
+    )
 
 
 def _optimum(
@@ -419,30 +275,6 @@ def _optimum(
             np.isinf(out["slope"]), np.nan, out["tpr"] - out["slope"] * out["fpr"]
         )
     return out
-
-
-def _cube(fr: Frame, per_fold: bool, per_class: list[np.ndarray]) -> xr.DataArray:
-    """Per-class group arrays as a DataArray over (repeat?, fold?, class)."""
-    arr = np.stack(per_class, axis=-1).astype(np.float64)
-    dims: list[str] = []
-    coords: dict[str, Any] = {}
-    shape: list[int] = []
-    if fr.rep_coord is not None:
-        dims.append(REPEAT)
-        coords[REPEAT] = fr.rep_coord
-        shape.append(fr.n_reps)
-    if per_fold:
-        dims.append(FOLD)
-        coords[FOLD] = fr.fold_coord[fr.fold_keep]
-        shape.append(fr.n_folds)
-    dims.append(CLASS)
-    cls = np.asarray(fr.classes)
-    coords[CLASS] = np.asarray(fr.classes, dtype=object) if cls.dtype.kind in "USO" else cls
-    shape.append(len(fr.classes))
-    arr = arr.reshape(shape)
-    if per_fold:
-        arr = arr[..., fr.fold_keep, :]
-    return xr.DataArray(arr, dims=dims, coords=coords)
 
 
 @doc
@@ -507,11 +339,7 @@ def optimal_operating_point(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 0, 0],
-    ...                    "y_true": [1, 0, 1, 1, 0, 0],
-    ...                    "score": [0.9, 0.8, 0.7, 0.6, 0.5, 0.1]})
+    <<cost_example>>
     >>> op = scores.optimal_operating_point(df, cost_fp=1, cost_fn=1)
     >>> float(op.threshold.item()), round(float(op.expected_cost.item()), 4)
     (0.6, 0.1667)
@@ -520,28 +348,15 @@ def optimal_operating_point(
     (0.9, 5.0)
     """
     cfp, cfn = _costs(cost_fp, cost_fn)
-    pi = _prevalence(prevalence)
+    pi: float | None = None
+    if prevalence is not None:
+        pi = _checks.real("prevalence", prevalence, 0.0, 1.0, low_open=True, high_open=True)
     method = _method(method)
-    _checks.choice("undefined", undefined, UNDEFINED)
-    fr = parse(df, labels, pos_label, y_true, fold, repeat, score)
-    per_fold = method == "fold"
-    n_groups = fr.groups(per_fold)[1]
-    per_var: dict[str, list[np.ndarray]] = {v: [] for v in _OPTIMUM_VARS}
-    where, n_undef, total = [], 0, 0
-    for ci, pts in enumerate(_points(fr, per_fold)):
-        bad, places = _undefined_groups(fr, per_fold, ci, pts)
-        n_undef += int(bad.sum())
-        total += int(pts["present"].sum())
-        where += places
-        opt = _optimum(pts, n_groups, cfp, cfn, pi)
-        absent = ~pts["present"]
-        for v in _OPTIMUM_VARS:
-            values = opt[v]
-            values[bad | absent] = np.nan
-            per_var[v].append(values)
-    if n_undef and undefined == "skip":
-        _warn("the optimal operating point", n_undef, total, where, "left as NaN")
-    ds = xr.Dataset({v: _cube(fr, per_fold, per_var[v]) for v in _OPTIMUM_VARS})
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    (out,) = run(df, _optimum_metric(cfp, cfn, pi), (method,), undefined, None, *frame)
+    ds = xr.Dataset(out)
+    for v in ds.data_vars.values():
+        v.attrs = {}
     ds.attrs = {
         "method": "optimal_operating_point",
         "fold_method": method,
@@ -553,9 +368,7 @@ def optimal_operating_point(
     return ds
 
 
-# ------------------------------------------------------------------------------------------
-# Expected cost of the actual decisions (a counts cube)
-# ------------------------------------------------------------------------------------------
+# --- Expected cost of the actual decisions (a counts cube) --------------------------------
 
 
 def _cost_array(cost_matrix: Any, labels: list[Any] | None, size: int) -> np.ndarray:
@@ -713,23 +526,13 @@ def expected_cost(
     if how == "pooled":
         total, n = total.sum(dims), n.sum(dims)
     value = formulas.safe_divide(total, n, fill)
-    if how == "avg":
-        real = n > 0
-        value = formulas.safe_divide(
-            value.where(real, 0.0).sum(dims, skipna=False), real.sum(dims), fill
-        )
-        warn(
-            [(real.sum(dims) == 0, "the fold mean (no folds to average)", f"set to {fill}", None)],
-            zero_division,
-        )
+    if how == "avg":  # the one fold mean: over the real folds of the counts
+        value, none = fold_mean(value, c, dims, fill)
+        warn([(none, "the fold mean (no folds to average)", f"set to {fill}", None)], zero_division)
     else:
         what = "expected cost (empty fold)" if how is None else "expected cost (no tested samples)"
         warn([(n == 0, what, f"set to {fill}", None)], zero_division)
     name = "expected_cost" + ("" if how is None else f"_{how}")
     return provenance(
-        value,
-        name,
-        dims,
-        costs=str(np.asarray(cm).tolist()),
-        zero_division=zero_division,
+        value, name, dims, costs=str(np.asarray(cm).tolist()), zero_division=zero_division
     )

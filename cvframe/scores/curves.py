@@ -1,14 +1,14 @@
 """Tidy curves of the score metrics: ROC points per fold and merged, and score rates.
 
-Both draw on the same sort as the ranking metrics (:class:`~._rank.Ranked`): every run of tied
-scores of a group is one point, with the true and false positives scored at or above it.
-Plots draw these frames; they compute nothing themselves.
+Every curve comes from :func:`points` (one sort per class, :class:`~._rank.Ranked`: a point
+per run of tied scores, and the curve's AUC from the same sort); :func:`curve_table` turns
+them into the tidy tables of :func:`roc`, :func:`score_rates` and
+:func:`cvframe.scores.roc_hull` with one warning. Plots draw these frames.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,25 +16,109 @@ import pandas as pd
 
 from .. import _checks
 from .._docs import doc
-from .._labels.frame import Frame, by_frame_dims, parse, place
-from ..errors import UndefinedMetricWarning, few, user_stacklevel
+from .._labels.frame import Frame, by_frame_dims, place
+from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
+from ._driver import Undefined, check, read, warn
 from ._rank import Ranked
-from .ranking import UNDEFINED, Undefined
 
-__all__ = ["roc", "score_rates"]
+__all__ = ["curve_rows", "curve_table", "hull_mask", "label_col", "points", "roc", "score_rates"]
+
+#: Why a curve can be undefined.
+WHY = "no positives or no negatives for a class"
 
 
-def _curves(fr: Frame, per_fold: bool) -> list[dict[str, np.ndarray]]:
+def points(
+    fr: Frame, per_fold: bool, origin: bool = True, auc: bool = False
+) -> list[dict[str, np.ndarray]]:
+    """Per class: every ROC point of every group, with counts, from one sort per class.
+
+    Rows are ordered by group and decreasing threshold; ``tp``/``fp`` are the counts scored
+    at or above the threshold, and ``origin`` puts the point (0, 0) at threshold +inf first
+    in every group that has rows. Per group: ``npos``, ``nneg``, ``present`` (has rows),
+    ``bad`` (present, without positives or negatives) and, with ``auc``, the curve's AUC
+    from the same sort.
+    """
     g, n_groups = fr.groups(per_fold)
     out = []
     for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
         ranked = Ranked(s, lo, hi, y, g, n_groups)
         if per_fold and fr.present_ is None:
             fr.present_ = ranked.size > 0
-        out.append(ranked.curve())
+        cur = ranked.curve()
+        if auc:
+            cur["auc"] = ranked.auc()[0]
         del ranked
+        present = fr.present if per_fold else np.ones(fr.n_reps, dtype=bool)
+        cur["present"] = present
+        cur["bad"] = present & ((cur["npos"] == 0) | (cur["nneg"] == 0))
+        if origin:
+            gs = np.flatnonzero(present)
+            n0, n1 = len(gs), len(cur["group"])
+            grp = np.concatenate([gs, cur["group"]])
+            order = np.lexsort((np.r_[np.zeros(n0, np.int64), np.arange(1, n1 + 1)], grp))
+            cur["group"] = grp[order]
+            cur["threshold"] = np.r_[np.full(n0, np.inf), cur["threshold"]][order]
+            for k in ("tp", "fp"):
+                cur[k] = np.r_[np.zeros(n0, np.int64), cur[k]][order]
+        out.append(cur)
     return out
+
+
+def hull_mask(group: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Which points are vertices of the upper-left convex hull of their group.
+
+    The points of a group are consecutive and monotone (non-decreasing ``x`` and ``y``,
+    e.g. the (FP, TP) counts of a ROC curve from (0, 0) to (N, P)). A point is dropped when
+    it lies on or below the chord joining its two neighbours — a left turn or no turn,
+    ``cross((m - p), (n - p)) >= 0`` — and the pass repeats until every inner point is a
+    strict right turn. The first and last point of each group are always kept. Integer
+    coordinates give exact turns (scaling the axes by ``1/N`` and ``1/P`` keeps the sign).
+
+    >>> hull_mask(np.zeros(5, int), np.array([0, 1, 1, 2, 3]), np.array([0, 1, 2, 2, 3]))
+    array([ True, False,  True, False,  True])
+    """
+    n = len(group)
+    alive = np.arange(n)
+    for _ in range(_PASSES):
+        if len(alive) < 3:
+            break
+        p, m, q = alive[:-2], alive[1:-1], alive[2:]
+        inner = (group[p] == group[m]) & (group[m] == group[q])
+        cross = (x[m] - x[p]) * (y[q] - y[p]) - (y[m] - y[p]) * (x[q] - x[p])
+        drop = inner & (cross >= 0)
+        if not drop.any():
+            break
+        keep = np.ones(len(alive), dtype=bool)
+        keep[1:-1] = ~drop
+        alive = alive[keep]
+    else:  # rare shapes peel one point per pass: finish with the sequential monotone chain
+        alive = _chain(alive, group, x, y)
+    mask = np.zeros(n, dtype=bool)
+    mask[alive] = True
+    return mask
+
+
+#: Vectorised pruning passes before :func:`hull_mask` falls back to the monotone chain.
+_PASSES = 64
+
+
+def _chain(idx: np.ndarray, group: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Andrew's monotone chain (upper hull) over the points ``idx``, group by group."""
+    gs, xs, ys = group[idx].tolist(), x[idx].tolist(), y[idx].tolist()
+    stack: list[int] = []  # positions into idx
+    start = 0
+    for i in range(len(gs)):
+        if i > 0 and gs[i] != gs[i - 1]:
+            start = len(stack)
+        while len(stack) - start >= 2:
+            a, b = stack[-2], stack[-1]
+            if (xs[b] - xs[a]) * (ys[i] - ys[a]) - (ys[b] - ys[a]) * (xs[i] - xs[a]) >= 0:
+                stack.pop()
+            else:
+                break
+        stack.append(i)
+    return idx[np.asarray(stack, dtype=np.int64)]
 
 
 def label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
@@ -43,23 +127,8 @@ def label_col(coord: np.ndarray, codes: np.ndarray) -> Any:
     return arr.take(codes, allow_fill=True)
 
 
-def _warn_curves(what: str, n: int, total: int, where: list[str]) -> None:
-    warnings.warn(
-        f"{what} (no positives or no negatives for a class) is undefined in {n} of {total} "
-        f"curves ({few(where)}); left out. Pass undefined='nan' to keep them with NaN rates "
-        "and silence this warning.",
-        UndefinedMetricWarning,
-        stacklevel=user_stacklevel(),
-    )
-
-
 def curve_rows(
-    fr: Frame,
-    per_fold: bool,
-    kind: str | None,
-    grp: np.ndarray,
-    ci: int,
-    cols: dict[str, np.ndarray],
+    fr: Frame, per_fold: bool, kind: Any, grp: np.ndarray, ci: int, cols: dict[str, np.ndarray]
 ) -> pd.DataFrame:
     """The rows of one class in :func:`roc`'s layout (kind, repeat, fold, class, ``cols``)."""
     data: dict[str, Any] = {}
@@ -79,12 +148,65 @@ def curve_rows(
     return pd.DataFrame(data)
 
 
+#: ``rows(pts, per_fold, kind, ci)``: the rows of one class's curves (a list of frames).
+Rows = Callable[[dict[str, np.ndarray], bool, Any, int], list[pd.DataFrame]]
+
+
+def curve_table(
+    fr: Frame,
+    kinds: Sequence[tuple[Any, bool]],
+    rows: Rows,
+    what: str,
+    undefined: str,
+    instead: str,
+    by: Sequence[str] = ("kind",),
+    origin: bool = True,
+    auc: bool = False,
+) -> pd.DataFrame:
+    """A tidy table of curves: ``rows`` of every kind and class, one warning for the curves
+    without positives or negatives (``undefined="skip"``), sorted by ``by``, repeat, fold."""
+    frames: list[pd.DataFrame] = []
+    n_bad, total, where = 0, 0, []
+    for kind, per_fold in kinds:
+        for ci, pts in enumerate(points(fr, per_fold, origin, auc)):
+            bad = np.flatnonzero(pts["bad"])
+            n_bad += len(bad)
+            total += int(pts["present"].sum())
+            where += [place(fr, per_fold, g, fr.classes[ci]) for g in bad]
+            frames += rows(pts, per_fold, kind, ci)
+    if undefined == "skip":
+        warn(f"{what} ({WHY})", [(n_bad, total, "curves", few(where), "left out")], instead)
+    out = pd.concat(frames, ignore_index=True)
+    keys = [c for c in (*by[:1], REPEAT, FOLD) if c in out.columns] + list(by[1:])
+    out = out.sort_values(keys, kind="stable", ignore_index=True)
+    out.attrs = {"undefined": undefined}
+    return out
+
+
+def _rates(pts: dict[str, np.ndarray], keep: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Group, threshold, FPR and TPR of the points of the ``keep`` groups."""
+    sel = keep[pts["group"]]
+    grp = pts["group"][sel]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr = pts["fp"][sel] / pts["nneg"][grp].astype(np.float64)
+        tpr = pts["tp"][sel] / pts["npos"][grp].astype(np.float64)
+    return grp, pts["threshold"][sel], fpr, tpr
+
+
+_NAN_RATES = "keep them with NaN rates"
+
+
+def _kept(pts: dict[str, np.ndarray], undefined: str) -> np.ndarray:
+    return pts["present"] & ~pts["bad"] if undefined == "skip" else pts["present"]
+
+
 @doc
 @by_frame_dims
 def roc(
     df: pd.DataFrame,
     undefined: Undefined = "skip",
     *,
+    auc: bool = False,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
@@ -106,15 +228,18 @@ def roc(
         Curves of folds without positives or without negatives: ``"skip"`` leaves them out
         with one :class:`~cvframe.UndefinedMetricWarning`; ``"nan"`` keeps their points with
         NaN rates, silently.
+    auc : bool, default False
+        Add a column ``auc``: each curve's AUC (the fold's AUC on a fold curve, AUC_merge of
+        the repeat on a merged curve), from the same parse and the same sort as the points.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``kind`` (``"fold"`` for a fold's curve, ``"merged"`` for the pooled curve of
         a repeat), ``repeat`` (when the frame has one), ``fold`` (missing, ``<NA>``, on merged
-        rows), ``class``, ``threshold``, ``fpr``, ``tpr``. Rows are ordered by kind, repeat,
-        fold, class and decreasing threshold, ready for ``seaborn.lineplot(x="fpr",
-        y="tpr", hue="fold")``.
+        rows), ``class``, ``threshold``, ``fpr``, ``tpr`` (and ``auc``). Rows are ordered by
+        kind, repeat, fold, class and decreasing threshold, ready for
+        ``seaborn.lineplot(x="fpr", y="tpr", hue="fold")``.
 
     See Also
     --------
@@ -126,53 +251,24 @@ def roc(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> pts = scores.roc(df)
     >>> pts[pts.kind == "fold"].query("fold == 0")[["threshold", "fpr", "tpr"]].values.tolist()
     [[inf, 0.0, 0.0], [0.8, 0.0, 0.5], [0.4, 0.5, 0.5], [0.35, 0.5, 1.0], [0.1, 1.0, 1.0]]
     """
-    _checks.choice("undefined", undefined, UNDEFINED)
-    fr = parse(df, labels, pos_label, y_true, fold, repeat, score)
-    frames = []
-    n_undef, total, where = 0, 0, []
-    for kind, per_fold in (("fold", True), ("merged", False)):
-        curves = _curves(fr, per_fold)
-        present = fr.present if per_fold else np.ones(fr.n_reps, dtype=bool)
-        for ci, cur in enumerate(curves):
-            npos, nneg = cur["npos"], cur["nneg"]
-            bad = present & ((npos == 0) | (nneg == 0))
-            n_undef += int(bad.sum())
-            total += int(present.sum())
-            if bad.any():
-                where += [place(fr, per_fold, g, fr.classes[ci]) for g in np.flatnonzero(bad)]
-            keep_g = present & ~bad if undefined == "skip" else present
-            gs = np.flatnonzero(keep_g)
-            grp = np.concatenate([gs, cur["group"]])
-            thr = np.concatenate([np.full(len(gs), np.inf), cur["threshold"]])
-            tp = np.concatenate([np.zeros(len(gs), np.int64), cur["tp"]])
-            fp = np.concatenate([np.zeros(len(gs), np.int64), cur["fp"]])
-            first = np.concatenate([np.zeros(len(gs)), np.ones(len(cur["group"]))])
-            seq = np.concatenate([np.zeros(len(gs)), np.arange(1, len(cur["group"]) + 1)])
-            sel = keep_g[grp]
-            order = np.lexsort((seq[sel], first[sel], grp[sel]))
-            grp, thr, tp, fp = (a[sel][order] for a in (grp, thr, tp, fp))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                fpr = fp / nneg[grp].astype(np.float64)
-                tpr = tp / npos[grp].astype(np.float64)
-            frames.append(
-                curve_rows(fr, per_fold, kind, grp, ci, {"threshold": thr, "fpr": fpr, "tpr": tpr})
-            )
-    if n_undef and undefined == "skip":
-        _warn_curves("ROC curve", n_undef, total, where)
-    out = pd.concat(frames, ignore_index=True)
-    keys = ["kind"] + [c for c in (REPEAT, FOLD) if c in out.columns]
-    out = out.sort_values(keys, kind="stable", ignore_index=True)
-    out.attrs = {"undefined": undefined}
-    return out
+    check((), undefined, None)
+    with_auc = _checks.flag("auc", auc)
+    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+
+    def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
+        grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))
+        cols = {"threshold": thr, "fpr": fpr, "tpr": tpr}
+        if with_auc:
+            cols["auc"] = pts["auc"][grp]
+        return [curve_rows(fr, per_fold, kind, grp, ci, cols)]
+
+    kinds = (("fold", True), ("merged", False))
+    return curve_table(fr, kinds, rows, "ROC curve", undefined, _NAN_RATES, auc=with_auc)
 
 
 @doc
@@ -214,47 +310,22 @@ def score_rates(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> sr = scores.score_rates(df)
     >>> sr[(sr.fold == 1) & (sr.rate == "tpr")][["threshold", "value"]].values.tolist()
     [[11.0, 0.5], [10.5, 1.0], [10.2, 1.0], [10.0, 1.0]]
     """
-    _checks.choice("undefined", undefined, UNDEFINED)
-    fr = parse(df, labels, pos_label, y_true, fold, repeat, score)
-    curves = _curves(fr, True)
-    present = fr.present
-    frames, where, n_undef, total = [], [], 0, 0
-    for ci, cur in enumerate(curves):
-        npos, nneg = cur["npos"], cur["nneg"]
-        bad = present & ((npos == 0) | (nneg == 0))
-        n_undef += int(bad.sum())
-        total += int(present.sum())
-        where += [place(fr, True, g, fr.classes[ci]) for g in np.flatnonzero(bad)]
-        keep = (present & ~bad if undefined == "skip" else present)[cur["group"]]
-        grp = cur["group"][keep]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            fpr = cur["fp"][keep] / nneg[grp].astype(np.float64)
-            tpr = cur["tp"][keep] / npos[grp].astype(np.float64)
-        thr = cur["threshold"][keep]
-        for rate, val in (("fpr", fpr), ("tpr", tpr)):
-            frames.append(
-                curve_rows(
-                    fr,
-                    True,
-                    None,
-                    grp,
-                    ci,
-                    {"threshold": thr, "rate": np.full(len(grp), rate, dtype=object), "value": val},
-                )
-            )
-    if n_undef and undefined == "skip":
-        _warn_curves("score-rate curve", n_undef, total, where)
-    out = pd.concat(frames, ignore_index=True)
-    keys = [c for c in (REPEAT, FOLD) if c in out.columns]
-    out = out.sort_values(keys + ["rate"], kind="stable", ignore_index=True)
-    out.attrs = {"undefined": undefined}
-    return out
+    check((), undefined, None)
+    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+
+    def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
+        grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))
+        rate = {r: np.full(len(grp), r, dtype=object) for r in ("fpr", "tpr")}
+        return [
+            curve_rows(fr, True, None, grp, ci, {"threshold": thr, "rate": rate[r], "value": v})
+            for r, v in (("fpr", fpr), ("tpr", tpr))
+        ]
+
+    by = ("", "rate")
+    kinds = ((None, True),)
+    return curve_table(fr, kinds, rows, "score-rate curve", undefined, _NAN_RATES, by, False)

@@ -1,32 +1,14 @@
-"""AUC, average precision, precision at k and R-precision: one driver for all four.
+"""AUC, average precision, precision at k and R-precision: four specs of the one driver.
 
-Two ways of aggregating a ranking metric over the folds of a cross-validation
-(Forman & Scholz 2010, §2.4 and §3.2):
-
-- ``method="avg"`` — compute the metric on every fold's test set, then average the defined
-  folds (AUC_avg, the recommended one: it asks the fold models only to *rank* well);
-- ``method="merge"`` — pool the scores of all folds of a repeat and compute the metric once
-  (AUC_merge: it silently also demands that the fold models be *calibrated* with each other);
-- ``method="fold"`` — keep the ``fold`` dimension: the per-fold values themselves.
-
-Every metric is a function of one class's scores sorted per group (:class:`~._rank.Ranked`)
-that returns a value and a support per group. :func:`_run` parses the frame once and sorts
-each class once: per fold, per repeat, or -- when both the per-fold and the merged values
-are wanted -- per repeat with the fold riding in the lowest key bits, the per-fold order
-then coming from a stable counting pass over that one sort (:meth:`~._rank.Ranked.by_low`).
-It then applies the fold reduction, the undefined policy, the class average and the attrs
-in one place, with one warning per call.
-
-(Over 400 lines: most of it is the five public numpydoc docstrings with their formulas and
-doctests; the code itself is one driver.)
+Each metric is a :class:`~._driver.Metric` whose values come from one class's scores sorted
+per group (:class:`~._rank.Ranked`); :func:`auc_arrays` is the same AUC on plain arrays (one
+row per resample or model), on the same sort.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,296 +16,39 @@ import xarray as xr
 
 from .. import _checks
 from .._docs import doc
-from .._labels.frame import Frame, by_frame_dims, parse
-from ..errors import UndefinedMetricWarning, few, user_stacklevel
-from ..schema import CLASS, FOLD, REPEAT
+from .._labels.frame import by_frame_dims
+from ..errors import few
+from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
 from ._rank import Ranked, auc_both
 
-__all__ = ["auc", "auc_methods", "average_precision", "precision_at_k", "r_precision"]
-
-Method = Literal["avg", "merge", "fold"]
-Undefined = Literal["skip", "nan"]
-Average = Literal["macro", "weighted", None]
-
-METHODS = ("avg", "merge", "fold")
-UNDEFINED = ("skip", "nan")
-AVERAGES = (None, "macro", "weighted")
-
-
-@dataclass(frozen=True)
-class _Metric:
-    """A ranking metric: its name, why it can be undefined, and its per-group values.
-
-    ``per_group(ranked)`` returns ``(value, support)`` per group: the value is NaN where the
-    metric is undefined; the support (positives) weighs ``average="weighted"``.
-    """
-
-    name: str
-    why: str
-    per_group: Callable[[Ranked], tuple[np.ndarray, np.ndarray]]
-    extra: dict[str, Any] = field(default_factory=dict)
-    #: optional fused pass giving the pooled and the per-fold values of one class at once
-    #: (same arguments as ``Ranked(..., low=...)``), or None where it does not apply
-    both: Callable[..., Any] | None = None
+__all__ = [
+    "AVERAGES",
+    "METHODS",
+    "UNDEFINED",
+    "Average",
+    "Method",
+    "Undefined",
+    "auc",
+    "auc_arrays",
+    "auc_methods",
+    "average_precision",
+    "precision_at_k",
+    "r_precision",
+]
 
 
-def _auc_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
-    value, npos, _ = r.auc()
-    return value, npos
+_NO_POS = "no positives for a class"
+AUC = Metric("auc", "no positives or no negatives for a class", ranked(Ranked.auc, auc_both))
+AP = Metric("average_precision", _NO_POS, ranked(Ranked.average_precision))
+R_PRECISION = Metric("r_precision", _NO_POS, ranked(lambda r: (r.precision_at(r.npos), r.npos)))
 
 
-def _r_precision_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
-    npos = r.npos
-    return r.precision_at(npos), npos
+def _precision_at_k(k: int) -> Metric:
+    at_k, why = np.asarray(k, dtype=np.int64), f"fewer than k={k} samples in the fold"
+    return Metric("precision_at_k", why, ranked(lambda r: (r.precision_at(at_k), r.npos)), {"k": k})
 
 
-AUC = _Metric("auc", "no positives or no negatives for a class", _auc_values, both=auc_both)
-AP = _Metric("average_precision", "no positives for a class", lambda r: r.average_precision())
-R_PRECISION = _Metric("r_precision", "no positives for a class", _r_precision_values)
-
-
-def _precision_at_k(k: int) -> _Metric:
-    return _Metric(
-        "precision_at_k",
-        f"fewer than k={k} samples in the fold",
-        lambda r: (r.precision_at(np.asarray(k, dtype=np.int64)), r.npos),
-        {"k": int(k)},
-    )
-
-
-# ------------------------------------------------------------------------------------------
-# The driver
-# ------------------------------------------------------------------------------------------
-
-
-def _check(method: Any, undefined: Any, average: Any) -> None:
-    _checks.choice("method", method, METHODS)
-    _checks.choice("undefined", undefined, UNDEFINED)
-    _checks.choice("average", average, AVERAGES)
-
-
-def _evaluate(
-    fr: Frame, metric: _Metric, per_fold: bool, merged: bool
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[np.ndarray, np.ndarray]]]:
-    """Per class: the per-fold and/or merged (value, support) arrays, one sort per class.
-
-    When both are wanted, the one sort is by (repeat, score) with the fold in the lowest key
-    bits, and the per-fold order comes from a stable counting pass over it
-    (:meth:`~._rank.Ranked.by_low`); the fold sizes it needs are counted once for all classes.
-    """
-    fold_res, merge_res = [], []
-    counts = buffer = None
-    if per_fold and merged:
-        g, n_groups = fr.groups(True)
-        counts = np.bincount(g, minlength=n_groups) if g is not None else np.array([fr.n])
-        if fr.present_ is None:
-            fr.present_ = counts > 0
-    for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-        if counts is not None:
-            fused = None
-            if metric.both is not None:
-                if buffer is None:  # one key buffer for every class
-                    buffer = np.empty(fr.n, dtype=np.uint64)
-                fused = metric.both(
-                    s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts, buffer
-                )
-            if fused is not None:
-                merge_res.append(fused[0])
-                fold_res.append(fused[1])
-                continue
-            ranked = Ranked(
-                s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts
-            )
-            merge_res.append(metric.per_group(ranked))
-            ranked = ranked.by_low()
-            fold_res.append(metric.per_group(ranked))
-        else:
-            g, n_groups = fr.groups(per_fold)
-            ranked = Ranked(s, lo, hi, y, g, n_groups)
-            if per_fold and fr.present_ is None:
-                fr.present_ = ranked.size > 0
-            (fold_res if per_fold else merge_res).append(metric.per_group(ranked))
-        del ranked
-    return fold_res, merge_res
-
-
-def _cube(fr: Frame, per_fold: bool, per_class: list[np.ndarray]) -> xr.DataArray:
-    """Stack per-class group arrays into a DataArray over (repeat?, fold?, class)."""
-    arr = np.stack(per_class, axis=-1).astype(np.float64)
-    dims: list[str] = []
-    coords: dict[str, Any] = {}
-    shape: list[int] = []
-    if fr.rep_coord is not None:
-        dims.append(REPEAT)
-        coords[REPEAT] = fr.rep_coord
-        shape.append(fr.n_reps)
-    if per_fold:
-        dims.append(FOLD)
-        coords[FOLD] = fr.fold_coord[fr.fold_keep]
-        shape.append(fr.n_folds)
-    dims.append(CLASS)
-    coords[CLASS] = _coord(fr.classes)
-    shape.append(len(fr.classes))
-    arr = arr.reshape(shape)
-    if per_fold:
-        arr = arr[..., fr.fold_keep, :]
-    return xr.DataArray(arr, dims=dims, coords=coords)
-
-
-def _coord(values: list[Any]) -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype.kind in "USO":
-        arr = np.asarray(values, dtype=object)
-    return arr
-
-
-def _where(mask: xr.DataArray) -> str:
-    idx = np.argwhere(np.asarray(mask))
-    parts = []
-    for axis, dim in enumerate(mask.dims):
-        coord = mask[dim].values
-        vals = list(dict.fromkeys(coord[i] for i in idx[:, axis]))
-        parts.append(f"{dim}={few(vals)}")
-    return ", ".join(parts)
-
-
-@dataclass
-class _Undefined:
-    """The undefined cells of one result, for the call's one warning."""
-
-    n: int
-    total: int
-    where: str
-    action: str
-    label: str = ""
-
-
-def _reduce(
-    fr: Frame,
-    res: list[tuple[np.ndarray, np.ndarray]],
-    metric: _Metric,
-    method: str,
-    undefined: str,
-    average: str | None,
-) -> tuple[xr.DataArray, _Undefined]:
-    """Fold reduction, undefined policy and class average of one method's values.
-
-    Groups without rows (a fold a repeat does not have) are not folds: they are neither
-    undefined cells nor part of a mean.
-    """
-    per_fold = method != "merge"
-    value = _cube(fr, per_fold, [r[0] for r in res])
-    support = _cube(fr, per_fold, [r[1].astype(np.float64) for r in res])
-    undefined_cells = value.isnull()
-    present = None
-    if per_fold:
-        pres = fr.present.reshape(fr.n_reps, fr.n_folds)[:, fr.fold_keep]
-        present = xr.DataArray(pres.reshape(value.shape[:-1]), dims=value.dims[:-1])
-        undefined_cells = undefined_cells & present
-        total = int(present.sum()) * len(fr.classes)
-    else:
-        total = value.size
-    info = _Undefined(
-        int(undefined_cells.sum()),
-        total,
-        _where(undefined_cells) if bool(undefined_cells.any()) else "",
-        "skipped in the mean over folds" if method == "avg" else "left as NaN",
-    )
-    skip = undefined == "skip"
-    reduced: list[str] = []
-    with warnings.catch_warnings():  # all-NaN slices are counted in the one warning
-        warnings.simplefilter("ignore", RuntimeWarning)
-        if method == "avg":
-            assert present is not None
-            valid = present.broadcast_like(value)
-            if skip:
-                result = value.where(valid).mean(FOLD, skipna=True)
-            else:
-                result = value.where(valid, 0.0).sum(FOLD, skipna=False) / valid.sum(FOLD)
-            support = support.where(valid, 0).sum(FOLD)
-            reduced.append(FOLD)
-        else:
-            result = value if present is None else value.where(present.broadcast_like(value))
-        if average == "macro":
-            result = result.mean(CLASS, skipna=skip)
-            reduced.append(CLASS)
-        elif average == "weighted":
-            w = support.where(result.notnull(), 0) if skip else support
-            tot = w.sum(CLASS)
-            result = (result * w).sum(CLASS, skipna=skip) / tot.where(tot > 0)
-            reduced.append(CLASS)
-    result.attrs = {
-        "metric": metric.name,
-        "method": method,
-        "undefined": undefined,
-        "average": "none" if average is None else average,
-        "reduced_dims": ",".join(reduced),
-        "n_undefined": info.n,
-        "task": "binary" if fr.binary else "multiclass",
-        "score_columns": ",".join(fr.score_cols),
-        **metric.extra,
-    }
-    result.name = metric.name
-    return result, info
-
-
-def _warn(metric: _Metric, infos: list[_Undefined]) -> None:
-    """The call's one UndefinedMetricWarning, over every method it computed."""
-    bad = [i for i in infos if i.n]
-    if not bad:
-        return
-    parts = [f"{i.n} of {i.total} {i.label}cells ({i.where}); {i.action}" for i in bad]
-    warnings.warn(
-        f"{metric.name} ({metric.why}) is undefined in {'; and in '.join(parts)}. Pass "
-        "undefined='nan' to get NaN instead and silence this warning.",
-        UndefinedMetricWarning,
-        stacklevel=user_stacklevel(),
-    )
-
-
-def _run(
-    df: pd.DataFrame,
-    metric: _Metric,
-    methods: Sequence[str],
-    undefined: str,
-    average: str | None,
-    labels: Sequence[Hashable] | None,
-    pos_label: Hashable | None,
-    y_true: str,
-    fold: str,
-    repeat: str | None,
-    score: str,
-) -> list[xr.DataArray]:
-    """The one body of every ranking metric: parse, sort, reduce, warn once."""
-    for m in methods:
-        _check(m, undefined, average)
-    fr = parse(df, labels, pos_label, y_true, fold, repeat, score)
-    fold_res, merge_res = _evaluate(
-        fr, metric, any(m != "merge" for m in methods), "merge" in methods
-    )
-    out, infos = [], []
-    for m in methods:
-        result, info = _reduce(
-            fr, merge_res if m == "merge" else fold_res, metric, m, undefined, average
-        )
-        if len(methods) > 1:
-            info.label = "merged " if m == "merge" else "fold "
-        out.append(result)
-        infos.append(info)
-    if undefined == "skip":
-        _warn(metric, infos)
-    return out
-
-
-#: The driver under public names, for the ranking metrics of other modules of this package
-#: (:mod:`.bep`): a metric is a :class:`RankingMetric`, run by :func:`run_metric`.
-RankingMetric = _Metric
-run_metric = _run
-
-
-# ==========================================================================================
-# Public functions
-# ==========================================================================================
+# --- Public functions ---------------------------------------------------------------------
 
 
 @doc
@@ -402,11 +127,7 @@ def auc(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> scores.auc(df).item()
     0.875
     >>> scores.auc(df, method="fold").values.ravel().tolist()
@@ -414,9 +135,9 @@ def auc(
     >>> round(scores.auc(df, method="merge").item(), 4)
     0.6875
     """
-    return _run(
+    return run(
         df, AUC, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]
+    )[0]["auc"]
 
 
 @doc
@@ -468,29 +189,14 @@ def auc_methods(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> ds = scores.auc_methods(df)
     >>> float(ds.auc_avg.item()), round(float(ds.auc_merge.item()), 4)
     (0.875, 0.6875)
     """
-    avg, merge = _run(
-        df,
-        AUC,
-        ("avg", "merge"),
-        undefined,
-        average,
-        labels,
-        pos_label,
-        y_true,
-        fold,
-        repeat,
-        score,
-    )
-    ds = xr.Dataset({"auc_avg": avg, "auc_merge": merge})
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    avg, merge = run(df, AUC, ("avg", "merge"), undefined, average, *frame)
+    ds = xr.Dataset({"auc_avg": avg["auc"], "auc_merge": merge["auc"]})
     ds.attrs = {
         "metric": "auc",
         "undefined": undefined,
@@ -542,17 +248,13 @@ def average_precision(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> scores.average_precision(df, method="fold").values.ravel().round(4).tolist()
     [0.8333, 1.0]
     """
-    return _run(
+    return run(
         df, AP, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]
+    )[0]["average_precision"]
 
 
 @doc
@@ -596,30 +298,17 @@ def precision_at_k(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> scores.precision_at_k(df, 2, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     """
     k = _checks.integer(
         "k", k, low=1, fix="k must be an integer >= 1 (how many top-scored samples)."
     )
-    return _run(
-        df,
-        _precision_at_k(k),
-        (method,),
-        undefined,
-        average,
-        labels,
-        pos_label,
-        y_true,
-        fold,
-        repeat,
-        score,
-    )[0]
+    metric = _precision_at_k(k)
+    return run(
+        df, metric, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
+    )[0]["precision_at_k"]
 
 
 @doc
@@ -659,24 +348,135 @@ def r_precision(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_example>>
     >>> scores.r_precision(df, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     """
-    return _run(
-        df,
-        R_PRECISION,
-        (method,),
-        undefined,
-        average,
-        labels,
-        pos_label,
-        y_true,
-        fold,
-        repeat,
-        score,
-    )[0]
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    return run(df, R_PRECISION, (method,), undefined, average, *frame)[0]["r_precision"]
+
+
+def _array(name: str, value: Any, fix: str) -> np.ndarray:
+    """``value`` as a float64 array of finite real numbers, or an error naming ``name``."""
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}; {fix}")
+    arr = arr.astype(np.float64)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        raise ValueError(
+            f"{name} has {int(bad.sum())} NaN or infinite values ({few(np.unique(arr[bad]))}); "
+            f"{fix}"
+        )
+    return arr
+
+
+@doc
+def auc_arrays(scores: Any, y: Any, weights: Any | None = None) -> np.ndarray:
+    r"""AUC of every row of a score array, ties counting one half (midranks).
+
+    For one row with scores :math:`s_i`, labels :math:`y_i \in \{0, 1\}` and weights
+    :math:`w_i` (1 when not given),
+
+    .. math:: AUC = \frac{\sum_{i: y_i = 1} \sum_{j: y_j = 0} w_i w_j
+              \left([s_i > s_j] + \tfrac12 [s_i = s_j]\right)}
+              {\sum_{i: y_i = 1} w_i \; \sum_{j: y_j = 0} w_j},
+
+    the Mann-Whitney statistic of :func:`auc`. An integer weight is a count: the AUC of
+    the weighted row is the AUC of the row with every sample repeated ``weight`` times
+    (a bootstrap resample given as counts), and a weight of 0 drops the sample.
+
+    Parameters
+    ----------
+    scores : array-like of shape (..., S)
+        Real scores (higher means more positive), finite; the last axis holds the samples
+        of one row.
+    y : array-like of 0/1 or bool
+        Whether each sample is positive, broadcast with ``scores`` (numpy's rules), e.g.
+        shape (S,) for every row alike.
+    weights : array-like, optional
+        Nonnegative finite weights or counts per sample, broadcast with ``scores`` and
+        ``y``, e.g. shape (B, S) for B bootstrap resamples of one row of scores.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64 of the broadcast shape without its last axis (0-d for one row); NaN where a
+        row has no positives or no negatives (of positive weight).
+
+    Raises
+    ------
+    ValueError
+        NaN or infinite values, labels other than 0/1, negative weights, shapes that do not
+        broadcast (TypeError: values that are not numbers).
+
+    Notes
+    -----
+    All rows are sorted together in the one packed sort of the ranking metrics.
+
+    See Also
+    --------
+    auc : the same statistic per fold of a predictions frame.
+    sklearn.metrics.roc_auc_score : the same number for one row (``sample_weight=weights``).
+
+    References
+    ----------
+    <<score_refs>>
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cvframe import scores
+    >>> s = np.array([[0.1, 0.4, 0.35, 0.8], [0.5, 0.5, 0.5, 0.5]])
+    >>> scores.auc_arrays(s, [0, 0, 1, 1]).tolist()
+    [0.75, 0.5]
+    >>> float(scores.auc_arrays(s[0], [0, 0, 1, 1], weights=[1, 0, 2, 1]))  # 0.4 dropped
+    1.0
+    >>> scores.auc_arrays(s[0], [0, 0, 1, 1], weights=[[1, 1, 1, 1], [2, 0, 0, 2]]).tolist()
+    [0.75, 1.0]
+    """
+    s = _array("scores", scores, "pass finite real scores.")
+    yv = _array("y", y, "pass 0/1 or bool labels, one per score.")
+    if not np.all((yv == 0.0) | (yv == 1.0)):
+        raise ValueError(
+            f"y has values {few(np.unique(yv[(yv != 0.0) & (yv != 1.0)]))}; y must be 0/1 or "
+            "bool (1 = positive)."
+        )
+    arrays = [s, yv]
+    if weights is not None:
+        wv = _array("weights", weights, "pass nonnegative finite weights or counts.")
+        if (wv < 0).any():
+            raise ValueError(
+                f"weights has negative values {few(np.unique(wv[wv < 0]))}; weights are "
+                "nonnegative counts or weights."
+            )
+        arrays.append(wv)
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        labels = ("scores", "y", "weights")[: len(arrays)]
+        names = ", ".join(f"{n} {a.shape}" for n, a in zip(labels, arrays, strict=True))
+        raise ValueError(
+            f"the shapes of {names} do not broadcast together; give every array the samples "
+            "on its last axis (y of shape (S,) serves every row)."
+        ) from None
+    if not shape:
+        raise ValueError("scores is a single number; pass an array whose last axis holds samples.")
+    s, yv, *rest = (np.broadcast_to(a, shape) for a in arrays)
+    w = rest[0] if rest else None
+    lead = s.shape[:-1]
+    n_rows, n = int(np.prod(lead, dtype=np.int64)), s.shape[-1]
+    if n_rows == 0 or n == 0:
+        return np.full(lead, np.nan)
+    flat = np.ascontiguousarray(s).reshape(-1)
+    g = np.repeat(np.arange(n_rows, dtype=np.int64), n) if n_rows > 1 else None
+    ranked = Ranked(
+        flat,
+        float(flat.min()),
+        float(flat.max()),
+        np.ascontiguousarray(yv, dtype=bool).reshape(-1),
+        g,
+        n_rows,
+        weights=None if w is None else np.ascontiguousarray(w).reshape(-1),
+    )
+    return ranked.auc()[0].reshape(lead)

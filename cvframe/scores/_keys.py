@@ -1,0 +1,415 @@
+"""The packed keys of the score metrics: one sort of ``group | score | label | low``.
+
+One class's scores are packed with their group (high bits), the order-preserving bits of
+the float64 score and the label (lowest bit) into one ``uint64`` key, sorted once with
+``ndarray.sort``; scores too wide for the key are replaced by their dense ranks first.
+With ``low=`` (the fold codes, in the lowest bits) the one sort orders each repeat for the
+merged metric and :func:`partition` regroups it per fold by a stable counting pass.
+The numpy passes and their numba twins (:func:`kernel`) live together so the engines cannot
+drift apart (the tests compare them bit for bit); :func:`cvframe._kernel.engine` chooses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from .._kernel import engine
+
+__all__ = ["ONE", "Packing", "kernel", "pack", "pack_signed", "partition", "sorted_keys"]
+
+ONE = np.uint64(1)
+
+_MASK = np.uint64((1 << 63) - 1)
+_WRAP = 1 << 64
+
+
+def _bits(x: float) -> int:
+    """The IEEE bits of |x| as a Python int (monotone in |x|)."""
+    return int(np.array(abs(x), dtype=np.float64).view(np.uint64)) & ((1 << 63) - 1)
+
+
+@dataclass
+class Packing:
+    """How finite float64 scores became small order-preserving integers (and back).
+
+    With M the smallest non-zero magnitude and A the bits of |x|: negative scores map to
+    ``L - 1 - (A - M)`` (L slots, ``L = bits(|min|) - M + 1``), zero to ``L`` and positive
+    scores to ``L + 1 + (A - M)``. The span is the largest key; scores that share a key are
+    exactly equal.
+    """
+
+    M: int
+    L: int
+    span: int
+
+    def decode(self, r: np.ndarray) -> np.ndarray:
+        r = np.asarray(r, dtype=np.uint64)
+        neg_a = np.uint64((self.M + self.L - 1) % _WRAP) - r
+        pos_a = r + np.uint64((self.M - self.L - 1) % _WRAP)
+        a = np.where(r < self.L, neg_a, pos_a).view(np.float64)
+        return np.where(r < self.L, -a, np.where(r == self.L, 0.0, a))
+
+
+def _as_u64(codes: np.ndarray) -> np.ndarray:
+    """Non-negative integer codes as uint64 (a view when they are 64-bit already)."""
+    if codes.dtype in (np.int64, np.uint64):
+        return codes.view(np.uint64)
+    return codes.astype(np.uint64)
+
+
+def _as_int64(v: int) -> np.int64:
+    v %= _WRAP
+    return np.int64(v - _WRAP if v >= 1 << 63 else v)
+
+
+def pack_signed(
+    s: np.ndarray, lo: float, hi: float
+) -> tuple[np.ndarray, Packing, np.ndarray] | None:
+    """:func:`pack` for scores of both signs without masked passes (``A ^ sign`` is
+    ``-1 - A`` for negatives); None when a score is 0 (the general path handles zeros)."""
+    key = np.abs(s)  # new array; -0.0 becomes 0.0
+    m = _bits(float(key.min()))
+    if m == 0:
+        return None
+    b = key.view(np.int64)
+    sign = np.right_shift(s.view(np.int64), 63)  # -1 for negatives, 0 for positives
+    np.bitwise_xor(b, sign, out=b)
+    big_l = _bits(lo) - m + 1
+    np.bitwise_and(sign, _as_int64(2 * m - 1), out=sign)
+    np.add(b, sign, out=b)
+    u = key.view(np.uint64)
+    np.add(u, np.uint64((big_l + 1 - m) % _WRAP), out=u)
+    return u, Packing(m, big_l, big_l + 1 + (_bits(hi) - m)), sign
+
+
+def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.ndarray | None]:
+    """Scores as order-preserving uint64 keys 0..span (a new array), in a few in-place passes.
+
+    Only the binary orders of magnitude the data use take key space, so scores crossing
+    zero (decision functions) or containing exact zeros (probabilities) stay compact.
+    """
+    has_neg, has_pos = lo < 0.0, hi > 0.0
+    if has_neg and has_pos:
+        packed = pack_signed(s, lo, hi)
+        if packed is not None:
+            return packed
+    key = np.add(s, 0.0).view(np.uint64)  # new array; -0.0 becomes 0.0
+    if has_neg:
+        np.bitwise_and(key, _MASK, out=key)  # A = bits of |x|
+    nz = None
+    if lo > 0.0:
+        m = _bits(lo)
+    elif hi < 0.0:
+        m = _bits(hi)
+    else:
+        m = int(key.min()) if (has_neg and has_pos) else 0
+        if m == 0:  # exact zeros: find the smallest non-zero
+            nz = key != 0
+            m = int(np.min(key, where=nz, initial=np.uint64(_WRAP - 1))) if nz.any() else 0
+    big_l = _bits(lo) - m + 1 if has_neg else 0
+    np.add(key, np.uint64((big_l + 1 - m) % _WRAP), out=key)
+    if has_neg:
+        np.subtract(np.uint64((2 * big_l) % _WRAP), key, out=key, where=s < 0.0)
+    if nz is not None:
+        np.copyto(key, np.uint64(big_l), where=~nz)
+    span = big_l + 1 + (_bits(hi) - m) if has_pos else big_l - (nz is None)
+    return key, Packing(m, big_l, span), None
+
+
+# --- The stable counting pass by fold -----------------------------------------------------
+
+_compiled: Any = None
+
+
+def kernel() -> Any:
+    """The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
+    without numba; each gives the integers of its numpy pass."""
+    global _compiled
+    if _compiled is None:
+        try:
+            import numba
+        except ImportError:
+            _compiled = False
+            return _compiled
+        jit = numba.njit(cache=True, nogil=True)
+        _compiled = SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit))
+    return _compiled
+
+
+def _passes(jit: Any) -> dict[str, Any]:
+    """The compiled ``min_bits``, ``keys`` and ``scatter`` of :func:`kernel`."""
+    one = np.uint64(1)
+    absmask = _MASK
+
+    @jit
+    def min_bits(s):  # the bits of the smallest non-zero |x| (0 when all are 0)
+        b = s.view(np.uint64)
+        m = np.uint64(0)
+        for i in range(b.shape[0]):
+            a = b[i] & absmask
+            if a != 0 and (m == 0 or a < m):
+                m = a
+        return m
+
+    @jit
+    def keys(s, y, low, g, m, big_l, lbits, gshift, has_low, has_g, key):
+        b = s.view(np.uint64)
+        for i in range(b.shape[0]):
+            x = s[i]
+            a = b[i] & absmask
+            if x > 0:
+                k = big_l + one + (a - m)
+            elif x < 0:
+                k = big_l - one - (a - m)
+            else:
+                k = big_l
+            k = (k << one) | np.uint64(y[i])
+            if has_low:
+                k = (k << lbits) | np.uint64(low[i])
+            if has_g:
+                k |= np.uint64(g[i]) << gshift
+            key[i] = k
+        return key
+
+    @jit
+    def scatter(key, starts, n_low, lbits, rshift, vmask, shift, grouped):
+        out = np.empty_like(key)
+        pos = starts.copy()
+        lmask = (one << lbits) - one
+        for i in range(key.shape[0]):
+            k = key[i]
+            g = np.int64(k & lmask)
+            if grouped:
+                g += np.int64(k >> rshift) * n_low
+            out[pos[g]] = ((k >> lbits) & vmask) | (np.uint64(g) << shift)
+            pos[g] += 1
+        return out
+
+    return {"min_bits": min_bits, "keys": keys, "scatter": scatter}
+
+
+def _auc_both(jit: Any) -> Any:
+    """The compiled ``auc_both`` of :func:`kernel`."""
+    one = np.uint64(1)
+
+    @jit
+    def auc_both(key, rbounds, n_low, lbits):
+        # one pass over the (repeat | score | label | fold) sort: pooled and per-fold
+        # Mann-Whitney counts at once; a fold's run of tied scores ends when its next
+        # element has another score (its elements keep their order in the pooled sort)
+        n_reps = rbounds.shape[0] - 1
+        lmask = (one << lbits) - one
+        vshift = lbits + one
+        m_s2 = np.zeros(n_reps, dtype=np.int64)
+        m_pos = np.zeros(n_reps, dtype=np.int64)
+        f_s2 = np.zeros(n_reps * n_low, dtype=np.int64)
+        f_pos = np.zeros(n_reps * n_low, dtype=np.int64)
+        below = np.zeros(n_low, dtype=np.int64)
+        p_run = np.zeros(n_low, dtype=np.int64)
+        n_run = np.zeros(n_low, dtype=np.int64)
+        last = np.zeros(n_low, dtype=np.uint64)
+        seen = np.zeros(n_low, dtype=np.bool_)
+        for r in range(n_reps):
+            below[:] = 0
+            p_run[:] = 0
+            n_run[:] = 0
+            seen[:] = False
+            base = r * n_low
+            start, end = rbounds[r], rbounds[r + 1]
+            tied = False
+            for i in range(start + 1, end):
+                if (key[i] >> vshift) == (key[i - 1] >> vshift):
+                    tied = True
+                    break
+            if not tied:  # every run is one element: a positive counts the negatives below
+                mb = 0
+                for i in range(start, end):
+                    k = key[i]
+                    b = np.int64((k >> lbits) & one)
+                    f = np.int64(k & lmask)
+                    f_s2[base + f] += 2 * b * below[f]
+                    f_pos[base + f] += b
+                    below[f] += 1 - b
+                    m_s2[r] += 2 * b * mb
+                    m_pos[r] += b
+                    mb += 1 - b
+                continue
+            mb = 0
+            mp = 0
+            mn = 0
+            mz = np.uint64(0)
+            for i in range(start, end):
+                k = key[i]
+                z = k >> vshift
+                b = np.int64((k >> lbits) & one)
+                if z != mz or i == start:
+                    m_s2[r] += mp * (2 * mb + mn)
+                    m_pos[r] += mp
+                    mb += mn
+                    mp = 0
+                    mn = 0
+                    mz = z
+                mp += b
+                mn += 1 - b
+                f = np.int64(k & lmask)
+                if z != last[f] or not seen[f]:
+                    f_s2[base + f] += p_run[f] * (2 * below[f] + n_run[f])
+                    f_pos[base + f] += p_run[f]
+                    below[f] += n_run[f]
+                    p_run[f] = 0
+                    n_run[f] = 0
+                    last[f] = z
+                    seen[f] = True
+                p_run[f] += b
+                n_run[f] += 1 - b
+            m_s2[r] += mp * (2 * mb + mn)
+            m_pos[r] += mp
+            for f in range(n_low):
+                f_s2[base + f] += p_run[f] * (2 * below[f] + n_run[f])
+                f_pos[base + f] += p_run[f]
+        return m_s2, m_pos, f_s2, f_pos
+
+    return auc_both
+
+
+def _packing(s: np.ndarray, lo: float, hi: float) -> Packing:
+    """The :class:`Packing` :func:`pack` would choose, without building the keys."""
+    if lo > 0.0:
+        m = _bits(lo)
+    elif hi < 0.0:
+        m = _bits(hi)
+    else:
+        m = int(kernel().min_bits(s))
+    big_l = _bits(lo) - m + 1 if lo < 0.0 else 0
+    if hi > 0.0:
+        span = big_l + 1 + (_bits(hi) - m)
+    else:  # no positives: the largest key is a zero's (L) or the smallest magnitude's
+        span = big_l if (hi == 0.0) else big_l - 1
+    return Packing(m, big_l, span)
+
+
+def _small(codes: np.ndarray, n: int) -> np.ndarray:
+    """Codes in the smallest unsigned dtype (<= 16 bits: numpy's stable sort is a radix sort)."""
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if n <= np.iinfo(dt).max + 1:
+            return codes.astype(dt)
+    return codes
+
+
+def partition(
+    key: np.ndarray, counts: np.ndarray, n_low: int, lbits: int, shift: int, n_high: int
+) -> np.ndarray:
+    """Stable counting pass: sorted ``high | value (shift bits) | low (lbits)`` keys as
+    ``g << shift | value``, ``g = high * n_low + low``, grouped by g and in key order within
+    a group; ``counts[g]``: the keys of group g. O(n): no comparison sort."""
+    n_groups = n_high * n_low
+    vmask = np.uint64((1 << shift) - 1)
+    rshift = np.uint64(shift + lbits)
+    if engine(len(key)) == "numba":
+        starts = np.zeros(n_groups, dtype=np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+        return kernel().scatter(
+            key, starts, n_low, np.uint64(lbits), rshift, vmask, np.uint64(shift), n_high > 1
+        )
+    lmask = np.uint64((1 << lbits) - 1)
+    if n_high == 1:  # straight into the small dtype (fresh large arrays are costly)
+        code = np.empty(len(key), dtype=_small(np.zeros(1, np.uint64), n_groups).dtype)
+        np.bitwise_and(key, lmask, out=code, casting="unsafe")
+    else:
+        wide = np.right_shift(key, rshift)
+        wide *= np.uint64(n_low)
+        wide += key & lmask
+        code = _small(wide, n_groups)
+        del wide
+    order = np.argsort(code, kind="stable")
+    del code
+    out = np.take(key, order)
+    del order
+    np.right_shift(out, np.uint64(lbits), out=out)
+    np.bitwise_and(out, vmask, out=out)
+    if n_groups > 1:  # group bits, one slice per group (np.repeat is slow here)
+        ends = np.cumsum(counts)
+        for gi in np.flatnonzero(counts):
+            part = out[ends[gi] - counts[gi] : ends[gi]]
+            np.bitwise_or(part, np.uint64(gi) << np.uint64(shift), out=part)
+    return out
+
+
+def sorted_keys(
+    s: np.ndarray,
+    lo: float,
+    hi: float,
+    y: np.ndarray,
+    g: np.ndarray | None,
+    n_groups: int,
+    low: np.ndarray | None = None,
+    n_low: int = 1,
+    out: np.ndarray | None = None,
+    carry: np.ndarray | None = None,
+) -> tuple[np.ndarray, Packing, np.ndarray | None, int, np.ndarray | None, int, np.ndarray | None]:
+    """The one sort: ``group | score | label | low`` keys of one class, sorted.
+
+    Returns the keys, the packing, the dense-rank uniques (None unless the key was too
+    wide), the score bits, a scratch buffer, the low bits and ``carry`` (values per row, e.g.
+    weights) in the sorted order. ``out``: a key buffer reused across classes (compiled path).
+    """
+    n = len(s)
+    gbits = int(n_groups - 1).bit_length()
+    lbits = int(n_low - 1).bit_length() if low is not None else 0
+    fast = engine(n) == "numba" and s.dtype == np.float64
+    scratch: np.ndarray | None = None
+    key: np.ndarray | None = None
+    if fast:  # the packing first, then the whole key in one compiled pass
+        s = np.ascontiguousarray(s)
+        packing = _packing(s, lo, hi)
+    else:
+        key, packing, scratch = pack(s, lo, hi)
+    sbits = int(packing.span).bit_length()
+    uniques: np.ndarray | None = None
+    if gbits + sbits + 1 + lbits > 64:  # too wide: exact dense ranks instead
+        del key, scratch
+        fast, scratch = False, None
+        uniques, inv = np.unique(s + 0.0, return_inverse=True)
+        key = inv.astype(np.uint64).reshape(-1)
+        sbits = int(len(uniques) - 1).bit_length()
+    shift = sbits + 1
+    if fast:
+        none = np.zeros(1, dtype=np.int64)
+        key = kernel().keys(
+            s,
+            np.ascontiguousarray(y),
+            none if not lbits else np.ascontiguousarray(low),
+            none if not gbits else np.ascontiguousarray(g),
+            np.uint64(packing.M),
+            np.uint64(packing.L),
+            np.uint64(lbits),
+            np.uint64(shift + lbits),
+            lbits > 0,
+            gbits > 0,
+            np.empty(n, dtype=np.uint64) if out is None else out,
+        )
+    else:
+        assert key is not None
+        np.left_shift(key, ONE, out=key)
+        # labels 0/1 as int64 (y_true itself, often) or bool; same-dtype ops are fastest
+        np.bitwise_or(key, y.view(np.uint64) if y.dtype == np.int64 else y, out=key)
+        if lbits:
+            assert low is not None
+            np.left_shift(key, np.uint64(lbits), out=key)
+            np.bitwise_or(key, _as_u64(low), out=key)
+        if gbits:
+            assert g is not None  # several groups need group ids
+            gk = np.empty(n, dtype=np.uint64) if scratch is None else scratch.view(np.uint64)
+            scratch = gk
+            np.left_shift(_as_u64(g), np.uint64(shift + lbits), out=gk)
+            np.bitwise_or(key, gk, out=key)
+    assert key is not None
+    if carry is None:
+        key.sort()
+        return key, packing, uniques, sbits, scratch, lbits, None
+    order = np.argsort(key, kind="stable")
+    return key[order], packing, uniques, sbits, scratch, lbits, carry[order]
