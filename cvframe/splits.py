@@ -1,10 +1,6 @@
-"""Splitters that scikit-learn does not ship: the out-of-bag bootstrap.
-
-:class:`Bootstrap` follows the scikit-learn splitter interface (``split(X, y=None,
-groups=None)`` yielding ``(train, test)`` index arrays and ``get_n_splits``), so it works with
-:func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score`` /
-``cross_validate``.
-"""
+"""Splitters that scikit-learn does not ship: :class:`Bootstrap`, the out-of-bag bootstrap,
+with the scikit-learn splitter interface (``split``, ``get_n_splits``), so it works with
+:func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score``."""
 
 from __future__ import annotations
 
@@ -13,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Bootstrap"]
+__all__ = ["Bootstrap", "n_samples"]
 
 
 class Bootstrap:
@@ -107,7 +103,7 @@ class Bootstrap:
         accepted for interface compatibility and ignored.
         """
         self._check_n_splits()
-        n = _num_samples(X)
+        n = n_samples(X)
         if n < 2:
             raise ValueError(
                 f"Bootstrap needs at least 2 samples, X has {n}; with one sample the "
@@ -149,10 +145,36 @@ def _drawer(random_state: Any) -> Any:
     )
 
 
-def _num_samples(X: Any) -> int:
-    if hasattr(X, "shape") and len(getattr(X, "shape", ())) > 0:
-        return int(X.shape[0])
+def n_samples(X: Any) -> int:
+    """The number of samples (rows) of ``X``, or a TypeError naming ``X``.
+
+    scikit-learn's count (``shape[0]`` of arrays, frames and sparse matrices, ``len`` of
+    lists), shared by the splitters here, :func:`cvframe.cross_validate` and
+    :class:`cvframe.search.PooledSearchCV`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, ...)
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> n_samples(np.zeros((5, 2))), n_samples([[1], [2]])
+    (5, 2)
+    >>> n_samples(3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: X must be array-like (numpy array, ...) of shape (n_samples, ...); got int.
+    """
+    from sklearn.utils.validation import _num_samples
+
     try:
-        return len(X)
+        return int(_num_samples(X))
     except TypeError:
-        raise TypeError(f"X must be an array-like with a length, got {type(X).__name__}.") from None
+        raise TypeError(
+            "X must be array-like (numpy array, pandas DataFrame, sparse matrix or list) "
+            f"of shape (n_samples, ...); got {type(X).__name__}."
+        ) from None

@@ -153,6 +153,18 @@ ERRORS = [
         "at least two data sets",
     ),
     (
+        "missing sample ids",
+        lambda: compare(_frame().assign(sample=np.nan)),
+        ValueError,
+        "sample column 'sample' has 100 missing",
+    ),
+    (
+        "missing model names",
+        lambda: compare(_frame().assign(model=lambda d: d.model.where(d.index != 3))),
+        ValueError,
+        "dim column 'model' has 1 missing values",
+    ),
+    (
         "pos_label not a label",
         lambda: compare(_frame(), pos_label="x"),
         ValueError,
@@ -178,11 +190,17 @@ def test_several_repeats_without_sample_ids_are_refused():
         compare(_frame(2).drop(columns="sample"), test="bootstrap")
 
 
-def test_a_multiclass_frame_needs_pos_label_for_f():
+def test_a_multiclass_frame_compares_the_class_average_or_one_class():
+    from sklearn.metrics import f1_score
+
     df = _frame().copy()
     df["y_true"] = df["y_true"] + (df["sample"] % 7 == 0) * 2  # a third class
-    with pytest.raises(ValueError, match="pos_label="):
-        compare(df, test="bootstrap")
+    res = compare(df, test="bootstrap", n_resamples=100, random_state=0)
+    assert res.attrs["average"] == "macro" and "4 classes" in res.attrs["classes"]
+    f = {m: f1_score(p.y_true, p.y_pred, average="macro") for m, p in df.groupby("model")}
+    assert res["mean"].item() == pytest.approx(f["b"] - f["a"])
+    with pytest.raises(ValueError, match="average=None"):
+        compare(df, test="bootstrap", average=None)
     res = compare(df, test="bootstrap", pos_label=1, n_resamples=100, random_state=0)
     assert res.attrs["pos_label"] == 1
 

@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import cvframe
-from cvframe.compare import _frame_test, _Paired, compare
+from cvframe.compare import compare, resampling
+from cvframe.compare._common import Request
+from cvframe.compare.resampling import Paired
 
 DATA = pathlib.Path(__file__).parent / "data" / "compare"
 WEKA_JAR = pathlib.Path("/usr/share/java/weka.jar")
@@ -289,14 +291,26 @@ def _null_pair(rng, n=120, shared=0.5):
         scores_.append(y * 0.75 + rng.normal(0, 0.5, n))
     pred = np.stack(preds)[:, None, :] == 1  # (M, R, S)
     yy = np.broadcast_to(y == 1, pred.shape)
-    rows = {
-        "tp": pred & yy,
-        "fp": pred & ~yy,
-        "fn": ~pred & yy,
-        "correct": pred == yy,
-        "score": np.stack(scores_)[:, None, :],
-    }
-    return _Paired(["m0", "m1"], y, np.arange(n) % 5, rows)
+    counts = {"tp": pred & yy, "fp": pred & ~yy, "fn": ~pred & yy, "tn": ~pred & ~yy}
+    return Paired(
+        ["m0", "m1"],
+        None,
+        y,
+        np.arange(n) % 5,
+        correct=pred == yy,
+        counts={k: v[..., None].astype(float) for k, v in counts.items()},
+        score=np.stack(scores_)[:, None, None, :],
+        positive=(y == 1)[None],
+        classes=[1],
+    )
+
+
+def _kernel(pr, test, metric, seed):
+    """The resampling test of compare on paired arrays: model m1 - model m0."""
+    req = Request(metric, test, None, "model", 0.05, 199, seed, 0.01, 1.0, "warn", "macro", None)
+    obs = resampling.pooled_values(pr, metric, 1.0, "macro")
+    mean = obs[[1]].mean(-1) - obs[[0]].mean(-1)
+    return getattr(resampling, test)(pr, req, [1], [0], mean)
 
 
 @pytest.mark.parametrize(
@@ -318,7 +332,7 @@ def test_resampling_tests_hold_alpha_under_the_null(test, metric):
     rng = np.random.default_rng(2024)
     p = np.empty(n_sim)
     for i in range(n_sim):
-        res = _frame_test(_null_pair(rng), test, metric, [1], [0], 0.05, 1.0, 199, rng)
+        res = _kernel(_null_pair(rng), test, metric, int(rng.integers(2**31)))
         p[i] = res["p_value"][0]
     rate = (p < 0.05).mean()
     mc = np.sqrt(0.05 * 0.95 / n_sim)

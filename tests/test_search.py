@@ -121,6 +121,51 @@ def test_multiclass_average_against_f1_score(average):
         )
 
 
+@pytest.mark.parametrize("average", [None, "macro", "weighted"])
+def test_multiclass_accuracy_is_accuracy_whatever_the_average(average):
+    from sklearn.metrics import accuracy_score
+
+    X, y = load_iris(return_X_y=True)
+    cv = StratifiedKFold(3, shuffle=True, random_state=1)
+    grid = {"var_smoothing": [1e-9, 1e-1]}
+    s = PooledSearchCV(GaussianNB(), grid, scoring="accuracy", average=average, cv=cv)
+    s = s.fit(X, y)
+    sk = GridSearchCV(GaussianNB(), grid, cv=cv, scoring="accuracy", refit=False).fit(X, y)
+    np.testing.assert_allclose(s.cv_results_["mean_test_score"], sk.cv_results_["mean_test_score"])
+    for i, p in enumerate(s.cv_results_["params"]):
+        pred = cross_val_predict(GaussianNB(**p), X, y, cv=cv)
+        assert s.cv_results_["pooled_test_score"][i] == pytest.approx(accuracy_score(y, pred))
+
+
+def test_the_frame_records_its_positive_class_as_every_writer_does():
+    X, y = load_iris(return_X_y=True)
+    keep = y > 0
+    yb = y[keep] == 2  # booleans: the positive class True round-trips through attrs
+    s = PooledSearchCV(GaussianNB(), {"var_smoothing": [1e-9]}, cv=3, refit=False)
+    s = s.fit(X[keep], yb)
+    written = cvframe.cross_validate(GaussianNB(), X[keep], yb, cv=3, progress=False).attrs[
+        "pos_label"
+    ]
+    assert s.predictions_.attrs["pos_label"] == written
+    assert type(s.predictions_.attrs["pos_label"]) is type(written)
+    assert s.predictions_.attrs["task"] == "binary"
+    assert s.predictions_.cv.counts()["class"].values.tolist() == [True]
+
+
+def test_a_nan_score_names_the_column_and_rows():
+    class NaNProba(GaussianNB):
+        def predict_proba(self, X):
+            out = super().predict_proba(X)
+            out[:2] = np.nan
+            return out
+
+    X, y = load_iris(return_X_y=True)
+    keep = y > 0
+    s = PooledSearchCV(NaNProba(), {"var_smoothing": [1e-9]}, scoring="auc_merge", cv=3)
+    with pytest.raises(ValueError, match=r"score.*NaN.*rows"):
+        s.fit(X[keep], y[keep] == 2)
+
+
 def test_repeated_cv_pools_per_repeat_then_averages(rare):
     from sklearn.metrics import f1_score
 

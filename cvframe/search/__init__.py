@@ -1,44 +1,37 @@
 """Hyperparameter search ranked by the pooled out-of-fold metric: :class:`PooledSearchCV`.
 
-scikit-learn's ``GridSearchCV`` scores every test fold on its own and ranks candidates by
-the mean of those scores; for ``scoring="f1"`` that is F_avg, which Forman & Scholz (2010)
-show is biased when positives are rare (a fold with one or two positives contributes an F
-of 0 or 1). A scorer cannot see the other folds, so the pooled number (F_tp,fp) cannot be
-had through ``scoring=``. :class:`PooledSearchCV` keeps the out-of-fold predictions of every
-candidate instead, builds one counts cube with a ``param`` dimension, and ranks candidates
-by a cvframe aggregation of it.
-
-This is an outer layer: it imports scikit-learn and joblib; nothing in the core imports it.
+A scikit-learn scorer sees one test fold at a time, so ``GridSearchCV`` cannot rank by a
+pooled number such as F_tp,fp; :class:`PooledSearchCV` keeps every candidate's out-of-fold
+predictions, builds one counts cube with a ``param`` dimension and ranks by an aggregation of
+it. An outer layer: it imports scikit-learn and joblib; nothing in the core imports it.
 """
 
 from __future__ import annotations
 
-import numbers
 import time
 import warnings
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
-from sklearn.utils import _safe_indexing
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from . import _checks, _labels, multiclass, reduce
-from .build import counts_from_frame
-from .errors import UndefinedMetricWarning, few, user_stacklevel
-from .runner import param_label
-from .schema import CLASS, FOLD, REPEAT
+from .. import _checks, _labels, multiclass, reduce
+from ..build import counts_from_frame
+from ..errors import few
+from ..runner import fit_predict, n_repeats
+from ..schema import FOLD, REPEAT
+from ..splits import n_samples
+from . import _frame
+from ._frame import PARAM
 
 __all__ = ["COUNT_SCORINGS", "PARAM", "SCORE_SCORINGS", "PooledSearchCV"]
-
-#: Name of the candidate dimension of ``cube_`` and of the column of ``predictions_``.
-PARAM = "param"
 
 #: Named scorings computed from the counts cube: name -> per-class metric pooled over folds.
 COUNT_SCORINGS = {
@@ -66,14 +59,9 @@ class PooledSearchCV(BaseSearchCV):
     the F of the pooled out-of-fold predictions, where ``GridSearchCV(scoring="f1")`` ranks by
     :math:`F_{avg} = \frac1k \sum_i F^{(i)}`. Both are reported, so the difference is visible.
 
-    Design: the fits run as in ``GridSearchCV`` (one joblib task per candidate and split,
-    clones of ``estimator`` with ``set_params``); each task returns its test predictions
-    instead of a per-fold score. The search then builds ``cube_`` and computes the pooled
-    score of every candidate and, for comparison, the same metric on every single fold.
-    scikit-learn's :class:`~sklearn.model_selection._search.BaseSearchCV` provides
-    ``predict``, ``predict_proba``, ``decision_function``, ``classes_`` and the candidate
-    iterator hook ``_run_search``; ``fit`` is this class's own, because a scikit-learn scorer
-    sees one test fold at a time and cannot pool.
+    The fits run as in ``GridSearchCV`` (one joblib task per candidate and split); each
+    returns its test predictions instead of a per-fold score. ``predict``, ``classes_`` and
+    the like come from scikit-learn's ``BaseSearchCV``; ``fit`` is this class's own.
 
     Parameters
     ----------
@@ -92,8 +80,8 @@ class PooledSearchCV(BaseSearchCV):
         The aggregation that ranks candidates:
 
         - ``"f_tp_fp"`` (F_beta of the pooled counts), ``"precision_tp_fp"``,
-          ``"recall_tp_fp"``, ``"accuracy"`` (pooled: total correct / total tested): from
-          the counts cube;
+          ``"recall_tp_fp"``, ``"accuracy"`` (pooled: total correct / total tested, every
+          sample counted once whatever ``average``): from the counts cube;
         - ``"auc_merge"``, ``"average_precision_merge"``: one ranking over all folds'
           out-of-fold scores (from ``predict_proba``, else ``decision_function``);
         - a callable ``scoring(cube) -> xarray.DataArray`` reducing ``fold`` (and ``class``)
@@ -230,18 +218,13 @@ class PooledSearchCV(BaseSearchCV):
         self.pre_dispatch = pre_dispatch
         self.random_state = random_state
 
-    # --- candidates -----------------------------------------------------------------------
-
     def _run_search(self, evaluate_candidates: Callable[[Any], Any]) -> None:
         """Evaluate the grid, or ``n_iter`` draws from ``param_distributions``."""
-        if self.param_distributions is not None:
-            evaluate_candidates(
-                ParameterSampler(
-                    self.param_distributions, self.n_iter, random_state=self.random_state
-                )
-            )
-        else:
+        if self.param_distributions is None:
             evaluate_candidates(ParameterGrid(self.param_grid))
+        else:
+            dist, seed = self.param_distributions, self.random_state
+            evaluate_candidates(ParameterSampler(dist, self.n_iter, random_state=seed))
 
     def _check_params(self) -> None:
         if self.param_grid is None and self.param_distributions is None:
@@ -258,8 +241,7 @@ class PooledSearchCV(BaseSearchCV):
             _checks.integer("n_iter", self.n_iter, low=1)
         scoring = self.scoring
         if not callable(scoring):
-            valid = list(COUNT_SCORINGS) + list(SCORE_SCORINGS)
-            _checks.choice("scoring", scoring, valid)
+            _checks.choice("scoring", scoring, [*COUNT_SCORINGS, *SCORE_SCORINGS])
         _checks.choice("average", self.average, _AVERAGES)
         if scoring in SCORE_SCORINGS and self.average == "micro":
             raise ValueError(
@@ -269,8 +251,6 @@ class PooledSearchCV(BaseSearchCV):
         _checks.beta(self.beta)
         _checks.zero_division(self.zero_division)
         _checks.flag("refit", self.refit)
-
-    # --- fit ------------------------------------------------------------------------------
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
         """Fit every candidate on every split, rank by the pooled score, refit the best.
@@ -301,7 +281,7 @@ class PooledSearchCV(BaseSearchCV):
                 f"y has shape {y_arr.shape}; PooledSearchCV takes 1-D class labels "
                 "(binary or multiclass)."
             )
-        n = _num_samples(X)
+        n = n_samples(X)
         if len(y_arr) != n:
             raise ValueError(f"X has {n} samples but y has {len(y_arr)}; pass one label each.")
         universe, from_data = _labels.universe(y_arr)
@@ -323,12 +303,15 @@ class PooledSearchCV(BaseSearchCV):
         if not splits:
             raise ValueError(f"cv={cv!r} produced no splits; nothing to search.")
         self.n_splits_ = len(splits)
-        n_rep = _n_repeats(cv, len(splits))
+        n_rep = n_repeats(cv, len(splits))
         method = self._score_method() if self.scoring in SCORE_SCORINGS else None
         self.scoring_ = self.scoring if isinstance(self.scoring, str) else "callable"
         base = clone(self.estimator)
         parallel = Parallel(n_jobs=self.n_jobs, pre_dispatch=self.pre_dispatch)
 
+        design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method)
+        fit = delayed(partial(fit_predict, base, fit_params=fit_params))
+        note = "PooledSearchCV: while fitting candidate {} {}, split {}."
         all_params: list[dict[str, Any]] = []
         all_out: list[list[dict[str, Any]]] = []
         state: dict[str, Any] = {}
@@ -338,19 +321,15 @@ class PooledSearchCV(BaseSearchCV):
             if not params:
                 raise ValueError("the search has no candidates (an empty param_grid?).")
             jobs = (
-                delayed(_fit_predict)(base, p, X, y_arr, tr, te, fit_params, method, c, s)
+                fit(p, X, y_arr, tr, te, method, note=note.format(c, p, i))
                 for c, p in enumerate(params, start=len(all_params))
-                for s, (tr, te) in enumerate(splits)
+                for i, (tr, te) in enumerate(splits)
             )
             out = list(parallel(jobs))
             k = len(splits)
             all_params.extend(params)
             all_out.extend(out[i * k : (i + 1) * k] for i in range(len(params)))
-            state.update(
-                self._evaluate(
-                    all_params, all_out, splits, n_rep, y_arr, universe, pos, task, method
-                )
-            )
+            state.update(self._evaluate(all_params, all_out, design))
             return state["results"]
 
         with parallel:
@@ -405,36 +384,44 @@ class PooledSearchCV(BaseSearchCV):
         check_is_fitted(self, "best_estimator_")
         return float(self.best_estimator_.score(X, y, **params))
 
-    # --- evaluation -----------------------------------------------------------------------
-
     def _evaluate(
         self,
         all_params: list[dict[str, Any]],
         all_out: list[list[dict[str, Any]]],
-        splits: list[tuple[np.ndarray, np.ndarray]],
-        n_rep: int,
-        y: np.ndarray,
-        universe: list[Hashable],
-        pos: Hashable | None,
-        task: str,
-        method: str | None,
+        design: _frame.Design,
     ) -> dict[str, Any]:
-        names = _param_labels(all_params)
-        frame = _frame(names, all_out, splits, n_rep, y, universe, pos, task, method)
-        labels = None if task == "binary" else universe
+        names = _frame.param_labels(all_params)
+        frame = _frame.predictions(names, all_out, design)
+        pos = design.pos
+        labels = None if design.task == "binary" else design.universe
         cube = counts_from_frame(frame, labels=labels, pos_label=pos, dims=[PARAM])
-        cube = cube.assign_coords(_param_coords(all_params))
-        k = len(splits) // n_rep
+        cube = cube.assign_coords(_frame.param_coords(all_params))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            if self.scoring in SCORE_SCORINGS:
-                pooled, per_fold = self._ranking_scores(frame, names, labels, pos)
+            if self.scoring in SCORE_SCORINGS:  # one ranking of the merged folds, and per fold
+                from .. import scores
+
+                func = getattr(scores, SCORE_SCORINGS[str(self.scoring)])
+                kw = {"average": self.average, "labels": labels, "pos_label": pos}
+                pooled: Any = []
+                per = []
+                for name in names:
+                    part = frame[frame[PARAM] == name].drop(columns=PARAM)
+                    merged = _frame.finish(func(part, "merge", "nan", **kw), "scoring", False)
+                    fold = _frame.finish(func(part, "fold", "nan", **kw), "scoring", False)
+                    pooled.append(float(merged.mean(REPEAT)))
+                    per.append(fold.transpose(REPEAT, FOLD).values.ravel())
+                per_fold = np.array(per)
             else:
-                pooled, per_fold = self._count_scores(cube, k)
-        _rewarn(caught)
+                pooled = self._metric(cube).mean(REPEAT).values
+                k = len(design.splits) // design.n_rep
+                folds = [self._metric(cube.isel({FOLD: [i]})) for i in range(k)]
+                per_da = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
+                per_fold = per_da.values.reshape(cube.sizes[PARAM], -1)
+        _frame.rewarn(caught)
         fit_t = np.array([[o["fit_time"] for o in row] for row in all_out])
         score_t = np.array([[o["score_time"] for o in row] for row in all_out])
-        results = _results(all_params, fit_t, score_t, per_fold, pooled)
+        results = _frame.cv_results(all_params, fit_t, score_t, per_fold, pooled)
         return {"results": results, "cube": cube, "frame": frame}
 
     def _metric(self, ds: xr.Dataset) -> xr.DataArray:
@@ -449,292 +436,11 @@ class PooledSearchCV(BaseSearchCV):
                 )
         else:
             metric = COUNT_SCORINGS[scoring]
-            if metric == "accuracy" and self.average is None:
+            if metric == "accuracy":  # every sample counted once: no class average
                 out = reduce.accuracy(ds, how="pooled", zero_division=zd)
             elif self.average is None:
                 out = reduce.aggregate(ds, metric, "tp_fp", beta=b, zero_division=zd)  # type: ignore[arg-type]
             else:
                 avg = getattr(multiclass, self.average)
                 out = avg(ds, metric, fold_method="tp_fp", beta=b, zero_division=zd)
-        return _finish(out, "scoring")
-
-    def _count_scores(self, cube: xr.Dataset, k: int) -> tuple[np.ndarray, np.ndarray]:
-        pooled = self._metric(cube)
-        folds = [self._metric(cube.isel({FOLD: [i]})) for i in range(k)]
-        per = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
-        n_c = cube.sizes[PARAM]
-        return pooled.mean(REPEAT).values, per.values.reshape(n_c, -1)
-
-    def _ranking_scores(
-        self, frame: pd.DataFrame, names: list[str], labels: Any, pos: Any
-    ) -> tuple[np.ndarray, np.ndarray]:
-        from . import scores
-
-        func = getattr(scores, SCORE_SCORINGS[str(self.scoring)])
-        pooled, per = [], []
-        for name in names:
-            part = frame[frame[PARAM] == name].drop(columns=PARAM)
-            kw = {"average": self.average, "labels": labels, "pos_label": pos}
-            merged = _finish(func(part, "merge", "nan", **kw), "scoring", param=False)
-            fold = _finish(func(part, "fold", "nan", **kw), "scoring", param=False)
-            pooled.append(float(merged.mean(REPEAT)))
-            per.append(fold.transpose(REPEAT, FOLD).values.ravel())
-        return np.array(pooled), np.array(per)
-
-
-# --- helpers --------------------------------------------------------------------------------
-
-
-def _num_samples(X: Any) -> int:
-    from sklearn.utils.validation import _num_samples as num
-
-    return int(num(X))
-
-
-def _n_repeats(splitter: Any, n_splits: int) -> int:
-    r = getattr(splitter, "n_repeats", None)
-    if isinstance(r, (int, np.integer)) and r >= 1 and n_splits % r == 0:
-        return int(r)
-    return 1
-
-
-def _fit_params_for(fit_params: Mapping[str, Any], n: int, idx: np.ndarray) -> dict[str, Any]:
-    """Fit parameters with one value per sample are indexed like X; others pass as they are."""
-    out = {}
-    for key, value in fit_params.items():
-        if hasattr(value, "__len__") and not isinstance(value, (str, bytes, dict)):
-            try:
-                if len(value) == n:
-                    value = _safe_indexing(value, idx)
-            except TypeError:
-                pass
-        out[key] = value
-    return out
-
-
-def _fit_predict(
-    base: Any,
-    params: dict[str, Any],
-    X: Any,
-    y: np.ndarray,
-    train: np.ndarray,
-    test: np.ndarray,
-    fit_params: Mapping[str, Any],
-    method: str | None,
-    candidate: int,
-    split: int,
-) -> dict[str, Any]:
-    est = clone(base).set_params(**clone(params, safe=False))
-    t0 = time.perf_counter()
-    try:
-        est.fit(_safe_indexing(X, train), y[train], **_fit_params_for(fit_params, len(y), train))
-    except Exception as err:  # noqa: BLE001 - re-raised with the candidate and split
-        err.add_note(
-            f"PooledSearchCV: while fitting candidate {candidate} {params}, split {split}."
-        )
-        raise
-    t1 = time.perf_counter()
-    Xt = _safe_indexing(X, test)
-    pred = np.asarray(est.predict(Xt))
-    score = getattr(est, method)(Xt) if method else None
-    t2 = time.perf_counter()
-    return {
-        "pred": pred,
-        "score": score,
-        "classes": getattr(est, "classes_", None),
-        "fit_time": t1 - t0,
-        "score_time": t2 - t1,
-    }
-
-
-def _short(value: Any) -> str:
-    if hasattr(value, "get_params") and not isinstance(value, type):
-        return f"{type(value).__name__}()"
-    if callable(value):
-        return getattr(value, "__name__", type(value).__name__)
-    if isinstance(value, np.generic):
-        value = value.item()
-    return repr(value)
-
-
-def _param_labels(all_params: Sequence[Mapping[str, Any]]) -> list[str]:
-    """One unique label per candidate, as :func:`cvframe.runner.param_label` writes them."""
-    labels = [param_label(p) for p in all_params]
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        out.append(lab if labels.count(lab) == 1 else f"{lab} #{seen[lab]}")
-    return out
-
-
-def _param_coords(all_params: Sequence[Mapping[str, Any]]) -> dict[str, tuple[str, np.ndarray]]:
-    """``param_<name>`` coordinates: numbers stay numbers, anything else its readable text."""
-    keys = list(dict.fromkeys(k for p in all_params for k in p))
-    coords = {}
-    for key in keys:
-        values = [p.get(key, None) for p in all_params]
-        numeric = all(
-            isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values
-        )
-        if numeric:
-            arr = np.array(values, dtype=float)
-        else:
-            arr = np.array(
-                ["" if key not in p else _short(p[key]) for p in all_params], dtype=object
-            )
-        coords[f"param_{key}"] = (PARAM, arr)
-    return coords
-
-
-def _align(
-    score: Any, classes: Any, universe: list[Hashable], pos: Hashable | None, method: str
-) -> np.ndarray:
-    """Scores of one split as (m,) for binary (of ``pos``) or (m, n_classes) in class order."""
-    s = np.asarray(score, dtype=float)
-    cl = [_labels.plain(c) for c in np.asarray(classes).tolist()]
-    if s.ndim == 1:
-        s = np.column_stack([-s, s])
-    fill = 0.0 if method == "predict_proba" else np.nan
-    wanted = [pos] if pos is not None else universe
-    out = np.full((s.shape[0], len(wanted)), fill)
-    for j, c in enumerate(wanted):
-        if c in cl:
-            out[:, j] = s[:, cl.index(c)]
-    return out[:, 0] if pos is not None else out
-
-
-def _frame(
-    names: list[str],
-    all_out: list[list[dict[str, Any]]],
-    splits: list[tuple[np.ndarray, np.ndarray]],
-    n_rep: int,
-    y: np.ndarray,
-    universe: list[Hashable],
-    pos: Hashable | None,
-    task: str,
-    method: str | None,
-) -> pd.DataFrame:
-    """The out-of-fold predictions of every candidate, one row per (candidate, tested sample)."""
-    k = len(splits) // n_rep
-    sizes = np.array([te.size for _, te in splits])
-    test = np.concatenate([te for _, te in splits])
-    rep = np.repeat(np.arange(len(splits)) // k, sizes)
-    fold = np.repeat(np.arange(len(splits)) % k, sizes)
-    n_c = len(names)
-    cols: dict[str, Any] = {
-        PARAM: pd.Categorical.from_codes(np.repeat(np.arange(n_c), test.size), categories=names),
-        REPEAT: np.tile(rep, n_c),
-        FOLD: np.tile(fold, n_c),
-        "sample": np.tile(test, n_c).astype(np.int64),
-        "y_true": np.tile(y[test], n_c),
-        "y_pred": np.concatenate([o["pred"] for row in all_out for o in row]),
-    }
-    if method is not None:
-        parts = [
-            _align(o["score"], o["classes"], universe, pos, method) for row in all_out for o in row
-        ]
-        s = np.concatenate(parts)
-        if pos is not None:
-            cols["score"] = s
-        else:
-            for j, c in enumerate(universe):
-                cols[f"score_{c}"] = s[:, j]
-    frame = pd.DataFrame(cols)
-    frame.attrs.update({"task": task, "scores": method or "none"})
-    if pos is not None:
-        frame.attrs["pos_label"] = pos
-    else:
-        frame.attrs["labels"] = list(universe)
-    return frame
-
-
-def _finish(out: xr.DataArray, name: str, param: bool = True) -> xr.DataArray:
-    """A scoring result as (param, repeat): a length-1 ``class`` dim is dropped."""
-    if CLASS in out.dims:
-        if out.sizes[CLASS] != 1:
-            raise ValueError(
-                f"{name} returned a value per class ({out.sizes[CLASS]} classes); pass "
-                "average='macro', 'micro' or 'weighted' (or reduce class in the callable)."
-            )
-        out = out.isel({CLASS: 0}, drop=True)
-    if REPEAT not in out.dims:
-        out = out.expand_dims(REPEAT)
-    extra = [d for d in out.dims if d not in (PARAM, REPEAT, FOLD)]
-    if extra or (param and PARAM not in out.dims):
-        raise ValueError(
-            f"{name} returned dims {tuple(out.dims)}; it must reduce every dim but "
-            f"'{PARAM}' and '{REPEAT}' (and '{FOLD}' for per-fold values)."
-        )
-    return out.transpose(*[d for d in (PARAM, REPEAT, FOLD) if d in out.dims])
-
-
-def _rewarn(caught: list[warnings.WarningMessage]) -> None:
-    """The metric warnings of one fit as one UndefinedMetricWarning; others pass through."""
-    inner = [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]
-    for w in caught:
-        if not issubclass(w.category, UndefinedMetricWarning):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    if inner:
-        more = (
-            f" ({len(inner) - 1} more such warnings of the pooled and per-fold scores combined)"
-            if len(inner) > 1
-            else ""
-        )
-        warnings.warn(
-            f"PooledSearchCV: {inner[0].message}{more}",
-            UndefinedMetricWarning,
-            stacklevel=user_stacklevel(),
-        )
-
-
-def _masked(values: list[Any], present: list[bool]) -> np.ma.MaskedArray:
-    try:
-        arr = np.array([v if p else 0 for v, p in zip(values, present, strict=True)])
-        if arr.dtype.kind not in "biufU" or arr.ndim != 1:
-            raise ValueError
-    except (ValueError, TypeError):
-        arr = np.empty(len(values), dtype=object)
-        arr[:] = values
-    return np.ma.MaskedArray(arr, mask=[not p for p in present])
-
-
-def _rank(scores: np.ndarray) -> np.ndarray:
-    """1 for the highest score, ties share the lowest rank, NaN ranks last (as scikit-learn)."""
-    from scipy.stats import rankdata
-
-    s = np.asarray(scores, dtype=float)
-    if np.isnan(s).all():
-        return np.ones(len(s), dtype=np.int32)
-    s = np.where(np.isnan(s), np.nanmin(s) - 1, s)
-    return rankdata(-s, method="min").astype(np.int32)
-
-
-def _results(
-    all_params: list[dict[str, Any]],
-    fit_t: np.ndarray,
-    score_t: np.ndarray,
-    per_fold: np.ndarray,
-    pooled: np.ndarray,
-) -> dict[str, Any]:
-    results: dict[str, Any] = {
-        "mean_fit_time": fit_t.mean(axis=1),
-        "std_fit_time": fit_t.std(axis=1),
-        "mean_score_time": score_t.mean(axis=1),
-        "std_score_time": score_t.std(axis=1),
-    }
-    for key in dict.fromkeys(k for p in all_params for k in p):
-        results[f"param_{key}"] = _masked(
-            [p.get(key) for p in all_params], [key in p for p in all_params]
-        )
-    results["params"] = list(all_params)
-    for i in range(per_fold.shape[1]):
-        results[f"split{i}_test_score"] = per_fold[:, i]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        results["mean_test_score"] = per_fold.mean(axis=1)
-        results["std_test_score"] = per_fold.std(axis=1)
-    results["rank_mean_test_score"] = _rank(results["mean_test_score"])
-    results["pooled_test_score"] = np.asarray(pooled, dtype=float)
-    results["rank_test_score"] = _rank(pooled)
-    return results
+        return _frame.finish(out, "scoring")

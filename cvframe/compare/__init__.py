@@ -1,0 +1,359 @@
+"""Paired comparisons of models evaluated on the same cross-validation splits.
+
+:func:`compare` takes the counts cube (tests on per-fold values) or the predictions frame
+(tests that resample the tested samples, which pooled metrics such as F_tp,fp need) and
+returns, for every model against a baseline (or every pair), the paired difference, an
+interval and a p-value, with attrs saying which test produced it and what it assumes. Every
+test is an entry of :data:`REGISTRY` (name, kind, data it reads, assumptions, references,
+the function that runs it): :mod:`~cvframe.compare.fold` (per-fold values, Bayesian),
+:mod:`~cvframe.compare.resampling` (the frame), :mod:`~cvframe.compare.friedman` (across
+data sets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import _checks, _labels
+from .._labels import frame as frame_reader
+from ..errors import few
+from ..schema import CLASS, FOLD, REPEAT
+from . import fold, friedman, resampling
+from ._common import AVERAGES, FOLD_METRICS, POOLED_METRICS, Request, Test, result
+
+__all__ = ["FOLD_METRICS", "POOLED_METRICS", "REGISTRY", "TESTS", "Test", "compare"]
+
+_NADEAU = (
+    "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
+    "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
+    "tests for comparing learning algorithms, PAKDD 2004 (WEKA PairedCorrectedTTester)."
+)
+_PAIRED_FOLDS = (
+    "every model was tested on the same folds (paired); per-fold differences are "
+    "approximately normal; their correlation across overlapping training sets is "
+    "n_test/(n_test+n_train) (Nadeau-Bengio heuristic); the folds of a repeat partition "
+    "the data (n_train = repeat total - n_test)"
+)
+_FIVE_BY_TWO = "5 repeats of 2-fold CV on the same splits; the differences are normal"
+
+#: The tests :func:`compare` runs, by the name ``test=`` takes.
+REGISTRY: dict[str, Test] = {
+    t.name: t
+    for t in (
+        Test("corrected_t", "fold", "cube", _PAIRED_FOLDS, _NADEAU, fold.run),
+        Test(
+            "bayesian",
+            "bayesian",
+            "cube",
+            "as corrected_t; flat prior on the mean difference; a region of practical "
+            "equivalence [-rope, rope] on the metric's scale",
+            "A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, Time for a change: a tutorial "
+            "for comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 2017; "
+            "G. Corani and A. Benavoli, A Bayesian approach for comparing cross-validated "
+            "algorithms on multiple data sets, Machine Learning 100, 2015.",
+            fold.run_bayes,
+        ),
+        Test(
+            "5x2cv_t",
+            "fold",
+            "cube",
+            _FIVE_BY_TWO,
+            "T. G. Dietterich, Approximate statistical tests for comparing supervised "
+            "classification learning algorithms, Neural Computation 10(7), 1998.",
+            fold.run_5x2cv,
+        ),
+        Test(
+            "5x2cv_f",
+            "fold",
+            "cube",
+            _FIVE_BY_TWO,
+            "E. Alpaydin, Combined 5x2 cv F test for comparing supervised classification "
+            "learning algorithms, Neural Computation 11(8), 1999.",
+            fold.run_5x2cv,
+        ),
+        Test(
+            "t",
+            "fold",
+            "cube",
+            "per-fold differences are independent and normal, which cross-validation breaks: "
+            "the type I error is far above alpha",
+            "Student's paired t-test over all folds (no correction for overlapping training sets).",
+            fold.run,
+        ),
+        Test(
+            "mcnemar",
+            "paired-count",
+            "frame",
+            "one CV run (each sample tested once) by both models; the discordant pairs are "
+            "exchangeable under the null",
+            "Q. McNemar, Note on the sampling error of the difference between correlated "
+            "proportions or percentages, Psychometrika 12(2), 1947; Dietterich (1998).",
+            resampling.run,
+        ),
+        Test(
+            "bootstrap",
+            "resampling",
+            "frame",
+            "samples are independent draws; resampled within strata fold (of the first "
+            "repeat) x true class, the same draw for both models and every repeat",
+            "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 16; "
+            "T. Berg-Kirkpatrick, D. Burkett and D. Klein, An empirical investigation of "
+            "statistical significance in NLP, EMNLP 2012.",
+            resampling.run,
+        ),
+        Test(
+            "permutation",
+            "resampling",
+            "frame",
+            "the two models' predictions of a sample are exchangeable under the null; each "
+            "sample's pair is swapped with probability 1/2, the same swap in every repeat",
+            "E. W. Noreen, Computer-Intensive Methods for Testing Hypotheses, 1989 "
+            "(approximate randomization); A. Yeh, More accurate tests for the statistical "
+            "significance of result differences, COLING 2000.",
+            resampling.run,
+        ),
+        Test(
+            "friedman",
+            "ranking over data sets",
+            "datasets",
+            "data sets are independent; one score per model and data set (mean over "
+            "repeats); ranks are exchangeable under the null",
+            "J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR "
+            "7, 2006 (Friedman test, Iman-Davenport F, Nemenyi critical difference, Holm).",
+            friedman.run,
+        ),
+    )
+}
+#: The names ``test=`` accepts: ``"auto"`` and every test of :data:`REGISTRY`.
+TESTS = ("auto", *REGISTRY)
+
+
+def _data(data: Any) -> Any:
+    """The cube computed (a dask-backed cube is read once), or the frame's test rows."""
+    if frame_reader.is_dask_frame(data):
+        data = data.compute()
+    if isinstance(data, pd.DataFrame):
+        return frame_reader.test_rows(data)
+    if not isinstance(data, xr.Dataset):
+        raise TypeError(
+            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
+            f"(pandas.DataFrame), got {type(data).__name__}."
+        )
+    if any(v.chunks is not None for v in data.variables.values()):
+        data = data.compute()
+    return data
+
+
+def compare(
+    data: xr.Dataset | pd.DataFrame,
+    metric: str = "f_tp_fp",
+    *,
+    baseline: Hashable | None = None,
+    dim: str = "model",
+    test: str = "auto",
+    alpha: float = 0.05,
+    n_resamples: int = 2000,
+    random_state: int | None = None,
+    rope: float = 0.01,
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+    average: str | None = "macro",
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    y_pred: str = "y_pred",
+    score: str = "score",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    sample: str | None = "sample",
+) -> xr.Dataset:
+    r"""Paired comparison of models tested on the same folds: difference, interval, p-value.
+
+    For every ``dim`` entry (model) against ``baseline`` — or every pair when ``baseline``
+    is None — the paired difference ``model - baseline`` of ``metric``: per repeat, its
+    mean, a ``1 - alpha`` interval and a two-sided p-value of the chosen test.
+
+    **Which test for which data** (``test="auto"`` picks the first that applies and says so
+    in ``attrs["test"]``):
+
+    - per-fold metrics (``"f"``, ``"accuracy"``, ``"precision"``, ``"recall"``,
+      ``"specificity"`` and their ``"_avg"`` names, which average them) on a cube or a frame:
+      ``"corrected_t"``, the corrected repeated k-fold t-test (Nadeau & Bengio 2003,
+      Bouckaert & Frank 2004; WEKA's ``PairedCorrectedTTester``). With per-fold differences
+      :math:`d_{ij}` over :math:`n = k r` folds,
+
+      .. math::
+
+          t = \frac{\bar d}{\sqrt{(1/n + n_{test}/n_{train})\, \hat\sigma^2_d}},
+          \qquad \nu = n - 1,
+
+      with :math:`n_{test}/n_{train}` read from the cube: the summed test-fold sizes
+      :math:`tp+fp+fn+tn` over the summed training sizes (repeat total minus the fold), as
+      WEKA reads them. ``"bayesian"`` (Benavoli et al. 2017): the posterior of the mean
+      difference is Student t with the same location, scale and :math:`\nu`; attrs give
+      :math:`P(<-rope)`, :math:`P(|\mu| \le rope)`, :math:`P(>rope)`. ``"5x2cv_t"``
+      (Dietterich 1998): :math:`t = p_1^{(1)} / \sqrt{\tfrac15 \sum_i s_i^2}` on 5 df;
+      ``"5x2cv_f"`` (Alpaydin 1999):
+      :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
+      5 repeats of 2 folds. ``"t"`` is the uncorrected paired t over folds; it warns
+      (its type I error is far above ``alpha``, Dietterich 1998).
+    - pooled metrics (``"f_tp_fp"``, ``"precision_tp_fp"``, ``"recall_tp_fp"``,
+      ``"accuracy_pooled"``, ``"auc_merge"``) have no per-fold values, so they need the
+      predictions frame: ``"bootstrap"`` resamples the samples within strata fold (of the
+      first repeat) x true class, the same draw for both models and every repeat; the
+      p-value is :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval
+      the percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
+      predictions of each sample with probability 1/2;
+      :math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)` (no interval). ``"mcnemar"``
+      (pooled accuracy of one CV run): the exact binomial test of the discordant pairs
+      ``p_value`` (``p_value_chi2`` and ``statistic``: the chi-square with continuity
+      correction :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired
+      difference. ``"auto"`` picks McNemar for ``"accuracy_pooled"`` on one repeat, else
+      the bootstrap. A pooled metric on a cube is refused (pass the frame, or choose the
+      per-fold ``metric="f"``).
+    - ``"friedman"``, across a ``dataset`` dim (Demšar 2006): one score per model and data
+      set (the metric, mean over repeats), ranked per data set (1 = best);
+      :math:`\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]`
+      (divided by the tie correction, as :func:`scipy.stats.friedmanchisquare`) and
+      Iman-Davenport's :math:`F_F`; post-hoc Nemenyi for all pairs, Holm against a
+      ``baseline``; the critical difference
+      :math:`CD = q_\alpha \sqrt{k(k+1)/(6N)}`.
+
+    Parameters
+    ----------
+    data : xarray.Dataset or pandas.DataFrame
+        The counts cube with a ``dim`` dimension, or the predictions frame with a ``dim``
+        column (one row per model and tested sample).
+    metric : str, default "f_tp_fp"
+        One of :data:`FOLD_METRICS`, :data:`POOLED_METRICS`, or ``"auc"``/``"auc_avg"``
+        (per-fold AUC, frame and ``test="friedman"`` only).
+    baseline : label, optional
+        The ``dim`` entry every other one is compared with; None compares all pairs.
+    dim : str, default "model"
+        The dimension (or frame column) holding the compared models.
+    test : str, default "auto"
+        One of :data:`TESTS`.
+    alpha : float, default 0.05
+        Level of the intervals (``1 - alpha``) and of ``significant``.
+    n_resamples : int, default 2000
+        Resamples of ``"bootstrap"`` and ``"permutation"`` (100 to 1,000,000).
+    random_state : int, optional
+        Seed of the resampling tests (written to attrs).
+    rope : float, default 0.01
+        Half-width of the region of practical equivalence (``"bayesian"``).
+    beta : float, default 1
+        Weight of recall in F.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        Value of per-fold metrics where they are undefined (see :func:`reduce.aggregate`).
+    average : {"macro", "micro", "weighted", None}, default "macro"
+        Data with more than one class (multiclass or multilabel): a per-class metric
+        (F, precision, recall, specificity, their pooled forms, AUC_merge) is averaged over
+        the classes before the models are compared, so there is one comparison per pair of
+        models, not one per class (``attrs["average"]`` says which average). None keeps
+        the classes (a ``class`` dim; its p-values are not adjusted for the number of
+        classes) — fold tests only; the resampling tests take ``pos_label=`` for one class.
+        Accuracy counts every sample once and has no class average. Binary data: ignored.
+    pos_label : label, optional
+        Positive class of the frame (binary default as in ``df.cv.counts()``); on a
+        multiclass frame, the resampling tests compare that class against the rest.
+    y_true, y_pred, score, fold, repeat, sample : str
+        Column names of the predictions frame; ``sample`` pairs a sample's rows across
+        repeats (needed with several repeats by the resampling tests).
+
+    Returns
+    -------
+    xarray.Dataset
+        Over ``contrast`` (labels ``"a - b"``, with coordinates ``dim`` and ``baseline``)
+        and every kept dim (``class``, ``dataset``, ...): ``difference`` (per repeat, or per
+        data set for Friedman), ``mean``, ``low``, ``high``, ``statistic``, ``p_value``,
+        ``significant`` and the test's own variables. ``attrs``: ``test``, ``metric``,
+        ``alpha``, ``assumes``, ``reference``, ``interval``, and where they apply
+        ``n_test``/``n_train``, ``n_resamples``, ``random_state``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``metric``/``test``/``average``, ``baseline`` not in ``dim``, NaN or
+        infinite scores (naming the column and rows), an unpaired design
+        (models tested on different folds: fold sizes, supports or sample ids differ), a
+        design the test cannot use (5x2cv without 5 x 2 folds, McNemar on several repeats,
+        Friedman without two data sets), a pooled metric on a cube.
+
+    References
+    ----------
+    Nadeau & Bengio (2003); Bouckaert & Frank (2004); Dietterich (1998); Alpaydin (1999);
+    McNemar (1947); Efron & Tibshirani (1993); Demšar (2006); Benavoli et al. (2017).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, xarray as xr, cvframe
+    >>> from cvframe.compare import compare
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200); fold = np.arange(200) % 10
+    >>> cubes = [cvframe.from_predictions(y, np.where(rng.random(200) < acc, y, 1 - y), fold)
+    ...          for acc in (0.7, 0.9)]
+    >>> ds = xr.concat(cubes, dim=pd.Index(["weak", "strong"], name="model"))
+    >>> res = compare(ds, "f", baseline="weak")
+    >>> res.attrs["test"], res["contrast"].values.tolist()
+    ('corrected_t', ['strong - weak'])
+    >>> bool(res["mean"].item() > 0), bool(res["p_value"].item() < 0.05)
+    (True, True)
+    """
+    if random_state is not None:
+        random_state = _checks.integer(
+            "random_state", random_state, low=0, fix="Pass a seed such as 0, or None."
+        )
+    _checks.zero_division(zero_division)
+    valid = list(FOLD_METRICS) + list(POOLED_METRICS) + ["auc", "auc_avg"]
+    if not isinstance(metric, str) or metric not in valid:
+        raise ValueError(
+            f"metric={metric!r} is not valid; expected one of {valid}. Per-fold metrics "
+            "('f', 'accuracy', ... and their '_avg' names) are tested over folds; pooled ones "
+            "('f_tp_fp', 'accuracy_pooled', 'auc_merge', ...) over resampled predictions."
+        )
+    test = _checks.choice("test", test, TESTS)
+    if isinstance(baseline, (list, tuple, set, dict, np.ndarray, pd.Series, xr.DataArray)):
+        raise TypeError(
+            f"baseline={few(np.ravel(list(baseline)))} is a {type(baseline).__name__}; pass "
+            "one label: the model every other one is compared with (None compares all pairs)."
+        )
+    if not isinstance(dim, str):
+        raise TypeError(f"dim={dim!r} must be the name of the models' dimension, e.g. 'model'.")
+    if dim in (FOLD, CLASS, REPEAT):
+        raise ValueError(
+            f"dim={dim!r} names the cube's own {dim!r} dimension; pass the dimension that holds "
+            "the compared models (e.g. dim='model')."
+        )
+    req = Request(
+        metric=metric,
+        test=test,
+        baseline=None if baseline is None else _labels.plain(baseline),
+        dim=dim,
+        alpha=_checks.real("alpha", alpha, 0, 1, low_open=True, high_open=True),
+        n_resamples=_checks.integer(
+            "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
+        ),
+        random_state=random_state,
+        rope=_checks.real("rope", rope, 0),
+        beta=_checks.beta(beta),
+        zero_division=zero_division,
+        average=_checks.choice("average", average, AVERAGES),
+        pos_label=pos_label,
+        cols={"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
+        | {"repeat": repeat, "sample": sample},
+        data=_data(data),
+    )
+    if req.test == "auto":  # fold tests for per-fold metrics, resampling for pooled ones
+        test = "corrected_t"  # a pooled metric on a cube is refused with the fix
+        if req.metric in POOLED_METRICS and req.is_frame:
+            rep = req.cols["repeat"]
+            one = rep is None or rep not in req.data.columns or req.data[rep].nunique() == 1
+            test = "mcnemar" if req.metric == "accuracy_pooled" and one else "bootstrap"
+        req = replace(req, test=test)
+    spec = REGISTRY[req.test]
+    return result(spec.run(req), spec, req)

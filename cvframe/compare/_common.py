@@ -1,0 +1,237 @@
+"""What every test of :mod:`cvframe.compare` shares: the checked request, the registry entry of
+a test, the metrics it reads (from the one metric table, :data:`cvframe.formulas.METRIC_SPECS`),
+the contrasts (which model minus which) and the result Dataset.
+
+On data with more than one class a per-class metric is averaged over the classes
+(``average=``, macro by default), so one comparison answers "which model is better".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+import xarray as xr
+
+from .. import _labels, build, formulas, multiclass, reduce
+from .._labels import frame as frame_reader
+from ..errors import few
+from ..schema import CLASS, REPEAT, read_counts
+
+#: Metrics with one value per fold (tested by the fold tests): name -> metric of the table.
+FOLD_METRICS = {key: name for name in formulas.METRIC_SPECS for key in (name, f"{name}_avg")}
+#: Metrics computed once on the pooled predictions (no per-fold values).
+POOLED_METRICS = tuple(f"{name}_tp_fp" for name in formulas.METRIC_SPECS if name != "accuracy") + (
+    "accuracy_pooled",
+    "auc_merge",
+)
+#: How per-class values are averaged over the classes (None: kept per class).
+AVERAGES = ("macro", "micro", "weighted", None)
+
+
+@dataclass(frozen=True)
+class Request:
+    """The arguments of one :func:`cvframe.compare.compare` call, checked."""
+
+    metric: str
+    test: str
+    baseline: Any
+    dim: str
+    alpha: float
+    n_resamples: int
+    random_state: int | None
+    rope: float
+    beta: float
+    zero_division: Any
+    average: str | None
+    pos_label: Any
+    cols: dict[str, Any] = field(default_factory=dict)  # y_true, y_pred, score, fold, ...
+    data: Any = None  # a counts cube (computed) or a predictions frame (pandas, test rows)
+
+    @property
+    def is_frame(self) -> bool:
+        return not isinstance(self.data, xr.Dataset)
+
+
+@dataclass
+class Outcome:
+    """What a test computed: variables over ``contrast``, the models, the contrast pairs and
+    the attrs the test adds."""
+
+    out: dict[str, xr.DataArray]
+    models: list[Any]
+    ia: list[int]
+    ib: list[int]
+    info: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Test:
+    """One entry of the registry of tests (:data:`cvframe.compare.REGISTRY`): the value of
+    ``test=``; its ``kind`` ("fold", "bayesian", "resampling", "paired-count", "ranking over
+    data sets"); the ``data`` it reads ("cube", "frame" or "datasets"); what it ``assumes``
+    and its ``reference`` (both copied to the result's attrs); ``run(request) -> Outcome``."""
+
+    name: str
+    kind: str
+    data: str
+    assumes: str
+    reference: str
+    run: Callable[[Request], Outcome]
+
+
+def base_metric(metric: str) -> str:
+    """The metric of the table behind a compare metric name (``"f_tp_fp"`` -> ``"f"``)."""
+    if metric in FOLD_METRICS:
+        return FOLD_METRICS[metric]
+    return metric.removesuffix("_tp_fp").removesuffix("_pooled")
+
+
+def cube_metric(
+    ds: xr.Dataset, metric: str, fold_method: str | None, average: str | None, req: Request
+) -> xr.DataArray:
+    """``metric`` of a cube per fold (``fold_method=None``), fold mean (``"avg"``) or pooled
+    (``"tp_fp"``), averaged over the classes by ``average`` (accuracy: every sample once)."""
+    name, beta, zd = base_metric(metric), req.beta, req.zero_division
+    if name == "accuracy":
+        how = {None: None, "avg": "avg", "tp_fp": "pooled"}[fold_method]
+        return reduce.accuracy(ds, cast(Any, how), zero_division=zd)
+    if average is None or ds.sizes.get(CLASS, 1) <= 1:
+        return reduce.aggregate(
+            ds, cast(Any, name), cast(Any, fold_method), beta=beta, zero_division=zd
+        )
+    if name not in multiclass.METRICS:
+        raise ValueError(
+            f"metric={metric!r} has no class average (average={average!r} averages "
+            f"{few(multiclass.METRICS)}); pass average=None to compare it per class."
+        )
+    func = getattr(multiclass, average)
+    return func(ds, name, fold_method=fold_method, beta=beta, zero_division=zd)
+
+
+def fold_values(ds: xr.Dataset, req: Request) -> xr.DataArray:
+    """Per-fold metric values (NaN where a cell is not a fold)."""
+    vals = cube_metric(ds, req.metric, None, req.average, req)
+    is_fold = read_counts(ds).is_fold
+    return vals.where(is_fold if CLASS in vals.dims else is_fold.any(CLASS))
+
+
+def dataset_scores(ds: xr.Dataset, req: Request) -> xr.DataArray:
+    """One score per model and data set (and kept dims such as class): mean over repeats."""
+    fold_method = "tp_fp" if req.metric in POOLED_METRICS else "avg"
+    val = cube_metric(ds, req.metric, fold_method, req.average, req)
+    return val.mean(REPEAT) if REPEAT in val.dims else val
+
+
+def average_classes(values: np.ndarray, support: np.ndarray, average: str | None) -> np.ndarray:
+    """Per-class values (..., C) as one value (...): macro or support-weighted mean."""
+    if values.shape[-1] == 1:
+        return values[..., 0]
+    if average == "weighted":
+        return formulas.safe_divide((values * support).sum(-1), support.sum(-1))
+    return values.mean(-1)
+
+
+def pooled_counts_metric(
+    name: str, counts: dict[str, np.ndarray], average: str | None, beta: float
+) -> np.ndarray:
+    """A metric of the table on pooled counts, (..., C) -> (...); 0 where undefined."""
+    tp, fp, fn, tn = (counts[k] for k in ("tp", "fp", "fn", "tn"))
+    if average == "micro" and tp.shape[-1] > 1:
+        tp, fp, fn, tn = (x.sum(-1, keepdims=True) for x in (tp, fp, fn, tn))
+    per_class = np.asarray(formulas.metric(name, tp, fp, fn, tn, beta=beta, fill=0.0))
+    return average_classes(per_class, tp + fn, average)
+
+
+def average_info(classes: Any, metric: str, average: str | None) -> dict[str, str]:
+    """The attrs that say how the classes of multiclass data were compared (empty for one)."""
+    classes = [str(c) for c in np.asarray(classes).tolist()]
+    if len(classes) < 2:
+        return {}
+    if base_metric(metric) in ("accuracy", "auc_merge", "auc", "auc_avg"):
+        return {"average": "none (accuracy counts every sample once)"}
+    if average is None:
+        how = "compared per class (p-values not adjusted for the number of classes)"
+    else:
+        how = f"per-class values averaged ({average}) before the comparison"
+    return {"average": str(average), "classes": f"{len(classes)} classes {few(classes)}: {how}"}
+
+
+def frame_counts(
+    req: Request, df: Any, fold: str, repeat: str | None, dims: list[str]
+) -> tuple[xr.Dataset, int | None]:
+    """The counts cube of a predictions frame, and which of its classes ``pos_label`` asks to
+    compare against the rest (None: all; a frame with more than two labels keeps every class
+    and the asked one is selected after, except for accuracy)."""
+    pos = req.pos_label
+    if pos is not None:
+        yt, yp = (df[req.cols[k]].to_numpy() for k in ("y_true", "y_pred"))
+        pos = pos if len(_labels.universe(yt, yp)[0]) <= 2 else None
+    kw = {k: req.cols[k] for k in ("y_true", "y_pred")}
+    cube = build.counts_from_frame(df, pos_label=pos, fold=fold, repeat=repeat, dims=dims, **kw)
+    classes = [_labels.plain(c) for c in cube[CLASS].values]
+    if req.pos_label is None or len(classes) < 2 or req.metric.startswith("accuracy"):
+        return cube, None
+    asked = frame_reader.frame_pos_label(req.data, req.pos_label, None, classes)
+    return cube, _labels.find(asked, classes)
+
+
+def pairs(models: Sequence[Any], baseline: Any, dim: str) -> tuple[list[int], list[int]]:
+    """Index pairs (a, b) of every contrast ``a - b``: each model vs ``baseline``, or all pairs."""
+    if len(models) < 2:
+        raise ValueError(
+            f"dim={dim!r} holds {len(models)} {dim}(s) {few(models)}; a comparison needs at "
+            "least two."
+        )
+    n = len(models)
+    if baseline is None:
+        both = [(j, i) for i in range(n) for j in range(i + 1, n)]
+        return [a for a, _ in both], [b for _, b in both]
+    plain = [_labels.plain(m) for m in models]
+    hits = [i for i, m in enumerate(plain) if isinstance(m, str) == isinstance(baseline, str)]
+    hits = [i for i in hits if plain[i] == baseline]
+    if not hits:
+        raise ValueError(
+            f"baseline={baseline!r} is not a {dim} of the data; the {dim}s are {few(plain)}."
+        )
+    return [i for i in range(n) if i != hits[0]], [hits[0]] * (n - 1)
+
+
+def diff(da: xr.DataArray, dim: str, ia: list[int], ib: list[int]) -> xr.DataArray:
+    """``da[a] - da[b]`` of every contrast, along a new ``contrast`` dim."""
+    a, b = (da.isel({dim: i}).drop_vars(dim, errors="ignore") for i in (ia, ib))
+    return a.rename({dim: "contrast"}) - b.rename({dim: "contrast"})
+
+
+_ORDER = ("difference", "mean", "low", "high", "statistic", "df", "p_value", "significant")
+
+
+def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
+    """The Dataset :func:`~cvframe.compare.compare` returns, with the attrs that say what it is."""
+    out = res.out
+    names = [k for k in _ORDER if k in out] + [k for k in out if k not in _ORDER]
+    ds = xr.Dataset({k: out[k] for k in names})
+    a = [_labels.plain(res.models[i]) for i in res.ia]
+    b = [_labels.plain(res.models[i]) for i in res.ib]
+    contrast = np.array([f"{x} - {y}" for x, y in zip(a, b, strict=True)], dtype=object)
+    coords = {req.dim: ("contrast", _labels.coord(a)), "baseline": ("contrast", _labels.coord(b))}
+    ds = ds.assign_coords({"contrast": contrast, **coords})
+    difference = f"{req.dim} - baseline (> 0: the {req.dim} scores higher)"
+    ds.attrs = {
+        "test": test.name,
+        "metric": req.metric,
+        "alpha": req.alpha,
+        "difference": difference,
+        "baseline": "all pairs" if req.baseline is None else str(req.baseline),
+        "assumes": test.assumes,
+        "reference": test.reference,
+        **{k: "None" if v is None else v for k, v in res.info.items()},
+    }
+    # a difference says so wherever it goes (summary() copies these as result_*)
+    tag = {"method": "difference", "metric": req.metric, "difference": difference}
+    for name in ("difference", "mean", "low", "high"):
+        if name in ds:
+            ds[name].attrs = {**tag, "test": test.name}
+    return ds

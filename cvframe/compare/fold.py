@@ -1,0 +1,210 @@
+r"""Tests on per-fold values of a counts cube: the corrected repeated k-fold t-test (Nadeau &
+Bengio 2003), the plain paired t-test, the 5x2cv t and F tests (Dietterich 1998, Alpaydin
+1999) and the Bayesian correlated t-test (Benavoli et al. 2017); formulas in
+:func:`cvframe.compare.compare`."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from .. import _checks, build, reduce
+from ..errors import user_stacklevel
+from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
+from ._common import (
+    POOLED_METRICS,
+    Outcome,
+    Request,
+    average_info,
+    diff,
+    fold_values,
+    frame_counts,
+    pairs,
+)
+
+__all__ = ["counts_cube", "run", "run_5x2cv", "run_bayes"]
+
+
+def counts_cube(req: Request) -> xr.Dataset:
+    """The counts cube of the request: the cube itself, or the frame's (``dim`` a dimension)."""
+    if not req.is_frame:
+        return req.data
+    df, dim = req.data, req.dim
+    _checks.column(df, dim, "dim", "predictions frame")
+    dims = [dim] + [d for d in build.FRAME_DIMS if d in df.columns and d != dim]
+    cube, k = frame_counts(req, df, req.cols["fold"], req.cols["repeat"], dims)
+    return cube if k is None else cube.isel({CLASS: [k]})
+
+
+def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int], xr.DataArray]:
+    """The cube, its models, the contrasts and their per-fold differences, checked (paired)."""
+    if req.metric in POOLED_METRICS:
+        raise ValueError(
+            f"metric={req.metric!r} is pooled over the folds and has no per-fold values for "
+            f"test={req.test!r}: pass the predictions frame (data=frame, test='bootstrap' or "
+            "'permutation'), or compare per-fold F with metric='f' (test='corrected_t')."
+        )
+    if req.metric in ("auc", "auc_avg"):
+        raise ValueError(
+            f"metric={req.metric!r} is tested across data sets only (test='friedman'); for "
+            "the fold tests use a per-fold counts metric or metric='auc_merge' on the frame."
+        )
+    ds, dim = counts_cube(req), req.dim
+    reduce.fold_dims(ds, "fold")
+    if dim not in ds.dims:
+        raise ValueError(
+            f"dim={dim!r} is not a dimension of the cube (dims {tuple(ds.dims)}); stack "
+            f"the models with xr.concat(..., dim=pd.Index(names, name={dim!r}))."
+        )
+    models = list(ds[dim].values)
+    ia, ib = pairs(models, req.baseline, dim)
+    c = read_counts(ds)
+    size, fold = c.n.isel({CLASS: 0}, drop=True), c.is_fold.any(CLASS)
+    checks = (
+        ("folds (a fold present for one and absent for another)", fold.any(dim) != fold.all(dim)),
+        ("test-fold sizes (tp+fp+fn+tn)", size.max(dim) != size.min(dim)),
+        ("class supports (tp+fn)", (c.tp + c.fn).max(dim) != (c.tp + c.fn).min(dim)),
+    )
+    for what, bad in checks:
+        if bool(bad.any()):
+            raise ValueError(
+                f"unpaired design: the {dim}s were not tested on the same folds — their "
+                f"{what} differ at {where_text(bad)}. A paired comparison needs every {dim} "
+                "fitted on the same splits (cvframe.cross_validate with several models does "
+                "that)."
+            )
+    return ds, models, ia, ib, diff(fold_values(ds, req), dim, ia, ib)
+
+
+def _moments(
+    d: xr.DataArray, ds: xr.Dataset, dim: str, test: str
+) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
+    """Mean, standard error (corrected unless ``test="t"``) and df of the differences."""
+    x = (d if REPEAT in d.dims else d.expand_dims(REPEAT)).stack(_obs=(REPEAT, FOLD))
+    n = x.notnull().sum("_obs")
+    if int(n.min()) < 2:
+        raise ValueError(
+            f"test={test!r} needs at least two folds per comparison (got {int(n.min())}); "
+            "run more folds or repeats."
+        )
+    ratio: Any = 0.0
+    info: dict[str, Any] = {"n_folds_used": int(n.max())}
+    if test != "t":
+        tests = read_counts(ds).n.isel({CLASS: 0, dim: 0}, drop=True)
+        tests = tests.where(tests > 0)
+        if REPEAT not in tests.dims:
+            tests = tests.expand_dims(REPEAT)
+        trains = (tests.sum(FOLD) - tests).where(tests.notnull())
+        ratio = tests.sum((REPEAT, FOLD)) / trains.sum((REPEAT, FOLD))
+        info["n_test"] = float(tests.mean().item())
+        info["n_train"] = float(trains.mean().item())
+        info["test_train_ratio"] = float(ratio.mean().item())
+    se = np.sqrt((1.0 / n + ratio) * x.var("_obs", ddof=1))
+    return x.mean("_obs"), se, n - 1, info
+
+
+def _t_interval(
+    mean: xr.DataArray, se: xr.DataArray, df: xr.DataArray, alpha: float
+) -> dict[str, xr.DataArray]:
+    """The mean and its ``1 - alpha`` Student t interval on ``df`` degrees of freedom."""
+    from scipy import stats
+
+    q = xr.apply_ufunc(stats.t.ppf, 1 - alpha / 2, df)
+    return {"mean": mean, "low": mean - q * se, "high": mean + q * se, "df": df.astype("float64")}
+
+
+def _outcome(
+    out: dict[str, xr.DataArray], d: xr.DataArray, ds: xr.Dataset, info: dict, req: Request
+) -> dict[str, Any]:
+    """Add the per-repeat difference, the design's sizes and how classes were compared."""
+    out["difference"] = d.mean(FOLD) if REPEAT in d.dims else d.mean(FOLD).expand_dims(REPEAT)
+    info.update(n_folds=ds.sizes[FOLD], n_repeats=ds.sizes.get(REPEAT, 1))
+    info.update(average_info(ds[CLASS].values, req.metric, req.average))
+    return info
+
+
+def run(req: Request) -> Outcome:
+    """The corrected repeated k-fold t-test, or (``test="t"``) the uncorrected one."""
+    from scipy import stats
+
+    ds, models, ia, ib, d = _prepare(req)
+    if req.test == "t":
+        warnings.warn(
+            "test='t' is the uncorrected paired t-test over folds: the folds share training "
+            "data, so its type I error is far above alpha (Dietterich 1998). Use "
+            "test='corrected_t'.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+    mean, se, df, info = _moments(d, ds, req.dim, req.test)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = xr.where(se > 0, mean / se, xr.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    p = xr.apply_ufunc(lambda tt, dd: 2 * stats.t.sf(np.abs(tt), dd), t, df)
+    out = _t_interval(mean, se, df, req.alpha)
+    out.update(statistic=t, p_value=p, significant=p < req.alpha)
+    corrected = "corrected " if req.test != "t" else ""
+    info["interval"] = f"{1 - req.alpha:.0%} t interval with the {corrected}variance"
+    return Outcome(out, models, ia, ib, _outcome(out, d, ds, info, req))
+
+
+def run_bayes(req: Request) -> Outcome:
+    r"""The Bayesian correlated t-test: the posterior of the mean difference is Student t with
+    the corrected t-test's location, scale and df; :math:`P(\mu < -r)`,
+    :math:`P(|\mu| \le r)`, :math:`P(\mu > r)` for the ROPE ``r`` and the credible interval."""
+    from scipy import stats
+
+    ds, models, ia, ib, d = _prepare(req)
+    mean, scale, df, info = _moments(d, ds, req.dim, req.test)
+
+    def cdf(v: float) -> xr.DataArray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = xr.where(scale > 0, (v - mean) / scale, np.sign(v - mean) * np.inf)
+        z = xr.where((scale == 0) & (v == mean), 0.0, z)
+        return xr.apply_ufunc(stats.t.cdf, z, df)
+
+    left, right = cdf(-req.rope), cdf(req.rope)
+    out = _t_interval(mean, scale, df, req.alpha)
+    out.update(p_left=left, p_rope=right - left, p_right=1.0 - right)
+    info["rope"] = req.rope
+    info["interval"] = f"{1 - req.alpha:.0%} credible interval of the posterior Student t"
+    return Outcome(out, models, ia, ib, _outcome(out, d, ds, info, req))
+
+
+def run_5x2cv(req: Request) -> Outcome:
+    """Dietterich's 5x2cv t and Alpaydin's combined F on (contrast, repeat=5, fold=2, ...)."""
+    from scipy import stats
+
+    ds, models, ia, ib, d = _prepare(req)
+    test, alpha = req.test, req.alpha
+    n_rep = d.sizes.get(REPEAT, 1)
+    if n_rep != 5 or d.sizes[FOLD] != 2 or bool(d.isnull().any()):
+        raise ValueError(
+            f"test={test!r} needs 5 repeats of 2-fold cross-validation with every fold present "
+            f"(got {n_rep} repeat(s) x {d.sizes[FOLD]} fold(s)); run "
+            "cross_validate(..., cv=2, repeats=5) or use test='corrected_t'."
+        )
+    s2 = ((d - d.mean(FOLD)) ** 2).sum(FOLD)
+    mean = d.mean((REPEAT, FOLD))
+    if test == "5x2cv_t":
+        p11 = d.isel({REPEAT: 0, FOLD: 0}, drop=True)
+        se = np.sqrt(s2.mean(REPEAT))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stat = p11 / se
+        p = xr.apply_ufunc(lambda tt: 2 * stats.t.sf(np.abs(tt), 5), stat)
+        q = stats.t.ppf(1 - alpha / 2, 5)
+        low, high = p11 - q * se, p11 + q * se
+        interval = f"{1 - alpha:.0%} t interval around the first fold's difference (5 df)"
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stat = (d**2).sum((REPEAT, FOLD)) / (2 * s2.sum(REPEAT))
+        p = xr.apply_ufunc(lambda ff: stats.f.sf(ff, 10, 5), stat)
+        low = high = xr.full_like(mean, np.nan)
+        interval = "none (the combined F test defines no interval)"
+    out = {"mean": mean, "low": low, "high": high, "statistic": stat, "p_value": p}
+    if test == "5x2cv_t":
+        out["df"] = xr.full_like(mean, 5.0)
+    out["significant"] = p < alpha
+    return Outcome(out, models, ia, ib, _outcome(out, d, ds, {"interval": interval}, req))

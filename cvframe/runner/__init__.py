@@ -1,0 +1,311 @@
+"""Run real cross-validation: any scikit-learn classifier under any scikit-learn splitter.
+
+:func:`cross_validate` fits clones of an estimator on every split (in parallel with joblib) and
+returns the **predictions frame**, one row per tested sample; nothing is reduced. Several models
+and the candidates of a ``param_grid`` are fit on one set of splits, drawn once, so their
+results are paired. An outer layer: it imports scikit-learn and joblib; the core never imports
+it. Wings: :mod:`~cvframe.runner.params` (grids, labels), ``_splitter`` (the target and the
+splits) and ``_fit`` (one joblib pool, the rows).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from .. import _checks, _labels
+from .._docs import doc
+from ..build import counts_from_frame
+from ..errors import few, user_stacklevel
+from ..splits import n_samples
+from . import _fit, _splitter
+from ._fit import NotAClassifierError, align_scores, fit_predict, progress_from_env
+from ._splitter import Target, n_repeats
+from .params import AS_GIVEN, grid_attrs, grids_of, param_label, read_params
+
+__all__ = [
+    "AS_GIVEN",
+    "NotAClassifierError",
+    "align_scores",
+    "cross_validate",
+    "fit_predict",
+    "n_repeats",
+    "param_label",
+    "progress_from_env",
+    "read_params",
+    "to_counts",
+]
+
+#: The counts cube of a :func:`cross_validate` frame (binary, multiclass, multilabel, with a
+#: ``subset`` dim for ``return_train=True``): the same function as ``frame.cv.counts()``.
+to_counts = counts_from_frame
+
+
+@doc
+def cross_validate(
+    estimator: Any,
+    X: Any,
+    y: Any,
+    cv: Any = 10,
+    repeats: int = 1,
+    stratified: bool = True,
+    groups: Any = None,
+    scores: Any = "auto",
+    return_train: bool = False,
+    n_jobs: int | None = None,
+    random_state: Any = None,
+    *,
+    param_grid: Any = None,
+    pos_label: Hashable | None = None,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Cross-validate one or several classifiers and keep every tested sample's outcome.
+
+    Fits a clone of ``estimator`` on every training set of ``cv`` (in parallel with joblib
+    when ``n_jobs`` asks for it, as scikit-learn does) and predicts its test set. Returns the
+    predictions frame, from which ``frame.cv.counts()`` builds the counts cube. Several
+    models, and the candidates of a parameter grid, are all fit on the **same** splits
+    (computed once), so their results are paired: fold ``f`` of repeat ``r`` tests the same
+    samples for every model and candidate.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier, dict or list of (name, classifier) pairs
+        Any object with ``fit(X, y)`` and ``predict(X)`` (a Pipeline is fine); it is cloned
+        for every split and never fitted in place. A dict ``{name: classifier}`` or a list of
+        ``(name, classifier)`` pairs runs every model on the same splits and adds a ``model``
+        column; names are non-empty, distinct strings, kept in the order given.
+    X : array-like of shape (n_samples, ...)
+        numpy array, pandas DataFrame, sparse matrix or list; indexed by position.
+    y : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Class labels (binary or multiclass; str, int, bool or pandas Categorical, whose
+        categories are the label universe), or a 2-D 0/1 indicator array / DataFrame for a
+        multilabel task. Missing labels (None, NaN, pd.NA) raise.
+    cv : int, scikit-learn splitter or list of (train, test) pairs, default 10
+        An int ``k`` means k-fold: ``StratifiedKFold(k)`` when ``stratified`` (else
+        ``KFold(k)``), shuffled with ``random_state`` when one is given (unshuffled otherwise,
+        exactly as scikit-learn's ``cv=k``); with ``repeats > 1``,
+        ``RepeatedStratifiedKFold(n_splits=k, n_repeats=repeats, random_state=random_state)``
+        (or ``RepeatedKFold``): a seeded reshuffle per repeat. Otherwise any object with
+        ``split(X, y, groups)``: KFold, StratifiedKFold, Repeated*, ShuffleSplit and
+        StratifiedShuffleSplit for (repeated) holdout, LeaveOneOut, LeavePOut, GroupKFold,
+        :class:`cvframe.splits.Bootstrap`, ...
+    repeats : int, default 1
+        Number of repeats of an int ``cv``. With a splitter object use a Repeated* splitter.
+    stratified : bool, default True
+        For an int ``cv``: stratified folds (every fold keeps the class proportions).
+        With a splitter object the splitter decides and the frame records what it is;
+        ``stratified=False`` together with a stratified splitter raises.
+    groups : array-like of shape (n_samples,), optional
+        Group labels for group splitters (GroupKFold, LeaveOneGroupOut, ...). Refused with
+        a splitter that ignores them (an int ``cv``, KFold, ...): its folds would mix groups.
+    scores : {"auto", "predict_proba", "decision_function", False, None}, default "auto"
+        Where the score columns come from: ``"auto"`` uses ``predict_proba`` when the
+        estimator has it, else ``decision_function``, else none. ``False``/``None`` skip them.
+        With several models ``"auto"`` picks per model and ``attrs["score_methods"]`` records
+        which; the score columns are shared, so a model's scores are compared only with its
+        own (ranking metrics are computed per model); a model with neither method gets NaN
+        scores, with a warning. A named method must exist on every model.
+    return_train : bool, default False
+        Also predict every training set (resubstitution) and record those rows with
+        ``subset == "train"`` (test rows have ``"test"``). For the bootstrap the training
+        set is the sample as drawn: a sample drawn twice is a row twice. Needed by
+        :func:`cvframe.bootstrap.bootstrap_632`.
+    n_jobs : int or None, default None
+        Parallel fits with joblib (``None`` = 1 unless in a ``joblib.parallel_backend``
+        context, ``-1`` = all cores). Results do not depend on it.
+    random_state : int, numpy RandomState or None
+        Seed of the shuffle of an int ``cv``. With a splitter object, set its own
+        ``random_state``; passing one here then raises.
+    param_grid : dict, list of dicts, or dict of model name to grid, optional
+        Candidates as for scikit-learn's ``ParameterGrid`` (``{"C": [0.1, 1.0]}``, or a list
+        of such dicts; names as in ``get_params()``, e.g. ``"logisticregression__C"`` in a
+        pipeline): every candidate (set with ``set_params`` on a clone) is fit on every split,
+        and a ``param`` column labels the rows. With several models a grid belongs to one
+        model: ``param_grid`` maps model names to grids, and a model without one runs as given
+        (``param`` label ``"(as given)"``); models with different grids leave (model, param)
+        combinations that were never run, which are empty cells of the cube (zero folds).
+    pos_label : label, optional
+        Binary tasks: the class whose score goes in the ``score`` column and which the cube
+        and the scores of the frame treat as positive. It must be one of the two classes;
+        it is an error for a multiclass or multilabel ``y``. Default: 1 (or True) for labels
+        {0, 1} ({False, True}), else the last label in class order (sorted, or the category
+        order). Recorded in ``frame.attrs["pos_label"]``, which ``frame.cv.counts()``,
+        ``frame.cv.auc()`` and the other score functions read.
+    progress : bool or None, default None
+        Show a tqdm progress bar over the fits (splits × models × candidates). ``None``: shown
+        when stderr is a terminal,
+        unless the environment variable ``CVFRAME_PROGRESS`` is ``0``/``false``/``no``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (model, candidate, split, tested sample), columns in this order:
+
+        - ``model`` (several models only): pandas Categorical of the names, categories in the
+          order given, so ``counts()`` and the score functions give a ``model`` coordinate in
+          that order;
+        - ``param`` (with ``param_grid`` only): pandas Categorical of readable labels
+          (:func:`param_label`, e.g. ``"C=0.1, penalty='l2'"``), categories in grid order
+          (models in the order given, then each model's grid);
+        - ``subset`` (only with ``return_train=True``): ``"test"`` or ``"train"``;
+        - ``repeat``, ``fold`` (int64): for Repeated* splitters (anything with an
+          ``n_repeats`` attribute) split ``i`` is ``repeat = i // n_splits``,
+          ``fold = i % n_splits``; every other splitter has ``repeat`` 0 and ``fold`` = split
+          index. Splitters whose test sets overlap (ShuffleSplit, LeavePOut, Bootstrap)
+          thus give every split its own fold: nothing is merged or double-counted silently;
+          ``attrs["test_sets"]`` says ``"partition"`` (every sample tested exactly once per
+          repeat), ``"disjoint"`` (at most once) or ``"overlapping"``;
+        - ``sample`` (int64): position of the sample in ``X``;
+        - ``y_true``, ``y_pred``: labels, with the dtype of ``y`` (a Categorical stays one);
+        - scores: binary ``score`` (of ``pos_label``); multiclass ``score_<label>`` per
+          class in class order (a class missing from a training set has probability 0;
+          its decision_function score is NaN, with a warning);
+        - multilabel instead: ``y_true_<label>``, ``y_pred_<label>`` (0/1) and
+          ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
+          ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube.
+
+        ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"), ``splitter`` (repr of
+        the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
+        ``pos_label`` (binary) and ``labels`` (multiclass and multilabel: the class
+        universe, so a class never predicted nor tested in a fold is still a class).
+        With several models ``scores`` is the common method or ``"mixed"``, and JSON strings
+        (netCDF-safe) ``estimators`` (name -> one-line repr) and ``score_methods`` (name ->
+        method or "none"); with ``param_grid``, ``params`` (JSON: label -> parameter values;
+        read it back with :func:`read_params`) and, with several models, ``model_params``
+        (JSON: name -> its labels in grid order).
+
+    Raises
+    ------
+    TypeError
+        ``estimator`` is a class, not an instance; ``cv`` is neither an int nor has
+        ``split``; ``stratified`` or ``return_train`` is not a bool; a list ``estimator``
+        holds something other than (name, estimator) pairs, or a model name is not a
+        non-empty string; ``param_grid`` is not a dict or list of dicts.
+    NotAClassifierError
+        (a TypeError and a ValueError) ``estimator`` (or a model ``estimator[name]``) is a
+        regressor or lacks ``fit``/``predict``.
+    ValueError
+        ``X``, ``y`` or ``groups`` of different lengths; missing or mixed-type labels; a
+        continuous ``y``; ``pos_label`` not a class of ``y``, or given for a multiclass or
+        multilabel ``y``; predictions that are not labels of ``y``; a group splitter without
+        ``groups``, or ``groups`` (or missing group labels) for a splitter that ignores them;
+        a class with fewer samples than stratified folds; an invalid ``cv``, ``repeats``,
+        ``scores``, ``n_jobs`` or ``random_state`` (a numpy Generator included); an empty
+        ``estimator`` dict/list or a model name given twice; a ``param_grid`` naming
+        parameters the estimator lacks, giving no or duplicate candidates, or (several
+        models) not keyed by model names.
+
+    See Also
+    --------
+    sklearn.model_selection.cross_val_score : keeps one number per fold (for F1, the
+        per-fold F that averages into F_avg).
+    sklearn.model_selection.cross_val_predict : the pooled predictions (F_tp,fp), but only
+        for partitions and without fold labels.
+    to_counts : the counts cube of a frame, including ``subset`` and multilabel frames.
+
+    Notes
+    -----
+    With the same splitter, ``frame.cv.counts().cv.f_avg()`` equals
+    ``cross_val_score(estimator, X, y, cv=splitter, scoring="f1").mean()`` and
+    ``f_tp_fp()`` equals ``f1_score(y, cross_val_predict(estimator, X, y, cv=splitter))``;
+    Forman & Scholz (2010) show F_tp,fp is the unbiased choice.
+
+    References
+    ----------
+    Forman, G. & Scholz, M. (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls
+    in Classifier Performance Measurement. SIGKDD Explorations 12(1), 49-57.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> import cvframe
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=5)
+    >>> list(frame.columns)
+    ['repeat', 'fold', 'sample', 'y_true', 'y_pred', 'score']
+    >>> len(frame) == len(y), frame.attrs["stratified"], frame.attrs["test_sets"]
+    (True, 'yes', 'partition')
+    >>> frame.attrs["splitter"]
+    'StratifiedKFold(n_splits=5, random_state=None, shuffle=False)'
+    >>> rep = cvframe.cross_validate(GaussianNB(), X, y, cv=5, repeats=3, random_state=0)
+    >>> rep.groupby("repeat")["sample"].nunique().tolist()
+    [569, 569, 569]
+
+    Several models on the same splits, in the order given; a grid for one of them:
+
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> models = {"nb": GaussianNB(), "lr": make_pipeline(StandardScaler(), LogisticRegression())}
+    >>> both = cvframe.cross_validate(models, X, y, cv=5, random_state=0,
+    ...                               param_grid={"lr": {"logisticregression__C": [0.1, 1.0]}})
+    >>> list(both.columns[:2]), list(both["model"].cat.categories)
+    (['model', 'param'], ['nb', 'lr'])
+    >>> list(both["param"].cat.categories)
+    ['(as given)', 'logisticregression__C=0.1', 'logisticregression__C=1.0']
+    >>> ds = both.cv.counts(dims=["model", "param"])
+    >>> lr = ds.sel(model="lr", param=["logisticregression__C=0.1", "logisticregression__C=1.0"])
+    >>> (lr.cv.f_tp_fp() > 0.95).values.ravel().tolist()
+    [True, True]
+    """
+    models = _fit.models_of(estimator)
+    grids = grids_of(param_grid, models, isinstance(estimator, (Mapping, list, tuple)))
+    stratified = _checks.flag("stratified", stratified)
+    return_train = _checks.flag("return_train", return_train)
+    if progress is not None:
+        progress = _checks.flag("progress", progress)
+    n = n_samples(X)
+    target = Target(y, n, pos_label)
+    groups = _splitter.check_groups(groups, n)
+    splitter, strat = _splitter.make_splitter(cv, repeats, stratified, random_state, target)
+    methods = [_fit.score_method(est, scores, _fit.where_of(name, est)) for name, est in models]
+    splits = _splitter.splits(splitter, X, target, groups)  # once: every model fits on these
+    n_rep = n_repeats(splitter, len(splits))
+    tasks = [
+        (est, params, _fit.where_of(name, est, label))
+        for (name, est), grid in zip(models, grids, strict=True)
+        for label, params in grid
+    ]
+    task_methods = [m for m, grid in zip(methods, grids, strict=True) for _ in grid]
+    results = _fit.run(tasks, task_methods, X, target.fit_y, splits, return_train, n_jobs, progress)
+    blocks, n_absent = [], 0
+    for (_, _, where), method, res in zip(tasks, task_methods, results, strict=True):
+        block, absent = _fit.assemble(res, splits, n_rep, target, method, return_train, where)
+        blocks.append(block)
+        n_absent += absent
+    if n_absent:
+        warnings.warn(
+            f"{n_absent} (split, class) pairs had the class missing from the training set; "
+            "decision_function gives no score for it, so those score_<label> entries are NaN.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+    frame = _fit.stack(blocks, models, grids)
+    silent = [name for (name, _), m in zip(models, methods, strict=True) if m is None]
+    if scores == "auto" and silent and len(silent) < len(models):
+        warnings.warn(
+            f"estimator models {few(silent)} have neither predict_proba nor "
+            "decision_function, so their score entries are NaN; score metrics (auc, ...) "
+            "need their rows dropped, e.g. frame[frame.model != name].",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
+    found = {m or "none" for m in methods}
+    frame.attrs.update(
+        stratified=strat,
+        splitter=_splitter.splitter_repr(splitter),
+        task=target.task,
+        test_sets=_splitter.partition_kind(splits, n_rep, n),
+        scores=found.pop() if len(found) == 1 else "mixed",
+    )
+    if target.task == "binary":
+        _labels.write_pos_label(frame, target.pos_label)
+    else:
+        frame.attrs["labels"] = list(target.labels)
+    frame.attrs.update(grid_attrs(models, grids, methods))
+    return frame
