@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
 from . import _checks, multiclass, reduce, scores
+from .errors import user_stacklevel
 
 __all__ = ["Explanation", "explain"]
 
@@ -66,6 +67,10 @@ _F_BINARY = {
         "what F of NaN-skipping means of precision and recall gives",
     ),
 }
+
+#: A pooled number over every repeat's folds, and who reports it.
+_ALL_REPEATS = "{}, over the folds of all repeats"
+_CARET = "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports"
 
 _ACCURACY: dict[Any, tuple[str, str, str]] = {
     "pooled": (
@@ -174,17 +179,25 @@ def _parse(value: Any, digits: Any) -> tuple[str, float, int, bool]:
         except InvalidOperation:
             raise ValueError(f"value={value!r} is not a number.") from None
         shown = value.strip()
-    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+    elif isinstance(value, Decimal):
+        dec, shown = value, str(value)
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        if isinstance(getattr(value, "dtype", None), np.dtype) and np.ndim(value) == 0:
+            return _parse(np.asarray(value)[()], digits)  # a 0-d array: its scalar
         raise TypeError(
             f"value={value!r} must be a number or its text (e.g. '0.873'), "
             f"not {type(value).__name__}."
         )
     else:
         if isinstance(value, (int, np.integer)):
-            dec = Decimal(int(value))
-        else:
-            dec = Decimal(repr(float(value)))
-        shown = str(dec) if not isinstance(value, (float, np.floating)) else repr(float(value))
+            shown = str(int(value))
+        elif isinstance(value, float) or not np.isfinite(value):
+            shown = repr(float(value))
+        else:  # the shortest text of the value in its own precision (float32's 0.7 is 0.7)
+            shown = np.format_float_positional(value, unique=True, trim="-")
+        dec = Decimal(shown)
     if not dec.is_finite():
         raise ValueError(f"value={value!r} must be a finite number.")
     num = float(dec)
@@ -205,9 +218,7 @@ def _parse(value: Any, digits: Any) -> tuple[str, float, int, bool]:
 # --- the aggregations ----------------------------------------------------------------------
 
 
-def _rows(
-    base: str, meaning: str, tools: str | None, da: xr.DataArray, cell_dims: bool = True
-) -> list[dict[str, Any]]:
+def _rows(base: str, meaning: str, tools: str | None, da: xr.DataArray) -> list[dict[str, Any]]:
     """One row per repeat (plus the mean over repeats) and per cell of the other dims."""
     da = da.squeeze(drop=True) if da.ndim else da
     others = [d for d in da.dims if d != "repeat"]
@@ -225,14 +236,8 @@ def _rows(
             for r, v in zip(one["repeat"].values, vals, strict=True):
                 out.append(_row(f"{base}, repeat {r}{suffix}", v, f"{meaning}, repeat {r}", tools))
             mean = float(np.nanmean(vals)) if np.isfinite(vals).any() else math.nan
-            out.append(
-                _row(
-                    f"{base}, mean over repeats{suffix}",
-                    mean,
-                    f"{meaning}, mean over repeats",
-                    tools,
-                )
-            )
+            where = ", mean over repeats"
+            out.append(_row(f"{base}{where}{suffix}", mean, f"{meaning}{where}", tools))
         else:
             out.append(_row(f"{base}{suffix}", float(one.values), meaning, tools))
     return out
@@ -242,19 +247,22 @@ def _row(name: str, value: float, meaning: str, tools: str | None) -> dict[str, 
     return {"name": name, "value": value, "meaning": meaning, "tools": tools or ""}
 
 
+def _class_average(ds: xr.Dataset, kind: str, fm: Any, beta: float, **dim: Any) -> xr.DataArray:
+    """F averaged over the classes the ``kind`` way (a key of ``_MULTI``), folds the ``fm``
+    way."""
+    if kind in ("macro", "macro_f_of_means"):
+        how: Literal["mean", "f_of_means"] = "mean" if kind == "macro" else "f_of_means"
+        return multiclass.macro(ds, "f", fm, how, beta, zero_division=0, **dim)
+    average = multiclass.micro if kind == "micro" else multiclass.weighted
+    return average(ds, "f", fm, beta, zero_division=0, **dim)
+
+
 def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
     if ds.attrs.get("task") == "multiclass" and ds.sizes.get("class", 1) > 1:
         rows: list[dict[str, Any]] = []
         for fm, (short, how) in _FOLD.items():
             for kind, (label, meaning, avg) in _MULTI.items():
-                if kind == "macro":
-                    da = multiclass.macro(ds, "f", fm, "mean", beta, zero_division=0)
-                elif kind == "macro_f_of_means":
-                    da = multiclass.macro(ds, "f", fm, "f_of_means", beta, zero_division=0)
-                elif kind == "micro":
-                    da = multiclass.micro(ds, "f", fm, beta, zero_division=0)
-                else:
-                    da = multiclass.weighted(ds, "f", fm, beta, zero_division=0)
+                da = _class_average(ds, kind, fm, beta)
                 tools = None
                 if avg and fm == "tp_fp":
                     tools = f"as scikit-learn's f1_score(y, cross_val_predict(...), {avg}) reports"
@@ -267,17 +275,7 @@ def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
                     )
                 rows += _rows(f"{label} F_{short}", f"{meaning}, {how}", tools, da)
                 if fm == "tp_fp" and _repeated(ds):
-                    both = ("repeat", "fold")
-                    if kind == "macro":
-                        da = multiclass.macro(ds, "f", fm, "mean", beta, dim=both, zero_division=0)
-                    elif kind == "macro_f_of_means":
-                        da = multiclass.macro(
-                            ds, "f", fm, "f_of_means", beta, dim=both, zero_division=0
-                        )
-                    elif kind == "micro":
-                        da = multiclass.micro(ds, "f", fm, beta, dim=both, zero_division=0)
-                    else:
-                        da = multiclass.weighted(ds, "f", fm, beta, dim=both, zero_division=0)
+                    da = _class_average(ds, kind, fm, beta, dim=("repeat", "fold"))
                     rows += _rows(
                         f"{label} F_{short}, pooled over repeats",
                         f"{meaning}, counts pooled over the folds of all repeats",
@@ -289,13 +287,8 @@ def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
     rows = []
     if _repeated(ds):
         da = reduce.f_tp_fp(ds, dim=("repeat", "fold"), beta=beta, zero_division=0)
-        label, meaning, tools = _F_BINARY["f_tp_fp"]
-        rows += _rows(
-            f"{label}, pooled over repeats",
-            f"{meaning}, over the folds of all repeats",
-            "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports",
-            da,
-        )
+        label, meaning, _ = _F_BINARY["f_tp_fp"]
+        rows += _rows(f"{label}, pooled over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
     for var, (label, meaning, tools) in _F_BINARY.items():
         base = var.replace("_skip", "")
         if var != base and res[var].equals(res[base]):
@@ -309,14 +302,9 @@ def _accuracy_rows(ds: xr.Dataset) -> tuple[list[dict[str, Any]], str]:
     for how, (label, meaning, tools) in _ACCURACY.items():
         rows += _rows(label, meaning, tools, reduce.accuracy(ds, how=how, zero_division=0))
     if _repeated(ds):
-        label, meaning, tools = _ACCURACY["pooled"]
+        label, meaning, _ = _ACCURACY["pooled"]
         da = reduce.accuracy(ds, how="pooled", dim=("repeat", "fold"), zero_division=0)
-        rows += _rows(
-            f"{label} over repeats",
-            f"{meaning}, over the folds of all repeats",
-            "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports",
-            da,
-        )
+        rows += _rows(f"{label} over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
     return rows, "accuracy pooled"
 
 
@@ -357,8 +345,7 @@ def _cube(data: Any, pos_label: Any) -> xr.Dataset:
                 ds = ds.sel({"class": [pos_label]})
         return ds
     if isinstance(data, pd.DataFrame):
-        pos = data.attrs.get("pos_label") if pos_label is None else pos_label
-        return data.cv.counts(pos_label=pos)
+        return data.cv.counts(pos_label=pos_label)  # None: the frame's attrs say it
     raise TypeError(
         f"data must be a counts cube (xarray.Dataset) or a predictions frame "
         f"(pandas.DataFrame), not {type(data).__name__}."
@@ -373,28 +360,30 @@ def _num(x: float, digits: int) -> str:
 
 
 def _signed(x: float, digits: int) -> str:
-    text = f"{x:+.{digits}f}"
-    return text.replace("-", "\u2212")
+    return f"{x:+.{digits}f}".replace("-", "\u2212")
 
 
 def _one(row: pd.Series, digits: int) -> str:
     return f"{row['name']} ({row['meaning']}, {_num(row['value'], max(digits + 1, 3))})"
 
 
-def _text(
-    shown: str,
-    value: float,
-    digits: int,
-    lo: float,
-    hi: float,
-    matches: pd.DataFrame,
-    cands: pd.DataFrame,
-    reference: str | None,
-    percent: bool,
-    ref_lead: str,
-    check: str,
-) -> str:
-    head = f"{shown} (read as {_num(value, digits)})" if percent else shown
+#: How the paragraph names the reference, and what it asks to check when nothing matches.
+_LEAD = {
+    "f": "The recommended pooled {name}",
+    "accuracy": "The recommended {name}",
+    "auc": "The other method, {name},",
+}
+_CHECK = {
+    "f": " Check the positive class, beta, and that the number comes from these folds.",
+    "accuracy": " Check that the number comes from these folds.",
+    "auc": " Check the positive class and that the number comes from these folds.",
+}
+
+
+def _text(e: Explanation, percent: bool) -> str:
+    value, digits, (lo, hi), reference = e.value, e.digits, e.interval, e.reference
+    matches, cands = e.matches, e.candidates
+    head = f"{e.reported} (read as {_num(value, digits)})" if percent else e.reported
     ref = None
     if reference is not None:
         pick = matches if len(matches) else cands
@@ -410,8 +399,8 @@ def _text(
         if ref is None:
             return ""
         if best is not None and best["name"] == ref["name"]:
-            return " This is the recommended pooled aggregation."
-        lead = ref_lead.format(name=ref["name"])
+            return "" if e.metric == "auc" else " This is the recommended pooled aggregation."
+        lead = _LEAD[e.metric].format(name=ref["name"])
         d = max(digits, 3)
         return f" {lead} is {_num(ref['value'], d)} ({_signed(ref['value'] - value, d)})."
 
@@ -448,7 +437,7 @@ def _text(
         )
     else:
         text += "."
-    return text + ref_text(None) + check
+    return text + ref_text(None) + _CHECK[e.metric]
 
 
 def _suffix(name: str) -> str:
@@ -541,19 +530,20 @@ def explain(
     half = 0.5 * 10.0**-places
     slack = 1e-9 * max(1.0, abs(num))
     lo, hi = num - half, num + half
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         if metric == "auc":
             if not isinstance(data, pd.DataFrame):
                 raise ValueError(
                     "metric='auc' needs the predictions frame with scores (data=frame), "
                     f"not a {type(data).__name__}: the counts cube holds no scores."
                 )
-            pos = data.attrs.get("pos_label") if pos_label is None else pos_label
-            rows, reference = _auc_rows(data, pos)
+            rows, reference = _auc_rows(data, pos_label)
         else:
             ds = _cube(data, pos_label)
             rows, reference = _f_rows(ds, b) if metric == "f" else _accuracy_rows(ds)
+    for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
+        warnings.warn(message, category, stacklevel=user_stacklevel())  # once each
     cands = pd.DataFrame(rows, columns=["name", "value", "meaning", "tools"])
     cands["value"] = cands["value"].astype(float)
     cands["distance"] = cands["value"] - num
@@ -564,32 +554,8 @@ def explain(
     if reference is None and metric == "auc":
         pick = matches if len(matches) else cands
         best = str(pick.iloc[0]["name"]) if len(pick) else "AUC_avg"
-        if "AUC_avg" in best:
-            reference = best.replace("AUC_avg", "AUC_merge")
-        else:
-            reference = best.replace("AUC_merge", "AUC_avg")
-    lead = {
-        "f": "The recommended pooled {name}",
-        "accuracy": "The recommended {name}",
-        "auc": "The other method, {name},",
-    }[metric]
-    check = {
-        "f": " Check the positive class, beta, and that the number comes from these folds.",
-        "accuracy": " Check that the number comes from these folds.",
-        "auc": " Check the positive class and that the number comes from these folds.",
-    }[metric]
-    text = _text(shown, num, places, lo, hi, matches, cands, reference, percent, lead, check)
-    if metric == "auc":
-        text = text.replace(" This is the recommended pooled aggregation.", "")
+        pair = ("AUC_avg", "AUC_merge") if "AUC_avg" in best else ("AUC_merge", "AUC_avg")
+        reference = best.replace(*pair)
     cols = ["name", "value", "distance", "meaning", "tools"]
-    return Explanation(
-        reported=shown,
-        value=num,
-        digits=places,
-        interval=(lo, hi),
-        metric=metric,
-        matches=matches[cols],
-        candidates=cands[cols],
-        reference=reference,
-        text=text,
-    )
+    e = Explanation(shown, num, places, (lo, hi), metric, matches[cols], cands[cols], reference, "")
+    return replace(e, text=_text(e, percent))

@@ -324,7 +324,8 @@ def test_counts_equal_sklearn_confusion_per_resample(n_rep, n_fold, seed):
         for f in range(1, n_fold + 1):
             m = int(rng.integers(2, 7))
             rows += [(f"Fold{f}.Rep{r}", *rng.choice(["x", "y", "z"], 2)) for _ in range(m)]
-    df = pd.DataFrame(rows, columns=["Resample", "obs", "pred"]).assign(rowIndex=1)
+    df = pd.DataFrame(rows, columns=["Resample", "obs", "pred"])
+    df["rowIndex"] = np.arange(1, len(df) + 1)
     if df[["obs", "pred"]].stack().nunique() < 2:
         df.loc[0, ["obs", "pred"]] = ["x", "y"]
     out = read_caret(df)

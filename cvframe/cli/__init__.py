@@ -46,7 +46,7 @@ def build_parser() -> Parser:
 
 def _build() -> tuple[Parser, dict[str, Parser]]:
     """The parser and each subcommand's parser by name."""
-    from .. import __version__
+    from .._version import __version__
 
     parser = Parser(
         prog="cvframe",
@@ -55,21 +55,35 @@ def _build() -> tuple[Parser, dict[str, Parser]]:
     )
     parser.add_argument("--version", action="version", version=f"cvframe {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    subs = {
-        name: module.add_parser(sub)
-        for name, module in (
-            ("demo", demo),
-            ("report", report),
-            ("simulate", simulate),
-            ("explain", explain),
-        )
-    }
-    return parser, subs
+    mods = (demo, report, simulate, explain)
+    return parser, {m.__name__.rsplit(".", 1)[1]: m.add_parser(sub) for m in mods}
 
 
 def _columns_of(args: argparse.Namespace) -> dict[str, str] | None:
     """The columns the user named, for the subcommands that read a file."""
     return args.columns(args) if getattr(args, "columns", None) else None
+
+
+def _one_role(args: argparse.Namespace, sub: Parser | None) -> None:
+    """Refuse a column named for two roles (``--fold-col r --repeat-col r``): it would label
+    every aggregation wrongly (a per-fold mean over one fold per repeat is no F_avg)."""
+    roles: dict[str, list[str]] = {}
+    for name, col in (_columns_of(args) or {}).items():
+        opt = args.options.get(name, name)
+        default = sub.get_default(f"{name}_col") if sub is not None else None
+        roles.setdefault(col, []).append(opt + (" (its default)" if col == default else ""))
+    if getattr(args, "model_col", None) is not None:
+        roles.setdefault(args.model_col, []).append("--model-col")
+    for dim in dict.fromkeys(x.strip() for x in (getattr(args, "dims", None) or "").split(",")):
+        if dim:
+            roles.setdefault(dim, []).append("--dims")
+    for col, opts in roles.items():
+        if len(opts) > 1:
+            raise UserError(
+                f"column {col!r} is given {len(opts)} roles ({', '.join(opts)}); a column has "
+                "one role: name a different column for each of fold, repeat, true and "
+                "predicted label, score, model and dims."
+            )
 
 
 def _say(command: str, kind: str, message: str) -> None:
@@ -91,12 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
 
-    def words(exc: BaseException) -> str:
-        return translate(first_line(exc), args.options, _columns_of(args))
-
     caught: list[warnings.WarningMessage] | None = []
     try:
         with warnings.catch_warnings(record=True) as caught:
+            _one_role(args, subs.get(args.command))
             code = int(args.func(args))
     except UserError as exc:  # already in the command line's words; no list syntax left
         _say(args.command, "error", translate(first_line(exc), {}))
@@ -104,7 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - no traceback on a user's file, even on a bug
         if os.environ.get("CVFRAME_DEBUG"):
             raise
-        message = words(exc)
+        message = translate(first_line(exc), args.options, _columns_of(args))
         if not isinstance(exc, USER_ERRORS):
             message = (
                 f"unexpected {type(exc).__name__}: {message} (CVFRAME_DEBUG=1 shows "

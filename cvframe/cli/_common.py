@@ -9,11 +9,12 @@ rewrites a library message with it, in this one place.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import pandas as pd
@@ -45,11 +46,7 @@ class UserError(Exception):
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """``--help`` with every default shown as ``(default: ...)``.
-
-    Options without a default (``None``) and on/off flags (``store_true``) show none: their
-    help says what happens when they are not given.
-    """
+    """``--help`` with every default shown, but for ``None`` defaults and on/off flags."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
@@ -91,6 +88,11 @@ def _commas(items: str) -> str:
     return ",".join(x.strip().strip("'\"") for x in items.split(",") if x.strip())
 
 
+def _as_list(option: str, m: re.Match[str]) -> str:
+    """A Python list's inside (``m``'s group 1) as ``--option a,b``."""
+    return f"{option} {_commas(m.group(1))}"
+
+
 def _strip_code(message: str) -> str:
     """Drop parenthetical hints and trailing sentences written as Python code."""
     out, depth, start, keep = [], 0, 0, []
@@ -115,24 +117,6 @@ def _strip_code(message: str) -> str:
     if text.endswith(";"):
         text = text[:-1] + "."
     return text
-
-
-def _literal(text: str) -> Callable[[re.Match[str]], str]:
-    """A replacement that inserts ``text`` as it is (no backslash escapes)."""
-
-    def replace(_: re.Match[str]) -> str:
-        return text
-
-    return replace
-
-
-def _as_list(option: str) -> Callable[[re.Match[str]], str]:
-    """A replacement of a Python list's inside by ``--option a,b``."""
-
-    def replace(m: re.Match[str]) -> str:
-        return f"{option} {_commas(m.group(1))}"
-
-    return replace
 
 
 #: ``[a, b]`` or ``(a, b)`` after a keyword (``fold=[1, 3]``, ``dims=('a', 'b')``).
@@ -180,11 +164,8 @@ def translate(
         opt, n = options[name], re.escape(name)
         # name=[a, b] -> --opt a,b
         if name not in columns:
-            message = re.sub(
-                rf"{_NOT_AFTER}{n}=[\[(]([^\])]*)[\])]",
-                _as_list(opt),
-                message,
-            )
+            as_list = functools.partial(_as_list, opt)
+            message = re.sub(rf"{_NOT_AFTER}{n}=[\[(]([^\])]*)[\])]", as_list, message)
         # name= (nothing, or "...") -> --opt
         message = re.sub(rf"{_NOT_AFTER}{n}=(\.\.\.)?(?=[\s).,;]|$)", opt, message)
         # name=value -> --opt value (a column argument only with a quoted value)
@@ -194,10 +175,11 @@ def translate(
             message = re.sub(rf"{_NOT_AFTER}{n} column (?=['\"])", f"{opt} ", message)
         # a bare identifier (has an underscore, so it is no English word) -> --opt ['column']
         bare = f"{opt} {columns[name]!r}" if name in columns else opt
+        bare = bare.replace("\\", r"\\")  # inserted as it is, no backslash escapes
         if "_" in name:
-            message = re.sub(rf"{_NOT_AFTER}{n}(?![\w'\"=])", _literal(bare), message)
+            message = re.sub(rf"{_NOT_AFTER}{n}(?![\w'\"=])", bare, message)
         else:  # an argument opening the message: "fold has ...", "labels has ..."
-            message = re.sub(rf"^{n}(?= (?!column))", _literal(bare), message)
+            message = re.sub(rf"^{n}(?= (?!column))", bare, message)
     return _words(_strip_code(message))
 
 
@@ -212,24 +194,17 @@ def listing(items: Any, limit: int = 12) -> str:
 
 
 def progress(args: argparse.Namespace) -> bool | None:
-    """Whether to show progress bars: ``False`` with ``--no-progress`` or ``CVFRAME_PROGRESS=0``,
-    ``True`` with ``CVFRAME_PROGRESS=1``, else ``None`` (tqdm's convention: shown when stderr
-    is a terminal)."""
+    """Whether to show progress bars: ``False`` with ``--no-progress``, else what
+    ``CVFRAME_PROGRESS`` says (:func:`cvframe.runner.progress_from_env`)."""
     if getattr(args, "no_progress", False):
         return False
-    env = os.environ.get("CVFRAME_PROGRESS", "").strip().lower()
-    if env in ("0", "false", "no", "off"):
-        return False
-    if env in ("1", "true", "yes", "on"):
-        return True
-    return None
+    from ..runner import progress_from_env
+
+    return progress_from_env()
 
 
 class Steps:
-    """A progress bar over the named steps of a command (tqdm, on stderr).
-
-    ``show`` is :func:`progress`'s answer: ``None`` shows the bar when stderr is a terminal.
-    """
+    """A progress bar over a command's named steps (tqdm, on stderr; ``show``: :func:`progress`)."""
 
     def __init__(self, total: int, desc: str, show: bool | None) -> None:
         self._bar: Any = None
@@ -306,21 +281,15 @@ def label(value: str | None, column: pd.Series) -> Any:
     """A label given on the command line, in the dtype of the label column."""
     if value is None:
         return None
-    if pd.api.types.is_bool_dtype(column):
-        if value.lower() in ("true", "1"):
-            return True
-        if value.lower() in ("false", "0"):
-            return False
-    elif pd.api.types.is_integer_dtype(column):
-        try:
-            return int(value)
-        except ValueError:
-            pass
-    elif pd.api.types.is_float_dtype(column):
-        try:
-            return float(value)
-        except ValueError:
-            pass
+    types = pd.api.types
+    if types.is_bool_dtype(column) and value.lower() in ("true", "1", "false", "0"):
+        return value.lower() in ("true", "1")
+    for kind, is_kind in ((int, types.is_integer_dtype), (float, types.is_float_dtype)):
+        if is_kind(column):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
     return value
 
 
@@ -366,9 +335,8 @@ def read_csv(path: str, engine: str | None = None) -> pd.DataFrame:
 
 
 def _as_c_engine_reads(frame: pd.DataFrame) -> bool:
-    """Whether pyarrow read ``frame`` as pandas' C engine does: pyarrow parses dates (the C
-    engine keeps strings) and reads integers beyond int64 as float64 (the C engine: uint64);
-    those rare files are read again with the C engine."""
+    """Whether pyarrow read ``frame`` as pandas' C engine does (no parsed dates, no integers
+    beyond int64 read as float64)."""
     import numpy as np
 
     for name in frame.columns:
@@ -395,6 +363,16 @@ def read_frame(path: str, what: str = "PREDICTIONS") -> pd.DataFrame:
     if os.path.isdir(path):
         raise UserError(f"{what} {path!r} is a directory; give a .csv or .parquet file.")
     ext = os.path.splitext(path)[1].lower()
+    from .. import readers
+
+    kind = readers.file_kind(path) if os.access(path, os.R_OK) else "text"
+    if kind == "excel":
+        raise UserError(
+            f"{what} {path!r} is an Excel workbook (whatever its extension); export it as CSV "
+            "(File > Save As > CSV) and give that file."
+        )
+    if kind == "parquet":
+        ext = ".parquet"  # a parquet file under another name is read as what it is
     if ext not in READERS:
         raise UserError(
             f"{what} {path!r} has unknown format {ext or '(no extension)'!r};"
@@ -410,8 +388,9 @@ def read_frame(path: str, what: str = "PREDICTIONS") -> pd.DataFrame:
         ) from None
     if frame.empty:
         raise UserError(f"{what} {path!r} has no rows.")
-    if frame.columns.duplicated().any():
-        dup = list(dict.fromkeys(frame.columns[frame.columns.duplicated()]))
+    names = pd.Index(readers.written_columns(path) if ext == ".csv" else frame.columns)
+    if names.duplicated().any():  # a CSV reader renames them (fold, fold.1): its header tells
+        dup = list(dict.fromkeys(names[names.duplicated()]))
         raise UserError(
             f"{what} {path!r} has duplicated columns {listing(dup)}; name each column once."
         )

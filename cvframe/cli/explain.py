@@ -6,7 +6,8 @@ import argparse
 import os
 from typing import Any
 
-from ._common import UserError, label, number
+from ..readers import FORMATS as READER_FORMATS
+from ._common import UserError, integer, label, number
 
 __all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "run"]
 
@@ -21,15 +22,7 @@ OPTIONS = {
 }
 
 #: The formats ``--format-in`` can force.
-FORMATS_IN = [
-    "caret",
-    "weka",
-    "weka-predictions",
-    "mlr3",
-    "tidymodels",
-    "sklearn",
-    "cvframe",
-]
+FORMATS_IN = list(READER_FORMATS)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -95,9 +88,7 @@ def _pos_label(value: str | None, data: Any) -> Any:
     if isinstance(data, pd.DataFrame) and "y_true" in data.columns:
         return label(value, data["y_true"])
     if "class" in getattr(data, "coords", {}):
-        for c in data["class"].values.tolist():
-            if str(c) == value:
-                return c
+        return next((c for c in data["class"].values.tolist() if str(c) == value), value)
     return value
 
 
@@ -106,12 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from ..explain import explain
 
     beta = number(args.beta, "--beta", 0.0)
-    digits = None
-    if args.digits is not None:
-        try:
-            digits = int(args.digits)
-        except ValueError:
-            raise UserError(f"--digits {args.digits!r} is not an integer.") from None
+    digits = None if args.digits is None else integer(args.digits, "--digits", 0)
     data = _read(args.file, args.format_in)
     result = explain(
         args.reported,

@@ -24,11 +24,15 @@ OPTIONS = {
 
 
 def _floats(text: str) -> list[float]:
+    """A list option's numbers (``0.1,0.2`` or ``"0.1 0.2"``); an empty item is an error."""
+    items = [x.strip() for x in text.split(",")]
     try:
-        return [float(x) for x in text.replace(",", " ").split()]
+        if not all(items):
+            raise ValueError(text)
+        return [float(x) for item in items for x in item.split()]
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected numbers separated by commas, got {text!r}"
+            f"expected numbers separated by commas (e.g. 0.01,0.1), got {text!r}"
         ) from None
 
 
@@ -59,32 +63,18 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--trials", type=int, default=100_000, metavar="T", help="trials per point")
     p.add_argument("--n", type=int, default=1000, metavar="N", help="cases in the data set")
     p.add_argument("--k", type=int, default=10, metavar="K", help="folds")
-    p.add_argument(
-        "--unstratified", action="store_true", help="random folds instead of stratified ones"
-    )
-    p.add_argument("--both", action="store_true", help="stratified and unstratified")
-    p.add_argument(
-        "--no-exact", action="store_true", help="Monte Carlo only (skip the exact values)"
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="dask.distributed scheduler address (default: local threads)",
-    )
-    p.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="S",
-        help="root seed of a reproducible study (default: fresh entropy)",
-    )
-    p.add_argument(
-        "--out",
-        metavar="DIR",
-        default=None,
-        help="write the study to DIR/bias_study.nc (default: print only)",
-    )
+    for flag, text in (
+        ("--unstratified", "random folds instead of stratified ones"),
+        ("--both", "stratified and unstratified"),
+        ("--no-exact", "Monte Carlo only (skip the exact values)"),
+    ):
+        p.add_argument(flag, action="store_true", help=text)
+    for flag, meta, text in (
+        ("--scheduler", "ADDRESS", "dask.distributed scheduler address (default: local threads)"),
+        ("--seed", "S", "root seed of a reproducible study (default: fresh entropy)"),
+        ("--out", "DIR", "write the study to DIR/bias_study.nc (default: print only)"),
+    ):
+        p.add_argument(flag, metavar=meta, help=text, type=int if flag == "--seed" else None)
     p.add_argument(
         "--no-progress",
         "--quiet",
@@ -113,7 +103,6 @@ def table(study: Any) -> str:
             for b, s, e in zip(bias[c], se[c], exact[c], strict=True)
         ]
     fmt["P(undef fold) %"] = und.reindex(bias.index).map(lambda x: f"{x:.3g}")
-    sd = std.round(3)
     lines = [
         f"Relative bias (mean F - f)/f in %, {study.attrs['k']}-fold CV of "
         f"n={study.attrs['n']}, {study.attrs['trials']} trials per point, "
@@ -121,7 +110,7 @@ def table(study: Any) -> str:
         fmt.to_string(),
         "",
         "Relative standard deviation sd(F)/f in %",
-        sd.to_string(),
+        std.round(3).to_string(),
     ]
     return "\n".join(lines)
 

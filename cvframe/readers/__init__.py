@@ -27,17 +27,27 @@ from typing import Any
 
 import pandas as pd
 
-from ._common import ReaderError, read_table, require
+from ._common import (
+    ReaderError,
+    clean_columns,
+    columns_text,
+    file_kind,
+    read_table,
+    require,
+    written_columns,
+)
 
 __all__ = [
     "CVFRAME_COLUMNS",
     "FORMATS",
     "ReaderError",
     "detect",
+    "file_kind",
     "formats_of",
     "read",
     "require",
     "sniff",
+    "written_columns",
 ]
 
 #: The tool formats, in the order they are tried; ``"cvframe"`` is the library's own.
@@ -58,39 +68,13 @@ def _module(name: str) -> ModuleType | None:
         raise
 
 
-def _reader(module: ModuleType, name: str, fmt: str) -> Any:
-    """The reader function of format ``fmt`` of tool ``name``."""
-    key = fmt.replace("-", "_")
-    for attr in (f"read_{key}", f"read_{name}", f"read_{key}_experiment"):
-        func = getattr(module, attr, None)
-        if callable(func):
-            return func
-    return None
-
-
 def _tool_formats(name: str, module: ModuleType) -> dict[str, tuple[Any, Any]]:
-    """A tool module's formats: ``{format: (looks_like, reader)}``.
-
-    A module may hold several formats (WEKA: the Experimenter's result file ``"weka"`` and
-    the per-instance predictions ``"weka-predictions"``) in ``FORMATS``, a dict of
-    ``looks_like`` functions (their readers are ``read_<format>``, ``-`` read as ``_``) or of
-    ``(looks_like, reader)`` pairs; otherwise it is one format, ``looks_like`` and
-    ``read_<tool>``.
-    """
+    """A tool module's formats, ``{format: (looks_like, reader)}``: its ``FORMATS`` when it has
+    several (WEKA), else ``looks_like`` and ``read_<tool>``."""
     many = getattr(module, "FORMATS", None)
-    if isinstance(many, dict) and many:
-        out = {}
-        for fmt, entry in many.items():
-            if isinstance(entry, tuple):
-                out[fmt] = entry
-            else:
-                out[fmt] = (entry, _reader(module, name, fmt))
-        return out
-    return {name: (getattr(module, "looks_like", None), _reader(module, name, name))}
-
-
-def _is_cvframe(df: pd.DataFrame) -> bool:
-    return all(c in df.columns for c in CVFRAME_COLUMNS)
+    if isinstance(many, dict):
+        return dict(many)
+    return {name: (module.looks_like, getattr(module, f"read_{name}"))}
 
 
 def _known() -> dict[str, tuple[Any, Any]]:
@@ -100,7 +84,7 @@ def _known() -> dict[str, tuple[Any, Any]]:
         module = _module(name)
         if module is not None:
             out.update(_tool_formats(name, module))
-    out["cvframe"] = (_is_cvframe, None)
+    out["cvframe"] = (lambda df: all(c in df.columns for c in CVFRAME_COLUMNS), None)
     return out
 
 
@@ -115,16 +99,7 @@ def formats_of(df: pd.DataFrame) -> list[str]:
     >>> formats_of(pd.DataFrame({"a": [1]}))
     []
     """
-    found = []
-    for name, (looks_like, _) in _known().items():
-        if looks_like is not None and bool(looks_like(df)):
-            found.append(name)
-    return found
-
-
-def _columns_text(df: pd.DataFrame) -> str:
-    cols = list(map(str, df.columns))
-    return str(cols[:15] + (["..."] if len(cols) > 15 else []))
+    return [name for name, (looks_like, _) in _known().items() if bool(looks_like(df))]
 
 
 def detect(df: pd.DataFrame) -> str:
@@ -165,12 +140,12 @@ def detect(df: pd.DataFrame) -> str:
     if not found:
         known = list(_known())
         raise ReaderError(
-            f"no known format has the columns {_columns_text(df)}; the formats known are "
+            f"no known format has the columns {columns_text(df)}; the formats known are "
             f"{known} (a cvframe predictions frame needs {list(CVFRAME_COLUMNS)}); pass "
             "format= to say which tool wrote it"
         )
     raise ReaderError(
-        f"the columns {_columns_text(df)} match several formats {found}: are outputs of "
+        f"the columns {columns_text(df)} match several formats {found}: are outputs of "
         "different tools mixed in one file? Save each tool's output in its own file, or pass "
         "format= to say which one it is"
     )
@@ -254,18 +229,14 @@ def read(source: Any, format: str | None = None, **kwargs: Any) -> Any:  # noqa:
     if format == "cvframe":
         if df is None:
             df = read_table(source, "the predictions")
-        require(
-            df,
-            CVFRAME_COLUMNS,
-            "a cvframe predictions frame",
-            "name the columns fold, y_true, y_pred, or pass format= the tool that wrote it",
-        )
+        hint = "name the columns fold, y_true, y_pred, or pass format= the tool that wrote it"
+        require(df, CVFRAME_COLUMNS, "a cvframe predictions frame", hint)
         if kwargs:
             raise TypeError(f"format='cvframe' takes no further arguments, got {sorted(kwargs)}.")
+        if df.columns.duplicated().any() or df.empty:
+            clean_columns(df.copy(), "the predictions frame")
+            raise ReaderError("the predictions frame has no rows.")
         out = df.copy()
         out.attrs = {**df.attrs, "source": df.attrs.get("source", "cvframe")}
         return out
-    reader = known[format][1]
-    if reader is None:
-        raise ReaderError(f"format={format!r} has no reader in this installation.")
-    return reader(source if df is None else df, **kwargs)
+    return known[format][1](source if df is None else df, **kwargs)

@@ -2,23 +2,10 @@
 
 caret keeps the held-out predictions of every resample when ``trainControl`` is given
 ``savePredictions = "final"`` (the chosen tuning values only) or ``"all"`` (every candidate);
-``fit$pred`` written with ``write.csv`` is one row per (resample, held-out sample[, candidate])
-with the columns
-
-- ``pred``, ``obs``: predicted and true class (factor labels);
-- one column per class level, named by the level, holding its class probability (only with
-  ``classProbs = TRUE``), in the order of the factor levels;
-- ``rowIndex``: the row of the training data;
-- the tuning parameters (``k``, ``mtry``, ``C``, ``sigma``, ...; ``parameter = "none"`` for a
-  model without tuning parameters);
-- ``Resample``: ``"Fold03.Rep2"`` (repeated CV), ``"Fold03"`` (CV), ``"Resample07"``
-  (bootstrap, leave-group-out);
-- ``weights`` when case weights were given.
-
-:func:`read_caret` turns it into cvframe's predictions frame, which ``frame.cv.counts()`` and
-the score functions read as they are.
-
-This is an outer layer: nothing in the core imports it.
+``fit$pred`` written with ``write.csv`` is one row per (resample, held-out sample[, candidate]):
+``pred``, ``obs``, one probability column per class level (``classProbs = TRUE``),
+``rowIndex``, the tuning parameters, ``Resample`` and ``weights``. :func:`read_caret` turns it
+into cvframe's predictions frame (its docstring maps every column).
 """
 
 from __future__ import annotations
@@ -30,10 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
 from ..errors import few
 from ..runner import param_label
-from ._common import ReaderError, read_table, require
+from . import _common
+from ._common import ReaderError
 
 __all__ = ["COLUMNS", "looks_like", "read_caret"]
 
@@ -42,30 +29,11 @@ __all__ = ["COLUMNS", "looks_like", "read_caret"]
 COLUMNS = ("pred", "obs", "rowIndex", "Resample")
 
 TOOL = "caret"
+_WHAT = "caret's `pred`"
 #: Columns of caret's ``$pred`` that are neither class probabilities nor tuning parameters.
 _KNOWN = ("pred", "obs", "rowIndex", "Resample", "weights")
 #: A resample id: "Fold01.Rep1", "Fold1", "Resample01" (boot, LGOCV), "Training010" (timeslice).
 _RESAMPLE = re.compile(r"^(?P<kind>Fold|Resample|Training)(?P<num>\d+)(?:\.Rep(?P<rep>\d+))?$")
-#: The first columns write.csv writes for the row names (row.names = TRUE, its default).
-_ROWNAMES = ("", "Unnamed: 0")
-#: Signatures of other tools' outputs, so a wrong file is named (checked in order).
-_OTHER = (
-    ("WEKA (Experimenter results)", ("Key_Run", "Key_Fold")),
-    ("WEKA (predictions)", ("inst#", "actual", "predicted")),
-    ("mlr3", ("row_ids", "truth", "response")),
-    ("tidymodels", (".row", ".pred_class")),
-    ("tidymodels", ("id", ".row")),
-    ("cvframe / scikit-learn (predictions frame)", ("y_true", "y_pred", "fold")),
-)
-
-
-#: The tools' names of the format ids of :func:`cvframe.readers.detect`.
-_NAMES = {
-    "weka": "WEKA (Experimenter results)",
-    "weka-predictions": "WEKA (predictions)",
-    "sklearn": "scikit-learn",
-    "cvframe": "cvframe (predictions frame)",
-}
 
 
 def looks_like(df: pd.DataFrame) -> bool:
@@ -84,32 +52,6 @@ def looks_like(df: pd.DataFrame) -> bool:
     return {"pred", "obs"} <= cols and bool(cols & {"rowIndex", "Resample"})
 
 
-def _other_tools(df: pd.DataFrame) -> list[str]:
-    """The other formats whose columns ``df`` has (by their readers' ``looks_like``)."""
-    from . import formats_of  # the package's detection; loaded when a frame is read
-
-    found = [f"{_NAMES.get(f, f)} (format={f!r})" for f in formats_of(df) if f != TOOL]
-    if not found:
-        cols = set(df.columns)
-        found = [name for name, need in _OTHER if set(need) <= cols][:1]
-    return found
-
-
-def _read(source: Any) -> pd.DataFrame:
-    """``source`` as a DataFrame (a frame is copied: the reader renames its columns)."""
-    if isinstance(source, pd.DataFrame):
-        return source.copy()
-    return read_table(source, "caret's `pred`")
-
-
-def _text(value: Any) -> str:
-    """A cell as caret printed it (numbers from a DataFrame in their shortest form)."""
-    value = _labels.plain(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _value(text: str) -> Any:
     """A tuning value read back from its text: an int, a float, or the string."""
     for kind in (int, float):
@@ -118,18 +60,6 @@ def _value(text: str) -> Any:
         except ValueError:
             pass
     return text
-
-
-def _numbers(df: pd.DataFrame, column: str, meaning: str) -> np.ndarray:
-    """A numeric column of caret's table, or an error naming it."""
-    try:
-        return pd.to_numeric(df[column], errors="raise").to_numpy()
-    except (ValueError, TypeError):
-        bad = df[column][pd.to_numeric(df[column], errors="coerce").isna()]
-        raise ReaderError(
-            f"caret's `{column}` column holds {bad.iloc[0]!r}, not a number; it should hold "
-            f"{meaning}."
-        ) from None
 
 
 def _resamples(values: pd.Series) -> tuple[np.ndarray, np.ndarray | None, str]:
@@ -172,7 +102,7 @@ def _levels(df: pd.DataFrame, seen: list[str]) -> tuple[list[str], list[str]]:
     named = [c for c in df.columns if c not in _KNOWN]
     if isinstance(obs.dtype, pd.CategoricalDtype):
         # a factor read with its levels (e.g. pyreadr of an .rds): R's level order itself
-        declared = [_text(c) for c in obs.cat.categories]
+        declared = [_common.text(c) for c in obs.cat.categories]
         if set(seen) <= set(declared):
             prob_cols = [c for c in declared if c in named]
             if prob_cols and len(prob_cols) < len(declared):
@@ -184,60 +114,9 @@ def _levels(df: pd.DataFrame, seen: list[str]) -> tuple[list[str], list[str]]:
                 )
             return declared, prob_cols
     prob_cols = [c for c in named if c in seen]
-    if not prob_cols:
-        # without classProbs the factor order is not in the file: R's default order is sorted
-        return sorted(seen), []
-    missing = [s for s in seen if s not in prob_cols]
-    if missing:
-        raise ReaderError(
-            f"caret's `pred` has probability columns {few(prob_cols)} but none for the classes "
-            f"{few(missing)} seen in `obs`/`pred`; write the whole fit$pred (classProbs = TRUE "
-            "writes one column per class level)."
-        )
-    return prob_cols, prob_cols
-
-
-def _check_resamples(frame: pd.DataFrame) -> None:
-    """Every candidate has rows in every resample, and resample numbers have no gaps."""
-    keys = ["repeat", "fold"] if "repeat" in frame.columns else ["fold"]
-    have = frame.groupby(keys, sort=True).size().index
-    if "repeat" in frame.columns:
-        folds_per_rep = {r: {f for rr, f in have if rr == r} for r, _ in have}
-        every = set().union(*folds_per_rep.values())
-        for r, got in folds_per_rep.items():
-            lost = sorted(every - got)
-            if lost:
-                raise ReaderError(
-                    f"caret's `Resample` column has no rows for folds {lost} of repeat {r} "
-                    f"(other repeats have them: e.g. 'Fold{lost[0]}.Rep{r}' is missing); write "
-                    "the whole fit$pred."
-                )
-        reps = sorted(folds_per_rep)
-        lost_r = sorted(set(range(1, max(reps) + 1)) - set(reps))
-        if lost_r:
-            raise ReaderError(
-                f"caret's `Resample` column has no rows for repeats {lost_r}; write the whole "
-                "fit$pred."
-            )
-        numbers = sorted(every)
-    else:
-        numbers = sorted(set(have))
-    lost_f = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
-    if lost_f:
-        raise ReaderError(
-            f"caret's `Resample` column has no rows for resamples {lost_f} (numbers run to "
-            f"{max(numbers)}); write the whole fit$pred."
-        )
-    if "param" in frame.columns:
-        every_pair = set(map(tuple, frame[keys].drop_duplicates().to_numpy().tolist()))
-        for p, part in frame.groupby("param", sort=False):
-            got = set(map(tuple, part[keys].drop_duplicates().to_numpy().tolist()))
-            lost = sorted(every_pair - got)
-            if lost:
-                raise ReaderError(
-                    f"caret's `pred` has no rows of tuning candidate {p!r} in resamples "
-                    f"{few(lost)}; write the whole fit$pred."
-                )
+    fix = "write the whole fit$pred (classProbs = TRUE writes one column per class level)"
+    levels, _ = _common.class_levels(seen, prob_cols, "caret's `obs`/`pred`", fix)
+    return levels, prob_cols
 
 
 def read_caret(
@@ -330,115 +209,54 @@ def read_caret(
     >>> float(frame.cv.counts().cv.accuracy(how="pooled", dim=["repeat", "fold"]).item())
     0.75
     """
-    df = _read(source)
-    if len(df.columns) and str(df.columns[0]) in _ROWNAMES:
-        df = df.drop(columns=df.columns[0])
-    df.columns = [str(c) for c in df.columns]
+    df = _common.own_table(source, _WHAT)
     cols = set(df.columns)
-    other = _other_tools(df)
-    if other and not {"pred", "obs"} & cols:
-        raise ReaderError(
-            f"source looks like the output of {' / '.join(other)} (columns "
-            f"{few(list(df.columns))}), not caret's fit$pred; read it with that tool's reader "
-            "(cvframe.readers.read detects the format)."
-        )
-    if other:
-        raise ReaderError(
-            f"source has caret's `pred`/`obs` columns and also those of {' / '.join(other)} "
-            f"({few(list(df.columns))}): are outputs of different tools mixed in one file? "
-            "Save caret's fit$pred in its own file."
-        )
+    _common.refuse_other(df, TOOL, "caret's fit$pred", ("pred", "obs"))
     if not looks_like(df) or not {"pred", "obs"} <= cols:
-        require(
-            df,
-            ["pred", "obs"],
-            "caret's `pred`",
-            "write the whole fit$pred of a classification train() with write.csv",
+        _common.require(
+            df, ["pred", "obs"], _WHAT, "write the whole fit$pred of a classification train()"
         )
-    require(
-        df,
-        ["Resample"],
-        "caret's `pred`",
-        'was `savePredictions` set in trainControl (savePredictions = "final" or "all")? '
-        'Leave-one-out CV (method = "LOOCV") writes no fold ids; use method = "cv"',
-    )
+    hint = 'was `savePredictions` set in trainControl (savePredictions = "final" or "all")? '
+    hint += 'Leave-one-out CV (method = "LOOCV") writes no fold ids; use method = "cv"'
+    _common.require(df, ["Resample"], _WHAT, hint)
     if df.empty:
-        raise ReaderError("caret's `pred` has no rows; write the whole fit$pred.")
-    for c in ("pred", "obs", "Resample"):
-        bad = df[c].isna()
-        if bad.any():
-            raise ReaderError(
-                f"caret's `{c}` column has {int(bad.sum())} missing values (first at row "
-                f"{int(np.flatnonzero(bad.to_numpy())[0])}); caret writes no missing {c}."
-            )
-    obs = df["obs"].map(_text)
-    pred = df["pred"].map(_text)
-    seen = list(dict.fromkeys([*obs, *pred]))
-    levels, prob_cols = _levels(df, seen)
+        raise ReaderError(f"{_WHAT} has no rows; write the whole fit$pred.")
+    _common.no_missing(
+        df, ("pred", "obs", "Resample"), TOOL, "caret writes no missing values there"
+    )
+    obs = df["obs"].map(_common.text)
+    pred = df["pred"].map(_common.text)
+    levels, prob_cols = _levels(df, list(dict.fromkeys([*obs, *pred])))
     param_cols = [c for c in df.columns if c not in _KNOWN and c not in levels]
-    if len(levels) < 2:
-        raise ReaderError(
-            f"caret's `obs`/`pred` hold one class only ({few(levels)}); a classification needs "
-            "two or more."
-        )
     task = "binary" if len(levels) == 2 else "multiclass"
-    if positive is not None:
-        if task != "binary":
-            raise ReaderError(
-                f"positive={positive!r} applies to a binary task; this one has "
-                f"{len(levels)} classes {few(levels)}."
-            )
-        if _text(positive) not in levels:
-            raise ReaderError(
-                f"positive={positive!r} is not a class of caret's `obs` {few(levels)}; pass one "
-                "of them."
-            )
-        pos = _text(positive)
-    else:
-        pos = levels[0]
-
+    pos = _common.positive_class(positive, levels, task, "caret's `obs`")
     fold, repeat, kind = _resamples(df["Resample"])
-    out: dict[str, Any] = {}
-    if repeat is not None:
-        out["repeat"] = repeat
+    out: dict[str, Any] = {} if repeat is None else {"repeat": repeat}
     out["fold"] = fold
     out["y_true"] = pd.Categorical(obs, categories=levels)
     out["y_pred"] = pd.Categorical(pred, categories=levels)
-    probs: dict[str, np.ndarray] = {}
-    for c in prob_cols:
-        p = pd.to_numeric(df[c], errors="coerce").to_numpy(np.float64)
-        bad = ~np.isfinite(p) & df[c].notna().to_numpy()
-        if bad.any():
-            raise ReaderError(
-                f"caret's `{c}` column holds {df[c].to_numpy()[bad][0]!r}, not a number; it "
-                f"should hold the probability of class {c!r}."
-            )
-        probs[c] = p
-    if probs:
-        if task == "binary":
-            out["score"] = probs[pos]
-        else:
-            for c in levels:
-                out[f"score_{c}"] = probs[c]
-    if param_cols == ["parameter"] and (df["parameter"].map(_text) == "none").all():
+    probs = _common.probabilities(df, {c: c for c in prob_cols}, "caret")
+    rest: dict[str, Any] = {}
+    if param_cols == ["parameter"] and (df["parameter"].map(_common.text) == "none").all():
         param_cols = []  # caret's placeholder of a model without tuning parameters
     if param_cols:
-        texts = df[param_cols].map(_text)
-        out["param"] = [
+        texts = df[param_cols].map(_common.text)
+        rest["param"] = [
             param_label({k: _value(v) for k, v in zip(param_cols, row, strict=True)})
             for row in texts.itertuples(index=False, name=None)
         ]
     if model is not None:
-        out["model"] = model
+        rest["model"] = model
     if "rowIndex" in cols:
-        out["sample"] = _numbers(df, "rowIndex", "the row of the training data")
+        rest["sample"] = _common.numbers(df, "rowIndex", TOOL, "the row of the training data")
     if "weights" in cols:
-        out["weights"] = _numbers(df, "weights", "the case weight").astype(np.float64)
-    frame = pd.DataFrame(out)
-    _check_resamples(frame)
-    frame.attrs.update({"source": TOOL, "task": task, "resampling": kind})
-    if task == "binary":
-        frame.attrs["pos_label"] = pos
-    else:
-        frame.attrs["labels"] = list(levels)
+        rest["weights"] = _common.numbers(df, "weights", TOOL, "the case weight").astype(np.float64)
+    frame = _common.predictions(
+        out, probs, levels, pos, rest, source=TOOL, task=task, resampling=kind
+    )
+    ids = df[[c for c in ("Resample", *param_cols, "rowIndex") if c in cols]]
+    fix = "Keep one row per resample and rowIndex (e.g. unique(fit$pred) in R)"
+    _common.refuse_duplicates(frame, ["repeat", "fold", "param", "sample"], ids, _WHAT, fix)
+    fix = "write the whole fit$pred"
+    _common.check_resamples(frame, _WHAT, fix, "tuning candidate", numbered=True)
     return frame

@@ -1,24 +1,13 @@
 """Reader of R mlr3's resampling and benchmark predictions.
 
 mlr3 keeps the held-out predictions of every resampling iteration in a ``ResampleResult``
-(``rr$predictions()``: one ``PredictionClassif`` per iteration) and of a benchmark in its
-``bmr$score()`` table. Written with ``fwrite`` / ``write.csv`` after
-``as.data.table(prediction)`` plus the iteration index, the table has one row per (iteration,
-held-out sample) with the columns
-
-- ``iteration``: the resampling iteration (1, 2, ...; repeated CV numbers the iterations
-  ``1 .. folds * repeats``, repeat by repeat);
-- ``row_ids``: the row of the task (``row_id`` before mlr3 0.11.0: read as well);
-- ``truth``, ``response``: true and predicted class;
-- ``prob.<class>``: class probabilities (``predict_type = "prob"``), in the task's class order
-  (for a binary task the positive class first);
-- for a benchmark, ``task_id`` and ``learner_id``.
-
-:func:`read_mlr3` turns it into cvframe's predictions frame (``task_id`` becomes ``dataset``,
-``learner_id`` becomes ``model``), which ``frame.cv.counts()`` and the score functions read as
-they are.
-
-This is an outer layer: nothing in the core imports it.
+(``rr$predictions()``) and of a benchmark in its ``bmr$score()`` table. Written with ``fwrite``
+/ ``write.csv`` after ``as.data.table(prediction)`` plus the iteration index, the table has one
+row per (iteration, held-out sample): ``iteration`` (1, 2, ...; repeated CV numbers them
+``1 .. folds * repeats``, repeat by repeat), ``row_ids`` (``row_id`` before mlr3 0.11.0),
+``truth``, ``response``, ``prob.<class>`` in the task's class order (the positive class
+first), and for a benchmark ``task_id`` and ``learner_id``. :func:`read_mlr3` turns it into
+cvframe's predictions frame.
 """
 
 from __future__ import annotations
@@ -28,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
 from ..errors import few
-from ._common import ReaderError, read_table, require
+from . import _common
+from ._common import ReaderError
 
 __all__ = ["COLUMNS", "looks_like", "read_mlr3"]
 
@@ -42,18 +31,6 @@ _WHAT = "mlr3's predictions"
 _SAVE = (
     "write rbindlist(lapply(seq_len(rr$iters), function(i) cbind(iteration = i, "
     "as.data.table(rr$predictions()[[i]])))) with fwrite"
-)
-#: Columns of mlr3's tables that are neither probabilities nor mapped to cvframe columns.
-_KNOWN = ("iteration", "row_ids", "truth", "response", "task_id", "learner_id", "weights")
-_ROWNAMES = ("", "Unnamed: 0")
-#: Signatures of other tools' outputs, so a wrong file is named (checked in order).
-_OTHER = (
-    ("caret (fit$pred)", ("pred", "obs")),
-    ("WEKA (Experimenter results)", ("Key_Run", "Key_Fold")),
-    ("WEKA (predictions)", ("inst#", "actual", "predicted")),
-    ("tidymodels (collect_predictions)", (".row", ".pred_class")),
-    ("scikit-learn (cross_validate results)", ("fit_time", "score_time")),
-    ("cvframe (predictions frame)", ("y_true", "y_pred", "fold")),
 )
 
 
@@ -72,32 +49,6 @@ def looks_like(df: pd.DataFrame) -> bool:
     """
     cols = {str(c) for c in getattr(df, "columns", [])}
     return {"truth", "response"} <= cols and bool(cols & {"row_ids", "row_id"})
-
-
-def _other_tool(cols: set[str]) -> str | None:
-    for name, need in _OTHER:
-        if set(need) <= cols:
-            return name
-    return None
-
-
-def _text(value: Any) -> str:
-    value = _labels.plain(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _integers(col: pd.Series, name: str) -> np.ndarray:
-    values = pd.to_numeric(col, errors="coerce")
-    ok = values.notna() & (values == values.round())
-    if not ok.all():
-        bad = col[~ok].iloc[0]
-        raise ReaderError(
-            f"mlr3's `{name}` column holds {bad!r}, not an integer; write the column as mlr3 "
-            "gives it."
-        )
-    return values.to_numpy().astype(np.int64)
 
 
 def _check_iterations(frame: pd.DataFrame, iteration: np.ndarray, by: list[str]) -> None:
@@ -173,74 +124,31 @@ def read_mlr3(source: Any, positive: Any = None, *, folds: int | None = None) ->
     >>> frame.cv.counts().cv.f_avg().item()  # rr$aggregate(msr("classif.fbeta"))
     0.6666666666666666
     """
-    df = source.copy() if isinstance(source, pd.DataFrame) else read_table(source, _WHAT)
-    if len(df.columns) and str(df.columns[0]) in _ROWNAMES:
-        df = df.drop(columns=df.columns[0])  # write.csv's row names
-    df.columns = [str(c) for c in df.columns]
+    df = _common.own_table(source, _WHAT)
     if "row_id" in df.columns and "row_ids" not in df.columns:
         df = df.rename(columns={"row_id": "row_ids"})  # mlr3 before 0.11.0
     cols = set(df.columns)
-    if not looks_like(df):
-        other = _other_tool(cols)
-        if other is not None:
-            raise ReaderError(
-                f"source looks like {other} output (columns {few(list(df.columns))}), not "
-                "mlr3's predictions; read it with that tool's reader (cvframe.readers.read "
-                "detects the format)."
-            )
-        require(df, COLUMNS, _WHAT, f"was predict_type set and the table written whole? {_SAVE}")
-    require(
-        df,
-        ["iteration"],
-        _WHAT,
-        "as.data.table(rr$prediction()) pools the iterations and drops them; " + _SAVE,
+    _common.refuse_other(df, TOOL, "mlr3's predictions", COLUMNS)
+    _common.require(
+        df, COLUMNS, _WHAT, f"was predict_type set and the table written whole? {_SAVE}"
     )
+    hint = "as.data.table(rr$prediction()) pools the iterations and drops them; " + _SAVE
+    _common.require(df, ["iteration"], _WHAT, hint)
     if df.empty:
         raise ReaderError(f"{_WHAT} have no rows; {_SAVE}.")
-    for c in ("iteration", "truth", "response"):
-        bad = df[c].isna()
-        if bad.any():
-            raise ReaderError(
-                f"mlr3's `{c}` column has {int(bad.sum())} missing values (first at row "
-                f"{int(np.flatnonzero(bad.to_numpy())[0])}); drop those rows (a learner that "
-                "failed to predict) or use a fallback learner."
-            )
-    truth = df["truth"].map(_text)
-    response = df["response"].map(_text)
-    seen = list(dict.fromkeys([*truth, *response]))
-    prob_cols = [c for c in df.columns if c.startswith("prob.")]
-    levels = [c[len("prob.") :] for c in prob_cols]
-    if levels:
-        unknown = [s for s in seen if s not in levels]
-        if unknown:
-            raise ReaderError(
-                f"mlr3's `truth`/`response` hold {few(unknown)}, which have no `prob.<class>` "
-                f"column (those are {few(prob_cols)}); write all of as.data.table(prediction)."
-            )
-    else:
-        levels = sorted(seen)
-    if len(levels) < 2:
-        raise ReaderError(
-            f"mlr3's `truth`/`response` hold one class only ({few(levels)}); a classification "
-            "needs two or more."
-        )
-    task = "binary" if len(levels) == 2 else "multiclass"
-    if positive is not None:
-        if task != "binary":
-            raise ReaderError(
-                f"positive={positive!r} applies to a binary task; this one has {len(levels)} "
-                f"classes {few(levels)}."
-            )
-        if _text(positive) not in levels:
-            raise ReaderError(
-                f"positive={positive!r} is not a class of mlr3's `truth` {few(levels)}; pass "
-                "one of them (the task's $positive)."
-            )
-        pos = _text(positive)
-    else:
-        pos = levels[0]
-
-    iteration = _integers(df["iteration"], "iteration")
+    fix = "drop those rows (a learner that failed to predict) or use a fallback learner"
+    _common.no_missing(df, ("iteration", "truth", "response"), TOOL, fix)
+    truth = df["truth"].map(_common.text)
+    response = df["response"].map(_common.text)
+    prob_cols = {c: c[len("prob.") :] for c in df.columns if c.startswith("prob.")}
+    seen, fix = list(dict.fromkeys([*truth, *response])), "write all of as.data.table(prediction)"
+    levels, task = _common.class_levels(
+        seen, list(prob_cols.values()), "mlr3's `truth`/`response`", fix
+    )
+    pos = _common.positive_class(
+        positive, levels, task, "mlr3's `truth`", " (the task's $positive)"
+    )
+    iteration = _common.numbers(df, "iteration", TOOL, "the iteration (1, 2, ...)", integer=True)
     if (iteration < 1).any():
         raise ReaderError(
             f"mlr3's `iteration` column holds {int(iteration.min())}; mlr3 numbers iterations "
@@ -265,34 +173,19 @@ def read_mlr3(source: Any, positive: Any = None, *, folds: int | None = None) ->
     ordered = [pos, *[c for c in levels if c != pos]] if task == "binary" else levels
     out["y_true"] = pd.Categorical(truth, categories=ordered)
     out["y_pred"] = pd.Categorical(response, categories=ordered)
-    probs: dict[str, np.ndarray] = {}
-    for c in prob_cols:
-        level = c[len("prob.") :]
-        p = pd.to_numeric(df[c], errors="coerce").to_numpy(np.float64)
-        if not np.isfinite(p).all():
-            bad = df[c].to_numpy()[~np.isfinite(p)][0]
-            raise ReaderError(
-                f"mlr3's probability column `{c}` holds {bad!r}; it should hold the probability "
-                f"of class {level!r}."
-            )
-        probs[level] = p
-    if probs:
-        if task == "binary":
-            out["score"] = probs[pos]
-        else:
-            for level in levels:
-                out[f"score_{level}"] = probs[level]
+    rest: dict[str, Any] = {}
     if "task_id" in cols:
-        out["dataset"] = df["task_id"].map(_text).to_numpy()
+        rest["dataset"] = df["task_id"].map(_common.text).to_numpy()
     if "learner_id" in cols:
-        out["model"] = df["learner_id"].map(_text).to_numpy()
-    out["sample"] = _integers(df["row_ids"], "row_ids")
+        rest["model"] = df["learner_id"].map(_common.text).to_numpy()
+    rest["sample"] = _common.numbers(df, "row_ids", TOOL, "the row of the task", integer=True)
     if "weights" in cols:
-        out["weights"] = pd.to_numeric(df["weights"], errors="raise").to_numpy(np.float64)
-    frame = pd.DataFrame(out)
-    frame.attrs.update({"source": TOOL, "task": task})
-    if task == "binary":
-        frame.attrs["pos_label"] = pos
-    else:
-        frame.attrs["labels"] = list(levels)
+        rest["weights"] = pd.to_numeric(df["weights"], errors="raise").to_numpy(np.float64)
+    probs = _common.probabilities(df, prob_cols, TOOL)
+    frame = _common.predictions(out, probs, levels, pos, rest, source=TOOL, task=task)
+    ids = df[[c for c in ("task_id", "learner_id", "iteration", "row_ids") if c in cols]]
+    fix = "Keep one row per iteration and row_ids (unique() in R)"
+    _common.refuse_duplicates(
+        frame, ["dataset", "model", "repeat", "fold", "sample"], ids, _WHAT, fix
+    )
     return frame

@@ -12,8 +12,6 @@ Two outputs of scikit-learn hold enough to rebuild every fold's counts without r
 
 ``cross_validate``'s per-fold ``test_score`` table alone (``pd.DataFrame(cv_results)``) holds no
 predictions; :func:`read_sklearn` recognises it and says what to save instead.
-
-This is an outer layer: nothing in the core imports it.
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ import pandas as pd
 
 from .. import _labels
 from ..errors import few
-from ._common import ReaderError, read_table
+from ._common import ReaderError, predictions, read_table, refuse_other
 
 __all__ = ["COLUMNS", "from_cross_val_predict", "from_sklearn_cv", "looks_like", "read_sklearn"]
 
@@ -39,15 +37,6 @@ _SAVE = (
     "keep the dict of cross_validate(..., return_indices=True, return_estimator=True) and "
     "call cvframe.readers.sklearn.from_sklearn_cv(cv_results, X, y), or pass "
     "cross_val_predict's output to from_cross_val_predict(y, y_pred, cv)"
-)
-#: Signatures of other tools' outputs, so a wrong file is named (checked in order).
-_OTHER = (
-    ("caret (fit$pred)", ("pred", "obs")),
-    ("WEKA (Experimenter results)", ("Key_Run", "Key_Fold")),
-    ("WEKA (predictions)", ("inst#", "actual", "predicted")),
-    ("mlr3 (predictions)", ("row_ids", "truth", "response")),
-    ("tidymodels (collect_predictions)", (".row", ".pred_class")),
-    ("cvframe (predictions frame)", ("y_true", "y_pred", "fold")),
 )
 
 
@@ -128,12 +117,8 @@ def _frame(
     frame = pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
     if "repeat" in frame.columns and frame["repeat"].nunique() == 1:
         frame = frame.drop(columns="repeat")
-    frame.attrs.update({"source": TOOL, "task": "binary" if pos is not None else "multiclass"})
-    if pos is not None:
-        frame.attrs["pos_label"] = _labels.to_attr(pos)
-    else:
-        frame.attrs["labels"] = list(classes)
-    return frame
+    task = "binary" if pos is not None else "multiclass"
+    return predictions(dict(frame), {}, classes, pos, source=TOOL, task=task)
 
 
 def from_sklearn_cv(
@@ -240,25 +225,6 @@ def from_sklearn_cv(
     return _frame(parts, classes, pos)
 
 
-def _check_deterministic(cv: Any) -> None:
-    name = type(cv).__name__
-    rs = getattr(cv, "random_state", None)
-    shuffles = bool(getattr(cv, "shuffle", False)) or (
-        hasattr(cv, "random_state") and not hasattr(cv, "shuffle")
-    )
-    if shuffles and rs is None:
-        raise ValueError(
-            f"cv={name}(...) shuffles with random_state=None, so its split() gives other folds "
-            "each call and the folds of cross_val_predict cannot be recovered; pass the "
-            "splitter with a fixed random_state (the same one given to cross_val_predict)."
-        )
-    if shuffles and not isinstance(rs, numbers.Integral):
-        raise ValueError(
-            f"cv={name}(random_state={type(rs).__name__}) draws from a RandomState object, "
-            "whose state changes with each split(); pass an integer random_state."
-        )
-
-
 def from_cross_val_predict(
     y: Any,
     y_pred: Any,
@@ -335,7 +301,22 @@ def from_cross_val_predict(
     if isinstance(cv, bool) or cv is None:
         raise ValueError(f"cv={cv!r}: pass the cv given to cross_val_predict (an int or splitter).")
     splitter = check_cv(cv, y_arr, classifier=True)
-    _check_deterministic(splitter)
+    name = type(splitter).__name__
+    rs = getattr(splitter, "random_state", None)
+    shuffles = bool(getattr(splitter, "shuffle", False)) or (
+        hasattr(splitter, "random_state") and not hasattr(splitter, "shuffle")
+    )
+    if shuffles and rs is None:
+        raise ValueError(
+            f"cv={name}(...) shuffles with random_state=None, so its split() gives other folds "
+            "each call and the folds of cross_val_predict cannot be recovered; pass the "
+            "splitter with a fixed random_state (the same one given to cross_val_predict)."
+        )
+    if shuffles and not isinstance(rs, numbers.Integral):
+        raise ValueError(
+            f"cv={name}(random_state={type(rs).__name__}) draws from a RandomState object, "
+            "whose state changes with each split(); pass an integer random_state."
+        )
     n = len(y_arr)
     Xs = np.zeros((n, 1)) if X is None else X
     folds = np.full(n, -1, dtype=np.int64)
@@ -355,14 +336,32 @@ def from_cross_val_predict(
             f"cv={type(splitter).__name__} tests no fold for rows {untested}; "
             "cross_val_predict needs test sets that partition the rows."
         )
+    for name, arr in (("y", y_arr), ("y_pred", p_arr)):
+        if pd.isna(arr).any():
+            raise ValueError(
+                f"{name} has missing labels (None/NaN) at rows {few(np.flatnonzero(pd.isna(arr)))}"
+                "; drop those rows before cross_val_predict (nothing is dropped silently)."
+            )
     classes = [_labels.plain(c) for c in np.unique(np.concatenate([y_arr, p_arr]))]
     y_classes = [_labels.plain(c) for c in np.unique(y_arr)]
+    if len(classes) > len(y_classes):
+        raise ValueError(
+            f"y_pred holds classes {few([c for c in classes if c not in y_classes])} that y does "
+            "not have: cross_val_predict predicts the classes of y only; pass the y_pred "
+            "made from this y."
+        )
     pos = _positive(classes, pos_label) if len(classes) <= 2 else None
     out: dict[str, Any] = {"fold": folds, "sample": np.arange(n), "y_true": y_arr, "y_pred": p_arr}
     if scores is not None:
         s = np.asarray(scores, dtype=np.float64)
         if s.shape[0] != n:
             raise ValueError(f"scores has {s.shape[0]} rows; y has {n}.")
+        if not np.isfinite(s).all():
+            bad = np.flatnonzero(~np.isfinite(s).reshape(n, -1).all(axis=1))
+            raise ValueError(
+                f"scores has NaN or infinite values at rows {few(bad)}; every tested row needs "
+                "a finite score (predict_proba or decision_function)."
+            )
         if s.ndim == 1:
             if pos is None:
                 raise ValueError(
@@ -381,8 +380,7 @@ def from_cross_val_predict(
             for k, c in enumerate(y_classes):
                 out[f"score_{c}"] = s[:, k]
     order = np.argsort(folds, kind="stable")
-    frame = pd.DataFrame(out).iloc[order].reset_index(drop=True)
-    return _frame([frame.to_dict("list")], classes, pos)
+    return _frame([pd.DataFrame(out).iloc[order].to_dict("list")], classes, pos)
 
 
 def read_sklearn(source: Any, X: Any = None, y: Any = None) -> pd.DataFrame:
@@ -426,13 +424,7 @@ def read_sklearn(source: Any, X: Any = None, y: Any = None) -> pd.DataFrame:
     df = read_table(source, "scikit-learn's cross_validate results")
     cols = [str(c) for c in df.columns]
     if not looks_like(df):
-        for name, need in _OTHER:
-            if set(need) <= set(cols):
-                raise ReaderError(
-                    f"source looks like {name} output (columns {few(cols)}), not "
-                    "scikit-learn's; read it with that tool's reader (cvframe.readers.read "
-                    "detects the format)."
-                )
+        refuse_other(df, TOOL, "scikit-learn's cross_validate results", COLUMNS)
         raise ReaderError(
             f"source (columns {few(cols)}) is not scikit-learn's cross_validate results "
             f"(columns {list(COLUMNS)} and test_<scorer>); {_SAVE}."

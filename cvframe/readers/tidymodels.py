@@ -3,33 +3,23 @@
 ``fit_resamples()`` / ``tune_grid()`` keep the held-out predictions of every resample when
 ``control_resamples(save_pred = TRUE)`` (``control_grid(save_pred = TRUE)``) is set;
 ``collect_predictions(res)`` written with ``write.csv`` is one row per (resample, held-out
-sample, candidate) with the columns
-
-- ``id``: the resample, ``"Fold01"`` for ``vfold_cv(v = 10)``; with ``repeats`` ``id`` is
-  ``"Repeat1"`` and ``id2`` ``"Fold01"``;
-- ``.pred_<level>``: class probabilities, one per outcome level in the factor's level order
-  (the first level is yardstick's default event);
-- ``.row``: the row of the data; ``.pred_class``: the predicted class;
-- the outcome column, named as in the model formula (``Class``, ``Species``, ...);
-- ``.config``: the candidate (``"Preprocessor1_Model1"``), and for a tuning grid the tuning
-  parameters' own columns.
-
-:func:`read_tidymodels` turns it into cvframe's predictions frame (``.config`` becomes
-``param``), which ``frame.cv.counts()`` and the score functions read as they are.
-
-This is an outer layer: nothing in the core imports it.
+sample, candidate): ``id`` (``"Fold01"``; with repeats ``id`` is ``"Repeat1"`` and ``id2``
+the fold), ``.pred_<level>`` in the factor's level order (the first level is yardstick's
+default event), ``.row``, ``.pred_class``, the outcome column named as in the model formula,
+``.config`` (the candidate) and the tuning parameters. :func:`read_tidymodels` turns it into
+cvframe's predictions frame (``.config`` becomes ``param``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from .. import _checks, _labels
+from .. import _checks
 from ..errors import few
-from ._common import ReaderError, read_table, require
+from . import _common
+from ._common import ReaderError
 
 __all__ = ["COLUMNS", "looks_like", "read_tidymodels"]
 
@@ -44,15 +34,6 @@ _SAVE = (
 )
 #: Columns of collect_predictions() that are not the outcome.
 _KNOWN = ("id", "id2", "id3", ".row", ".pred_class", ".config", ".iter", ".eval_time", "Unnamed: 0")
-#: Signatures of other tools' outputs, so a wrong file is named (checked in order).
-_OTHER = (
-    ("caret (fit$pred)", ("pred", "obs")),
-    ("WEKA (Experimenter results)", ("Key_Run", "Key_Fold")),
-    ("WEKA (predictions)", ("inst#", "actual", "predicted")),
-    ("mlr3 (predictions)", ("row_ids", "truth", "response")),
-    ("scikit-learn (cross_validate results)", ("fit_time", "score_time")),
-    ("cvframe (predictions frame)", ("y_true", "y_pred", "fold")),
-)
 
 
 def looks_like(df: pd.DataFrame) -> bool:
@@ -70,27 +51,15 @@ def looks_like(df: pd.DataFrame) -> bool:
     return set(COLUMNS) <= cols
 
 
-def _other_tool(cols: set[str]) -> str | None:
-    for name, need in _OTHER:
-        if set(need) <= cols:
-            return name
-    return None
-
-
-def _text(value: Any) -> str:
-    value = _labels.plain(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def _outcome(df: pd.DataFrame, truth: str | None, levels: list[str], prob_cols: list[str]) -> str:
     """The outcome column: ``truth`` when given, else the one column of class labels left."""
     if truth is not None:
-        require(df, [truth], _WHAT, f"truth={truth!r} names no column; pass the outcome's name")
+        _common.require(
+            df, [truth], _WHAT, f"truth={truth!r} names no column; pass the outcome's name"
+        )
         return truth
     rest = [c for c in df.columns if c not in _KNOWN and c not in prob_cols]
-    labelled = [c for c in rest if set(df[c].map(_text)) <= set(levels)]
+    labelled = [c for c in rest if set(df[c].map(_common.text)) <= set(levels)]
     if len(labelled) == 1:
         return labelled[0]
     if not labelled:
@@ -103,33 +72,6 @@ def _outcome(df: pd.DataFrame, truth: str | None, levels: list[str], prob_cols: 
         f"{_WHAT} has several columns that could be the outcome: {few(labelled)}; pass truth= "
         "with the outcome's name (the left-hand side of the model formula)."
     )
-
-
-def _check_resamples(frame: pd.DataFrame) -> None:
-    """Every candidate has rows in every resample some candidate has: an empty one is an error."""
-    keys = [c for c in ("repeat", "fold") if c in frame.columns]
-    have = frame.groupby(keys, sort=True).size().index
-    for param, g in (
-        frame.groupby("param", sort=True) if "param" in frame.columns else [(None, frame)]
-    ):
-        seen = set(g.groupby(keys, sort=True).size().index)
-        lost = [k for k in have if k not in seen]
-        if lost:
-            where = f" of .config {param!r}" if param is not None else ""
-            raise ReaderError(
-                f"{_WHAT}: resample {lost[0]!r}{where} has no rows (other candidates have them; "
-                f"{len(lost)} missing); {_SAVE}, all of it."
-            )
-    if "repeat" in frame.columns:
-        per = frame.groupby("repeat", sort=True)["fold"].unique()
-        want = set(frame["fold"].unique())
-        for rep, folds in per.items():
-            lost = sorted(want - set(folds))
-            if lost:
-                raise ReaderError(
-                    f"{_WHAT}: resample {rep}/{lost[0]} has no rows (other repeats have "
-                    f"{lost[0]}); {_SAVE}, all of it."
-                )
 
 
 def read_tidymodels(
@@ -192,88 +134,44 @@ def read_tidymodels(
     [0.6666666666666666]
     """
     event_level = _checks.choice("event_level", event_level, ["first", "second"])
-    df = source.copy() if isinstance(source, pd.DataFrame) else read_table(source, _WHAT)
-    df.columns = [str(c) for c in df.columns]
+    df = _common.own_table(source, _WHAT)
     cols = set(df.columns)
-    if not looks_like(df):
-        other = _other_tool(cols)
-        if other is not None and not ({".row", ".pred_class"} & cols):
-            raise ReaderError(
-                f"source looks like {other} output (columns {few(list(df.columns))}), not "
-                f"{_WHAT}; read it with that tool's reader (cvframe.readers.read detects the "
-                "format)."
-            )
-        require(df, COLUMNS, _WHAT, _SAVE)
+    _common.refuse_other(df, TOOL, _WHAT, COLUMNS)
+    _common.require(df, COLUMNS, _WHAT, _SAVE)
     if df.empty:
         raise ReaderError(f"{_WHAT} has no rows; {_SAVE}.")
-    prob_cols = [c for c in df.columns if c.startswith(".pred_") and c != ".pred_class"]
-    pred = df[".pred_class"].map(_text)
-    levels = [c[len(".pred_") :] for c in prob_cols]
-    if not levels:
-        levels = sorted(set(pred))
-    name = _outcome(df, truth, levels if prob_cols else sorted(levels), prob_cols)
-    for c in ("id", ".pred_class", name, *(["id2"] if "id2" in cols else [])):
-        bad = df[c].isna()
-        if bad.any():
-            raise ReaderError(
-                f"tidymodels' `{c}` column has {int(bad.sum())} missing values (first at row "
-                f"{int(np.flatnonzero(bad.to_numpy())[0])}); drop rows with a missing outcome "
-                "before resampling, or those predictions."
-            )
-    obs = df[name].map(_text)
-    seen = list(dict.fromkeys([*obs, *pred]))
-    if prob_cols:
-        unknown = [s for s in seen if s not in levels]
-        if unknown:
-            raise ReaderError(
-                f"tidymodels' `{name}`/`.pred_class` hold {few(unknown)}, which have no "
-                f"`.pred_<level>` column (those are {few(prob_cols)}); pass truth= with the "
-                "outcome column's name."
-            )
-    else:
-        levels = sorted(seen)
-    if len(levels) < 2:
-        raise ReaderError(
-            f"tidymodels' `{name}`/`.pred_class` hold one class only ({few(levels)}); a "
-            "classification needs two or more."
-        )
-    task = "binary" if len(levels) == 2 else "multiclass"
+    prob_cols = {c: c[len(".pred_") :] for c in df.columns if c.startswith(".pred_")}
+    prob_cols.pop(".pred_class")
+    pred = df[".pred_class"].map(_common.text)
+    levels = list(prob_cols.values()) or sorted(set(pred))
+    name = _outcome(df, truth, levels, list(prob_cols))
+    fix = "drop rows with a missing outcome before resampling, or those predictions"
+    _common.no_missing(
+        df, ("id", ".pred_class", name, *(["id2"] if "id2" in cols else [])), TOOL, fix
+    )
+    obs = df[name].map(_common.text)
+    seen, fix = list(dict.fromkeys([*obs, *pred])), "pass truth= with the outcome column's name"
+    where = f"tidymodels' `{name}`/`.pred_class`"
+    levels, task = _common.class_levels(seen, list(prob_cols.values()), where, fix)
     pos = levels[0 if event_level == "first" else 1] if task == "binary" else None
-
     out: dict[str, Any] = {}
     if "id2" in cols:
-        out["repeat"] = df["id"].map(_text).to_numpy()
-        out["fold"] = df["id2"].map(_text).to_numpy()
+        out["repeat"] = df["id"].map(_common.text).to_numpy()
+        out["fold"] = df["id2"].map(_common.text).to_numpy()
     else:
-        out["fold"] = df["id"].map(_text).to_numpy()
+        out["fold"] = df["id"].map(_common.text).to_numpy()
     ordered = [pos, *[c for c in levels if c != pos]] if task == "binary" else levels
     out["y_true"] = pd.Categorical(obs, categories=ordered)
     out["y_pred"] = pd.Categorical(pred, categories=ordered)
-    probs: dict[str, np.ndarray] = {}
-    for c in prob_cols:
-        level = c[len(".pred_") :]
-        p = pd.to_numeric(df[c], errors="coerce").to_numpy(np.float64)
-        if not np.isfinite(p).all():
-            bad = df[c].to_numpy()[~np.isfinite(p)][0]
-            raise ReaderError(
-                f"tidymodels' probability column `{c}` holds {bad!r}; it should hold the "
-                f"probability of level {level!r}."
-            )
-        probs[level] = p
-    if probs:
-        if task == "binary":
-            out["score"] = probs[str(pos)]
-        else:
-            for level in levels:
-                out[f"score_{level}"] = probs[level]
+    rest: dict[str, Any] = {}
     if ".config" in cols:
-        out["param"] = df[".config"].map(_text).to_numpy()
-    out["sample"] = pd.to_numeric(df[".row"], errors="raise").to_numpy()
-    frame = pd.DataFrame(out)
-    _check_resamples(frame)
-    frame.attrs.update({"source": TOOL, "task": task})
-    if task == "binary":
-        frame.attrs["pos_label"] = pos
-    else:
-        frame.attrs["labels"] = list(levels)
+        rest["param"] = df[".config"].map(_common.text).to_numpy()
+    rest["sample"] = pd.to_numeric(df[".row"], errors="raise").to_numpy()
+    frame = _common.predictions(
+        out, _common.probabilities(df, prob_cols, TOOL), levels, pos, rest, source=TOOL, task=task
+    )
+    ids = df[[c for c in ("id", "id2", ".config", ".row") if c in cols]]
+    fix = "Keep one row per resample and .row (dplyr::distinct() in R)"
+    _common.refuse_duplicates(frame, ["repeat", "fold", "param", "sample"], ids, _WHAT, fix)
+    _common.check_resamples(frame, _WHAT, f"{_SAVE}, all of it", ".config")
     return frame

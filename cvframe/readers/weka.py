@@ -13,14 +13,11 @@ Two formats:
   ``-classifications``). :func:`read_weka_predictions` returns the predictions frame; under
   cross-validation (``-x k``) the fold of each instance is where ``inst#`` restarts at 1.
   The Explorer's summary of a cross-validation is **pooled** over the folds (F_tp,fp).
-
-:data:`FORMATS` maps each format's name to its ``(looks_like, reader)`` pair;
-:func:`looks_like` matches either.
 """
 
 from __future__ import annotations
 
-import io
+import csv
 import os
 import re
 from collections.abc import Hashable
@@ -30,8 +27,19 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import _labels
 from ..build import from_confusion, from_counts
-from ._common import EXCEL, ReaderError, read_table, require
+from ..kappa import kappa
+from ._common import (
+    EXCEL,
+    ReaderError,
+    file_kind,
+    positive_class,
+    predictions,
+    read_table,
+    refuse_other,
+    require,
+)
 
 __all__ = [
     "COLUMNS",
@@ -47,6 +55,8 @@ __all__ = [
 
 #: The key columns of the Experimenter's result file (any result producer and evaluator).
 KEY_COLUMNS = ("Key_Dataset", "Key_Run", "Key_Fold", "Key_Scheme")
+#: The dims of the Experimenter's counts cube, from its key columns.
+KEYS = ("dataset", "model", "repeat", "fold")
 #: The confusion counts of the IR class, written by ``ClassifierSplitEvaluator``.
 COUNT_COLUMNS = {
     "tp": "Num_true_positives",
@@ -67,14 +77,6 @@ _COUNTS_HINT = (
 _KEYS_HINT = (
     "is this the Experimenter's result file (CSVResultListener, 'Results destination: CSV file')?"
 )
-#: Columns by which other tools' outputs are recognised in error messages.
-_OTHER_TOOLS = {
-    "caret (R)": ("pred", "obs", "Resample"),
-    "mlr3 (R)": ("row_ids", "truth", "response"),
-    "tidymodels (R)": (".row", ".pred_class"),
-    "cvframe / scikit-learn": ("fold", "y_true", "y_pred"),
-}
-_EXCEL_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0")
 
 
 def looks_like_experiment(df: pd.DataFrame) -> bool:
@@ -114,80 +116,31 @@ def looks_like(df: pd.DataFrame) -> bool:
     return looks_like_experiment(df) or looks_like_predictions(df)
 
 
-def _other_tool(df: pd.DataFrame) -> str | None:
-    for tool, cols in _OTHER_TOOLS.items():
-        if all(c in df.columns for c in cols):
-            return tool
-    return None
-
-
-def _not_other(df: pd.DataFrame, what: str, reader: str) -> None:
-    tool = _other_tool(df)
-    if tool is not None:
-        raise ReaderError(
-            f"{what} looks like the output of {tool}, not WEKA (its columns are "
-            f"{list(map(str, df.columns))[:12]}); read it with that tool's reader or "
-            f"cvframe.readers.read(source), not {reader}."
-        )
-
-
-def _excel(path: str) -> bool:
-    if os.path.splitext(path)[1].lower() in EXCEL:
-        return True
-    with open(path, "rb") as fh:
-        return fh.read(8).startswith(_EXCEL_MAGIC)
-
-
 def _read_result_file(source: Any, what: str) -> pd.DataFrame:
     """The result file; WEKA quotes strings with ``'`` (``Key_Scheme_options``, ``Summary``)."""
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        if os.path.isfile(path) and not _excel(path):
-            if path.lower().endswith(".arff"):
-                raise ReaderError(
-                    f"cannot read {what} {path!r}: an ARFF file (InstancesResultListener); "
-                    "save the results as CSV (CSVResultListener, or 'CSV file' as the results "
-                    "destination in the Experimenter)."
-                )
-            try:
-                frame = pd.read_csv(path, quotechar="'", escapechar="\\")
-            except Exception as exc:  # noqa: BLE001 - any parser failure is the user's file
-                raise ReaderError(
-                    f"cannot read {what} {path!r} as CSV ({type(exc).__name__}); save the "
-                    "results as CSV (CSVResultListener)."
-                ) from None
-            if frame.empty:
-                raise ReaderError(f"{what} {path!r} has no rows.")
-            return frame
-    return read_table(source, what)
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source).lower().endswith(".arff"):
+        raise ReaderError(
+            f"cannot read {what} {os.fspath(source)!r}: an ARFF file (InstancesResultListener); "
+            "save the results as CSV (CSVResultListener, or 'CSV file' as the results "
+            "destination in the Experimenter)."
+        )
+    return read_table(source, what, quotechar="'", escapechar="\\")
 
 
-def _two_classes(df: pd.DataFrame, table: pd.DataFrame) -> bool:
-    """Whether the data had two classes: WEKA's ``Kappa_statistic`` is the 2 x 2 kappa.
-
-    Without the column the counts are taken as a two-class confusion matrix.
-    """
+def _two_classes(df: pd.DataFrame, ds: xr.Dataset) -> bool:
+    """Whether the data had two classes: WEKA's ``Kappa_statistic`` is the kappa of the
+    2 x 2 cube ``ds`` (folds in the order of ``df``'s rows). Without it, taken as two."""
     if "Kappa_statistic" not in df.columns:
         return True
-    tp, fp, fn, tn = (table[k].to_numpy(float) for k in ("tp", "fp", "fn", "tn"))
-    n = tp + fp + fn + tn
-    po = (tp + tn) / n
-    pe = ((tp + fn) * (tp + fp) + (tn + fp) * (tn + fn)) / n**2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = np.where(pe < 1, (po - pe) / (1 - pe), 0.0)
-    weka_kappa = pd.to_numeric(df["Kappa_statistic"], errors="coerce").to_numpy(float)
-    ok = np.isnan(weka_kappa) | (np.abs(kappa - weka_kappa) < 1e-6)
-    return bool(ok.all())
-
-
-def _short(scheme: str) -> str:
-    return scheme.rsplit(".", 1)[-1]
+    ours = kappa(ds, None, zero_division=0).transpose(*KEYS).values.ravel()
+    theirs = pd.to_numeric(df["Kappa_statistic"], errors="coerce").to_numpy(float)
+    return bool((np.isnan(theirs) | (np.abs(ours - theirs) < 1e-6)).all())
 
 
 def _model_names(schemes: pd.Series, options: pd.Series, short: bool) -> pd.Series:
     opts = options.astype(object).where(options.notna(), "").astype(str)
     opts = opts.str.strip().str.strip("'").str.strip()
-    names = schemes.astype(str).map(_short) if short else schemes.astype(str)
+    names = schemes.astype(str).str.rsplit(".", n=1).str[-1] if short else schemes.astype(str)
     model = (names + " " + opts).str.strip()
     full = (schemes.astype(str) + " " + opts).str.strip()
     if short and model.nunique() != full.nunique():  # two packages' schemes share a name
@@ -268,17 +221,14 @@ def read_weka_experiment(
             f"{what} has the columns of WEKA's -p prediction output ({list(PREDICTION_COLUMNS)}); "
             "read it with read_weka_predictions."
         )
-    _not_other(df, what, "read_weka_experiment")
+    refuse_other(df, "weka", what, KEY_COLUMNS)
     require(df, KEY_COLUMNS, what, _KEYS_HINT)
     require(df, COUNT_COLUMNS.values(), what, _COUNTS_HINT)
     counts = df[list(COUNT_COLUMNS.values())].apply(pd.to_numeric, errors="coerce")
-    bad = counts.isna().any(axis=1) | (counts < 0).any(axis=1) | (counts % 1 != 0).any(axis=1)
+    cells = counts.isna() | (counts < 0) | (counts % 1 != 0)
+    bad = cells.any(axis=1)
     if bad.any():
-        col = next(
-            c
-            for c in counts
-            if (counts[c].isna() | (counts[c] % 1 != 0)).any() or (counts[c] < 0).any()
-        )
+        col = cells.any().idxmax()
         raise ReaderError(
             f"{what}: column `{col}` has {int(bad.sum())} row(s) that are not counts "
             f"(missing, negative or fractional; first at row {int(np.flatnonzero(bad)[0])}): "
@@ -296,7 +246,7 @@ def read_weka_experiment(
     )
     for name, col in COUNT_COLUMNS.items():
         table[name] = counts[col].astype(np.int64).to_numpy()
-    keys = ["dataset", "model", "repeat", "fold"]
+    keys = list(KEYS)
     dup = table.duplicated(keys, keep=False)
     if dup.any():
         first = table.loc[dup, keys].iloc[0].to_dict()
@@ -322,36 +272,25 @@ def read_weka_experiment(
             "Rerun it, or keep only the complete runs/schemes."
         )
     table = table.sort_values(keys)
-    if _two_classes(df.loc[table.index], table):
-        grid = table.set_index(keys)
-        shape = [len(v) for v in full.levels]
-        conf = np.stack(
-            [
-                np.stack([grid.tp, grid.fn], axis=-1),
-                np.stack([grid.fp, grid.tn], axis=-1),
-            ],
-            axis=-2,
-        ).reshape(*shape, 2, 2)
-        arr = xr.DataArray(
-            conf,
-            dims=(*keys, "true", "pred"),
-            coords={k: list(v) for k, v in zip(keys, full.levels, strict=True)},
-        )
-        ds = from_confusion(arr, [pos_label, neg_label], pos_label=pos_label)
-    else:  # more than two classes: the IR counts are one-vs-rest, no 2 x 2 confusion
+    grid = table.set_index(keys)
+    conf = np.stack(
+        [np.stack([grid.tp, grid.fn], axis=-1), np.stack([grid.fp, grid.tn], axis=-1)], axis=-2
+    ).reshape(*[len(v) for v in full.levels], 2, 2)
+    coords = {k: list(v) for k, v in zip(keys, full.levels, strict=True)}
+    arr = xr.DataArray(conf, dims=(*keys, "true", "pred"), coords=coords)
+    ds = from_confusion(arr, [pos_label, neg_label], pos_label=pos_label)
+    if not _two_classes(df.loc[table.index], ds):  # the IR counts are one-vs-rest: no 2 x 2
         ds = from_counts(table, task="binary", pos_label=pos_label)
-    ds = ds.transpose("dataset", "model", "repeat", "fold", ...)
+    ds = ds.transpose(*KEYS, ...)
     ds.attrs["source"] = "weka"
-    ds.attrs["pos_label"] = (
-        pos_label if isinstance(pos_label, (str, int, float)) else str(pos_label)
-    )
+    _labels.write_pos_label(ds, pos_label)
     return ds
 
 
 # --- -p predictions --------------------------------------------------------------------------
 
 _ROW = re.compile(
-    r"^\s*(?P<inst>\d+)\s+(?P<actual>\S+)\s+(?P<predicted>\S+)\s+(?P<error>\+\s+)?(?P<dist>\S+)"
+    r"^\s*(?P<inst>\d+)\s+(?P<actual>\S+)\s+(?P<predicted>\S+)\s+(?P<err>\+\s+)?(?P<dist>\S+)"
 )
 
 
@@ -404,56 +343,45 @@ def _parse_text(text: str, what: str) -> pd.DataFrame:
         m = _ROW.match(line)
         if m is None:
             break
-        rows.append(
-            {
-                "inst#": int(m["inst"]),
-                "actual": m["actual"],
-                "predicted": m["predicted"],
-                "error": "+" if m["error"] else "",
-                "distribution": m["dist"],
-            }
-        )
+        rows.append((int(m["inst"]), m["actual"], m["predicted"], m["err"] and "+", m["dist"]))
     if not rows:
         raise ReaderError(f"{what} has an `inst#` header but no prediction rows.")
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=[*PREDICTION_COLUMNS, "distribution"])
+
+
+def _table(rows: list[list[str]]) -> pd.DataFrame:
+    """WEKA's predictions table (header row first), the distribution's cells (one per class,
+    the header padded or not) joined with commas into one ``distribution`` text per row."""
+    names = ["" if c.startswith("Unnamed:") else c for c in (str(c).strip() for c in rows[0])]
+    body = [r for r in rows[1:] if any(str(c).strip() for c in r)]
+    k = next((i for i, c in enumerate(names) if c in ("distribution", "prediction")), None)
+    if k is None:
+        return pd.DataFrame([r[: len(names)] for r in body], columns=names)
+    width = 1
+    while k + width < len(names) and not names[k + width]:
+        width += 1
+    out = []
+    for r in body:
+        w = width + max(len(r) - len(names), 0)
+        out.append([*r[:k], *[""] * (k - len(r)), ",".join(map(str, r[k : k + w]))])
+    return pd.DataFrame(out, columns=[*names[:k], names[k]])
 
 
 def _read_predictions_table(source: Any, what: str) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
-        return source
+        return _table([list(source.columns), *source.astype(str).to_numpy().tolist()])
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
-        if os.path.isfile(path) and not _excel(path):
+        excel = os.path.splitext(path)[1].lower() in EXCEL
+        if os.path.isfile(path) and not (excel or file_kind(path) == "excel"):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
             lines = text.splitlines()
             head = next((i for i, ln in enumerate(lines) if ln.startswith("inst#,")), None)
             if head is not None:  # -classifications ...CSV (WEKA >= 3.7)
-                table = "\n".join(ln for ln in lines[head:] if ln.strip())
-                return pd.read_csv(io.StringIO(table), dtype=str, keep_default_na=False)
+                return _table(list(csv.reader(lines[head:])))
             return _parse_text(text, f"{what} {path!r}")
     return read_table(source, what)
-
-
-def _distribution(df: pd.DataFrame) -> str | None:
-    """The column holding the class probabilities, as one comma-joined string per row.
-
-    WEKA's CSV output writes the distribution as one value per class under one header cell
-    ``distribution`` followed by empty header cells (read as ``Unnamed: k``): join them.
-    """
-    if "distribution" in df.columns:
-        cols = list(df.columns)
-        k = cols.index("distribution")
-        extra = []
-        for c in cols[k + 1 :]:
-            if not str(c).startswith("Unnamed:"):
-                break
-            extra.append(c)
-        if extra:
-            parts = df[["distribution", *extra]].astype(str)
-            df["distribution"] = parts.apply(lambda r: ",".join(r), axis=1)
-        return "distribution"
-    return "prediction" if "prediction" in df.columns else None
 
 
 def _scores(dist: pd.Series, predicted: np.ndarray, n_classes: int) -> np.ndarray | None:
@@ -471,7 +399,14 @@ def _scores(dist: pd.Series, predicted: np.ndarray, n_classes: int) -> np.ndarra
         return out
     if width.nunique() != 1:
         raise ReaderError("WEKA's -p output: the `distribution` rows have different lengths.")
-    return np.array([[float(v) for v in row] for row in parts], dtype=float)
+    values = pd.to_numeric(pd.Series(np.concatenate(parts.to_list())), errors="coerce")
+    if values.isna().any():
+        bad = dist[parts.map(lambda r: pd.to_numeric(pd.Series(r), errors="coerce").isna().any())]
+        raise ReaderError(
+            f"WEKA's -p output has a `distribution` {bad.iloc[0]!r} that is not numbers "
+            "(one probability per class, comma-separated): was the file edited?"
+        )
+    return values.to_numpy(float).reshape(len(parts), -1)
 
 
 def read_weka_predictions(
@@ -558,9 +493,9 @@ def read_weka_predictions(
         seen = {tuple(p.attrs["classes"]) for p in parts}
         if len(seen) != 1:
             raise ReaderError(f"{what}: the per-fold outputs have different classes {seen}.")
-        out = pd.concat(parts, ignore_index=True)
-        out.attrs = dict(parts[0].attrs)
-        return out
+        joined = pd.concat(parts, ignore_index=True)
+        joined.attrs = dict(parts[0].attrs)
+        return joined
     if hasattr(source, "read"):
         df = _parse_text(source.read(), what)
     else:
@@ -570,7 +505,7 @@ def read_weka_predictions(
             f"{what}: this is the Experimenter's result file (`Key_Run`, `Key_Fold` columns); "
             "read it with read_weka_experiment."
         )
-    _not_other(df, what, "read_weka_predictions")
+    refuse_other(df, "weka", what, PREDICTION_COLUMNS)
     require(df, ("inst#", "actual", "predicted"), what, "was -p 0 given to the classifier?")
     if df.empty:
         raise ReaderError(f"{what} has no prediction rows.")
@@ -594,8 +529,7 @@ def read_weka_predictions(
                 f"fold={fold!r} names one: pass fold=None to number them 1..{n_folds}."
             )
         folds = np.full(len(df), fold, dtype=object)
-    df = df.copy()
-    dist_col = _distribution(df)
+    dist_col = next((c for c in ("distribution", "prediction") if c in df.columns), None)
     pred_index = np.array([i for i, _ in predicted])
     n_classes = max(names)
     probs = None
@@ -604,28 +538,17 @@ def read_weka_predictions(
         if probs is not None:
             n_classes = max(n_classes, probs.shape[1])
     classes = [names.get(i, str(i)) for i in range(1, n_classes + 1)]
-    pos = classes[0] if pos_label is None else pos_label
-    if pos not in classes:
-        raise ReaderError(f"pos_label={pos!r} is not a class of {what}: {classes}.")
-    out = pd.DataFrame({"fold": folds})
+    task = "binary" if len(classes) == 2 else "multiclass"
+    pos = positive_class(pos_label, classes, task, what, arg="pos_label")
+    out: dict[str, Any] = {"fold": folds}
     if repeat is not None:
         out["repeat"] = repeat
-    out["y_true"] = [n for _, n in actual]
-    out["y_pred"] = [n for _, n in predicted]
-    if probs is not None:
-        if len(classes) == 2:
-            out["score"] = probs[:, classes.index(pos)]
-        else:
-            for j, c in enumerate(classes):
-                out[f"score_{c}"] = probs[:, j]
-    if model is not None:
-        out["model"] = model
-    if dataset is not None:
-        out["dataset"] = dataset
-    out["inst"] = inst
-    task = "binary" if len(classes) == 2 else "multiclass"
-    out.attrs = {"source": "weka", "task": task, "pos_label": pos, "classes": classes}
-    return out
+    out["y_true"] = pd.Categorical([n for _, n in actual], categories=classes)
+    out["y_pred"] = pd.Categorical([n for _, n in predicted], categories=classes)
+    rest = {"model": model, "dataset": dataset, "inst": inst}
+    scores = {} if probs is None else dict(zip(classes, probs.T, strict=True))
+    rest = {k: v for k, v in rest.items() if v is not None}
+    return predictions(out, scores, classes, pos, rest, source="weka", task=task, classes=classes)
 
 
 #: Format name -> (detector, reader), for :func:`cvframe.readers.detect` and ``read``.

@@ -21,12 +21,14 @@ from scipy.special import gammaln
 from .. import _checks
 
 __all__ = [
+    "MAX_TRIALS",
     "Model",
     "as_seed",
     "binom",
     "check_flag",
     "check_int",
     "check_real",
+    "check_trials",
     "hyper",
     "seed_attr",
     "REFERENCE",
@@ -45,7 +47,22 @@ def _as_value_error(check: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
         raise ValueError(str(err)) from None
 
 
-def check_int(name: str, value: Any, low: int, high: int | None = None, fix: str = "") -> int:
+#: The most Monte-Carlo trials a study runs: beyond, it would not finish (nor fit in memory).
+MAX_TRIALS = 2**40
+
+
+def check_trials(value: Any) -> int:
+    """The number of Monte-Carlo trials, ``1 <= trials <= MAX_TRIALS``."""
+    fix = (
+        "A Monte-Carlo standard error shrinks as 1/sqrt(trials): 10**6 trials give about three "
+        "decimals; for the exact values of F_tp,fp, F_avg and F_pr,re use exact=True."
+    )
+    return check_int("trials", value, 1, MAX_TRIALS, fix=fix)
+
+
+def check_int(
+    name: str, value: Any, low: int | None, high: int | None = None, fix: str = ""
+) -> int:
     """An integer argument in ``[low, high]``; bools and non-integral numbers are refused.
 
     >>> check_int("trials", True, 1)
@@ -140,11 +157,8 @@ def as_seed(seed: Any) -> np.random.SeedSequence:
         return seed
     if seed is None:
         return np.random.SeedSequence()
-    if (
-        isinstance(seed, (int, np.integer))
-        and not isinstance(seed, (bool, np.bool_))
-        and int(seed) >= 0
-    ):
+    whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_))
+    if whole and int(seed) >= 0:
         return np.random.SeedSequence(int(seed))
     raise ValueError(
         f"seed={seed!r} must be None, a non-negative integer or a numpy.random.SeedSequence."
@@ -159,11 +173,8 @@ def seed_attr(ss: np.random.SeedSequence) -> str:
 
 # --- distributions --------------------------------------------------------------------------
 def _lcomb(a: Any, b: Any) -> Any:
-    return (
-        gammaln(np.asarray(a) + 1.0)
-        - gammaln(np.asarray(b) + 1.0)
-        - gammaln(np.asarray(a) - np.asarray(b) + 1.0)
-    )
+    a, b = np.asarray(a), np.asarray(b)
+    return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
 
 
 def binom(x: np.ndarray, m: Any, p: float) -> np.ndarray:
@@ -184,14 +195,8 @@ def hyper(a: Any, total: Any, good: Any, draws: Any) -> np.ndarray:
     a, total, good, draws = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (a, total, good, draws))
     )
-    ok = (
-        (a >= 0)
-        & (a <= good)
-        & (draws - a >= 0)
-        & (draws - a <= total - good)
-        & (good <= total)
-        & (draws <= total)
-    )
+    ok = (a >= 0) & (a <= good) & (draws - a >= 0) & (draws - a <= total - good)
+    ok &= (good <= total) & (draws <= total)
     z = np.where(ok, 0.0, 0.0)
     a_, t_, g_, d_ = (np.where(ok, v, z) for v in (a, total, good, draws))
     lp = _lcomb(g_, a_) + _lcomb(t_ - g_, d_ - a_) - _lcomb(t_, d_)

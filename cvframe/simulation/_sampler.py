@@ -152,7 +152,6 @@ class Sampler:
         self.model = model
         self.seed = seed
         self.tables = tables(model)
-        self.fast = self.tables.fast
 
     def uniforms(self, t0: int, t1: int) -> np.ndarray:
         """The 32-bit uniforms of trials t0..t1-1, shape (t1 - t0, D)."""
@@ -167,7 +166,7 @@ class Sampler:
     def counts(self, t0: int, t1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(tp, fp, pos, neg) per (trial, fold) for trials t0..t1-1, small int dtypes."""
         m = self.model
-        if not self.fast:
+        if not self.tables.fast:
             return self._counts_numpy(t0, t1)
         u = self.uniforms(t0, t1)
         k = m.k

@@ -20,12 +20,8 @@ def run(tasks: list[tuple[Any, ...]], scheduler: Any, progress: Any) -> list[Any
     """
     from tqdm.auto import tqdm
 
-    bar = tqdm(
-        total=len(tasks),
-        desc="bias_study",
-        unit="task",
-        disable=(None if progress is None else not progress),
-    )
+    disable = None if progress is None else not progress
+    bar = tqdm(total=len(tasks), desc="bias_study", unit="task", disable=disable)
     try:
         try:
             import dask

@@ -13,7 +13,7 @@ import numpy as np
 import xarray as xr
 
 from ..schema import CLASS, FOLD, TRIAL
-from ._model import Model, as_seed, check_int, seed_attr
+from ._model import Model, as_seed, check_int, check_trials, seed_attr
 from ._sampler import BLOCK, Sampler, block_arrays
 
 __all__ = ["cube", "simulate"]
@@ -23,11 +23,9 @@ def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -
     """Wrap (trial, fold) arrays as a binary counts cube over (trial, fold, class)."""
     t = tp.shape[0]
     dims = (TRIAL, FOLD, CLASS)
-    data = {
-        name: (dims, arr[:, :, None])
-        for name, arr in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn))
-    }
-    from .. import __version__
+    data = dict(tp=(dims, tp[:, :, None]), fp=(dims, fp[:, :, None]))
+    data.update(fn=(dims, fn[:, :, None]), tn=(dims, tn[:, :, None]))
+    from .._version import __version__
 
     return xr.Dataset(
         data,
@@ -145,20 +143,24 @@ def simulate(
     [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]
     """
     model = Model.make(n, prevalence, f, k, stratified)
-    trials = check_int("trials", trials, 1)
+    trials = check_trials(trials)
     ss = as_seed(seed)
     sampler = Sampler(model, ss)
     seed_str = seed_attr(ss)
     if chunks is not None:
         chunks = check_int("chunks", chunks, 1)
         return _lazy_cube(sampler, trials, chunks, seed_str)
-    out = [np.empty((trials, model.k), dtype=np.int64) for _ in range(4)]
-    step = BLOCK if sampler.fast else min(BLOCK, trials)
-    for t0 in range(0, trials, step):
-        t1 = min(trials, t0 + step)
-        for o, a in zip(out, block_arrays(sampler, t0, t1), strict=True):
-            o[t0:t1] = a
-    return cube(out[0], out[1], out[2], out[3], 0, model, seed_str)
+    arr = _blocks(sampler, 0, trials)
+    return cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, model, seed_str)
+
+
+def _blocks(sampler: Sampler, t0: int, t1: int) -> np.ndarray:
+    """The (trial, fold, tp/fp/fn/tn) counts of trials ``t0..t1``, drawn a block at a time."""
+    out = np.empty((t1 - t0, sampler.model.k, 4), dtype=np.int64)
+    for s0 in range(t0, t1, BLOCK):
+        s1 = min(t1, s0 + BLOCK)
+        out[s0 - t0 : s1 - t0] = np.stack(block_arrays(sampler, s0, s1), axis=-1)
+    return out
 
 
 def _lazy_cube(sampler: Sampler, trials: int, chunks: int, seed: str) -> xr.Dataset:
@@ -169,12 +171,7 @@ def _lazy_cube(sampler: Sampler, trials: int, chunks: int, seed: str) -> xr.Data
     def gen(block: np.ndarray) -> np.ndarray:
         if block.size == 0:
             return np.empty((0, k, 4), dtype=np.int64)
-        t0, t1 = int(block[0]), int(block[-1]) + 1
-        out = np.empty((t1 - t0, k, 4), dtype=np.int64)
-        for s0 in range(t0, t1, BLOCK):
-            s1 = min(t1, s0 + BLOCK)
-            out[s0 - t0 : s1 - t0] = np.stack(block_arrays(sampler, s0, s1), axis=-1)
-        return out
+        return _blocks(sampler, int(block[0]), int(block[-1]) + 1)
 
     idx = da.arange(trials, chunks=chunks, dtype=np.int64)
     arr = idx.map_blocks(

@@ -51,12 +51,10 @@ def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
 
 def _p_invalid(a: np.ndarray, b: np.ndarray, f: float, q: float) -> np.ndarray:
     """P(V = 0) of a fold: no positives, or no predicted positive (TP = FP = 0)."""
-    a = np.asarray(a)
-    b = np.asarray(b)
+    a, b = np.asarray(a), np.asarray(b)
     with np.errstate(divide="ignore"):
-        p0 = np.exp(a * np.log1p(-f) if f < 1 else np.where(a > 0, -np.inf, 0.0)) * np.exp(
-            b * np.log1p(-q)
-        )
+        p0 = np.exp(a * np.log1p(-f) if f < 1 else np.where(a > 0, -np.inf, 0.0))
+        p0 = p0 * np.exp(b * np.log1p(-q))
     return np.where(a == 0, 1.0, p0)
 
 
@@ -72,14 +70,9 @@ def moments(model: Model) -> dict[str, float]:
         neg = m.sizes - pos
         types = {(int(a), int(b)) for a, b in zip(pos, neg, strict=True)}
         mom = {t: _f_moments(*t, f, q) for t in types}
-        mean = sum(mom[(int(a), int(b))][0] for a, b in zip(pos, neg, strict=True)) / k
-        var = (
-            sum(
-                mom[(int(a), int(b))][1] - mom[(int(a), int(b))][0] ** 2
-                for a, b in zip(pos, neg, strict=True)
-            )
-            / k**2
-        )
+        per = [mom[(int(a), int(b))] for a, b in zip(pos, neg, strict=True)]
+        mean = sum(e1 for e1, _ in per) / k
+        var = sum(e2 - e1**2 for e1, e2 in per) / k**2
         p_ok = float(np.prod(1.0 - _p_invalid(pos, neg, f, q)))
     else:
         sizes = [int(s) for s in m.sizes]
@@ -156,22 +149,11 @@ _PI = Decimal(
     "58209749445923078164062862089986280348253421170679"
 )
 #: Bernoulli numbers B_2 .. B_28 (numerator, denominator) for Stirling's series.
-_BERNOULLI = (
-    (1, 6),
-    (-1, 30),
-    (1, 42),
-    (-1, 30),
-    (5, 66),
-    (-691, 2730),
-    (7, 6),
-    (-3617, 510),
-    (43867, 798),
-    (-174611, 330),
-    (854513, 138),
-    (-236364091, 2730),
-    (8553103, 6),
-    (-23749461029, 870),
-)
+_BERNOULLI = [
+    Fraction(b).as_integer_ratio()
+    for b in "1/6 -1/30 1/42 -1/30 5/66 -691/2730 7/6 -3617/510 43867/798 -174611/330 854513/138 "
+    "-236364091/2730 8553103/6 -23749461029/870".split()
+]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -184,13 +166,8 @@ def _lfact(m: int, prec: int) -> Decimal:
     out = ctx.subtract(ctx.multiply(x, x.ln(ctx)), x)
     out = ctx.add(out, ctx.divide(ctx.multiply(2 * _PI, x).ln(ctx), 2))
     for j, (num, den) in enumerate(_BERNOULLI, 1):
-        out = ctx.add(
-            out,
-            ctx.divide(
-                Decimal(num),
-                ctx.multiply(Decimal(den * 2 * j * (2 * j - 1)), ctx.power(x, 2 * j - 1)),
-            ),
-        )
+        term = ctx.multiply(Decimal(den * 2 * j * (2 * j - 1)), ctx.power(x, 2 * j - 1))
+        out = ctx.add(out, ctx.divide(Decimal(num), term))
     return out
 
 
@@ -338,26 +315,33 @@ def p_fold_without_positives(n_pos: Any, n: int = 1000, k: int = 10, trials: Any
     """
     n = check_int("n", n, 2)
     k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
-    pos = np.asarray(n_pos)
-    if pos.dtype.kind == "f" and np.all(np.isfinite(pos)) and np.all(pos == np.round(pos)):
-        pos = pos.astype(np.int64)
-    if pos.dtype.kind not in "iu":
+    pos = _whole("n_pos", n_pos, "positives in the data", 0, n).astype(np.int64)
+    tr = _whole("trials", trials, "independent splits; bools are not counts", 1, None)
+    try:
+        shape = np.broadcast_shapes(pos.shape, tr.shape)
+    except ValueError:
         raise ValueError(
-            f"n_pos={few(np.ravel(pos))} must be integers (positives in the data), not {pos.dtype}."
-        )
-    bad = (pos < 0) | (pos > n)
-    if bad.any():
-        raise ValueError(f"n_pos has values {few(pos[bad])} outside [0, n={n}].")
-    tr = np.asarray(trials)
-    if tr.dtype.kind == "f" and np.all(np.isfinite(tr)) and np.all(tr == np.round(tr)):
-        tr = tr.astype(np.int64)
-    if tr.dtype.kind not in "iu" or (tr < 1).any():
-        raise ValueError(
-            f"trials={few(np.ravel(tr))} must be integers >= 1 (bools are not counts)."
-        )
+            f"n_pos of shape {pos.shape} and trials of shape {tr.shape} do not broadcast "
+            "together: give one trials per n_pos (same shape), or one number for all."
+        ) from None
     uniq, inv = np.unique(pos, return_inverse=True)
     p = np.array([_p_empty(int(u), n, k) for u in uniq])[inv].reshape(pos.shape)
-    p, tr = np.broadcast_arrays(p, tr)
-    with np.errstate(divide="ignore"):
+    p, tr = np.broadcast_to(p, shape), np.broadcast_to(tr.astype(np.float64), shape)
+    with np.errstate(divide="ignore", over="ignore"):  # a huge trials: the power underflows
         out = np.where(p >= 1.0, 1.0, -np.expm1(tr * np.log1p(-np.minimum(p, 1.0))))
     return float(out) if out.ndim == 0 else out
+
+
+def _whole(name: str, value: Any, what: str, low: int, high: int | None) -> np.ndarray:
+    """``value`` as an array of whole numbers in ``[low, high]`` (``what`` they count): ints of
+    any size or integral floats; each distinct value is checked as the scalar ``name``."""
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iufO":
+        raise ValueError(f"{name}={few(arr.ravel())} must be integers ({what}), not {arr.dtype}.")
+    whole = {v: check_int(name, v, None) for v in dict.fromkeys(arr.ravel().tolist())}
+    bad = [w for w in whole.values() if w < low or (high is not None and w > high)]
+    if bad:
+        raise ValueError(f"{name} has values {few(bad)} outside [{low}, {high or 'inf'}] ({what}).")
+    if arr.dtype.kind == "O":  # Python ints beyond int64: their size is all that matters here
+        arr = np.array([float(whole[v]) for v in arr.ravel().tolist()]).reshape(arr.shape)
+    return arr

@@ -9,6 +9,7 @@ reduced by the very cube method a user applies to real folds
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -18,7 +19,7 @@ import xarray as xr
 from .. import reduce
 from ..errors import few
 from ..schema import FOLD
-from ._model import REFERENCE, Model, as_seed, check_flag, check_int, seed_attr
+from ._model import REFERENCE, Model, as_seed, check_flag, check_int, check_trials, seed_attr
 from ._sampler import Sampler, block_arrays
 from ._scheduler import run
 from .cube import cube
@@ -33,6 +34,20 @@ EXACT_ESTIMATORS = ("f_tp_fp", "f_avg")
 #: Trials per task of a bias study: large enough that the per-call overhead of the cube methods
 #: is small, small enough to keep a task's memory near 100 MB.
 STUDY_CHUNK = 1 << 16
+#: The ``description`` of each variable of a bias study.
+_NOTES = {
+    "rel_bias": "(mean F - f)/f: exact where `exact`, else Monte Carlo",
+    "rel_std": "std(F)/f (ddof=1 for Monte Carlo): exact where `exact`",
+    "rel_bias_mc": "Monte-Carlo (mean F - f)/f",
+    "rel_std_mc": "Monte-Carlo std(F)/f",
+    "rel_bias_se": "Monte-Carlo standard error of rel_bias_mc",
+    "rel_std_se": "Monte-Carlo standard error of rel_std_mc (delta method)",
+    "exact": "rel_bias and rel_std are exact (summed over the model's distributions)",
+    "p_undefined": "P(some fold has undefined precision or recall); exact if exact=True",
+    "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
+    "p_undefined_se": "binomial standard error of p_undefined_mc",
+    "positives": "positives in the data set, round(n * prevalence)",
+}
 
 
 def point_seed(root: np.random.SeedSequence, model: Model) -> np.random.SeedSequence:
@@ -68,15 +83,50 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
     return out
 
 
-def _exact_task(model: Model) -> dict[str, float]:
-    return moments(model)
-
-
 def _grid(name: str, values: Any) -> list[Any]:
+    """The values of one grid axis: a number or a flat list of distinct ones."""
+    if np.ndim(values) > 1:
+        raise ValueError(
+            f"{name} has shape {np.shape(values)}; give a number or a flat list of values."
+        )
     vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
     if not vals:
         raise ValueError(f"{name} is empty; give at least one value.")
-    return list(dict.fromkeys(v.item() if isinstance(v, np.generic) else v for v in vals))
+    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
+    if len(set(vals)) < len(vals):
+        twice = [v for i, v in enumerate(vals) if v in vals[:i]]
+        raise ValueError(f"{name} repeats the values {few(twice)}; give each value once.")
+    return vals
+
+
+def _models(n: int, k: int, strats: list[Any], prevs: list[Any], fs: list[Any]) -> dict[Any, Model]:
+    """The model of every grid point; an error names the point."""
+    models = {}
+    for sv, pv, fv in itertools.product(strats, prevs, fs):
+        try:
+            models[(sv, pv, fv)] = Model.make(n, pv, fv, k, sv)
+        except ValueError as err:
+            where = f"grid point stratified={sv}, prevalence={pv}, f={fv}"
+            raise ValueError(f"{err} ({where})") from None
+    return models
+
+
+def _moments(s: np.ndarray, fv: float) -> dict[str, np.ndarray]:
+    """Relative bias and std (and their standard errors) per estimator from the Monte-Carlo
+    sums ``s`` (rows: estimators; columns: count, S1..S4 of F - f)."""
+    cnt = s[:, 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m1 = s[:, 1] / cnt
+        raw2, raw3, raw4 = s[:, 2] / cnt, s[:, 3] / cnt, s[:, 4] / cnt
+        pvar = np.maximum(raw2 - m1**2, 0.0)
+        m4 = raw4 - 4 * m1 * raw3 + 6 * m1**2 * raw2 - 3 * m1**4
+        sd = np.sqrt(pvar * cnt / np.maximum(cnt - 1, 1))
+        return {
+            "rel_bias_mc": m1 / fv,
+            "rel_std_mc": sd / fv,
+            "rel_bias_se": sd / np.sqrt(cnt) / fv,
+            "rel_std_se": np.sqrt(np.maximum(m4 - pvar**2, 0.0) / (4 * pvar * cnt)) / fv,
+        }
 
 
 def bias_study(
@@ -192,20 +242,11 @@ def bias_study(
             raise ValueError(
                 f"stratified={few(strats)} has non-boolean values; use True and/or False."
             )
-    trials = check_int("trials", trials, 1)
+    trials = check_trials(trials)
     chunks = check_int("chunks", chunks, 1)
     exact = check_flag("exact", exact)
     root = as_seed(seed)
-    models = {}
-    for sv in strats:
-        for pv in prevs:
-            for fv in fs:
-                try:
-                    models[(sv, pv, fv)] = Model.make(n, pv, fv, k, sv)
-                except ValueError as err:
-                    raise ValueError(
-                        f"{err} (grid point stratified={sv}, prevalence={pv}, f={fv})"
-                    ) from None
+    models = _models(n, k, strats, prevs, fs)
     tasks: list[tuple[Any, ...]] = []
     slots: list[tuple[Any, ...]] = []
     for key, model in models.items():
@@ -214,7 +255,7 @@ def bias_study(
             tasks.append((_mc_chunk, model, ss, t0, min(trials, t0 + chunks)))
             slots.append(("mc", key))
         if exact:
-            tasks.append((_exact_task, model))
+            tasks.append((moments, model))
             slots.append(("exact", key))
     results = run(tasks, scheduler, progress)
 
@@ -227,33 +268,14 @@ def bias_study(
         else:
             exacts[key] = res
     ne = len(ESTIMATORS)
-    var = {
-        name: np.full(shape + (ne,), np.nan)
-        for name in (
-            "rel_bias",
-            "rel_std",
-            "rel_bias_mc",
-            "rel_std_mc",
-            "rel_bias_se",
-            "rel_std_se",
-        )
-    }
+    var = {name: np.full(shape + (ne,), np.nan) for name in _NOTES if name.startswith("rel_")}
     is_exact = np.zeros(shape + (ne,), dtype=bool)
     p_und, p_und_mc, p_und_se = (np.full(shape, np.nan) for _ in range(3))
     for sv, pv, fv in models:
         idx = (strats.index(sv), prevs.index(pv), fs.index(fv))
         s = sums[(sv, pv, fv)]
-        cnt = s[:ne, 0]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m1 = s[:ne, 1] / cnt
-            raw2, raw3, raw4 = s[:ne, 2] / cnt, s[:ne, 3] / cnt, s[:ne, 4] / cnt
-            pvar = np.maximum(raw2 - m1**2, 0.0)
-            m4 = raw4 - 4 * m1 * raw3 + 6 * m1**2 * raw2 - 3 * m1**4
-            sd = np.sqrt(pvar * cnt / np.maximum(cnt - 1, 1))
-            var["rel_bias_mc"][idx] = m1 / fv
-            var["rel_std_mc"][idx] = sd / fv
-            var["rel_bias_se"][idx] = sd / np.sqrt(cnt) / fv
-            var["rel_std_se"][idx] = np.sqrt(np.maximum(m4 - pvar**2, 0.0) / (4 * pvar * cnt)) / fv
+        for name, value in _moments(s[:ne], fv).items():
+            var[name][idx] = value
         var["rel_bias"][idx] = var["rel_bias_mc"][idx]
         var["rel_std"][idx] = var["rel_std_mc"][idx]
         t_all, t_bad = s[-1, 0], s[-1, 1]
@@ -270,17 +292,15 @@ def bias_study(
             p_und[idx] = ex["p_undefined"]
     dims4 = ("stratified", "prevalence", "f", "estimator")
     dims3 = dims4[:3]
-    from .. import __version__
+    from .._version import __version__
 
     data: dict[str, Any] = {name: (dims4, arr) for name, arr in var.items()}
     data["exact"] = (dims4, is_exact)
     data["p_undefined"] = (dims3, p_und)
     data["p_undefined_mc"] = (dims3, p_und_mc)
     data["p_undefined_se"] = (dims3, p_und_se)
-    data["positives"] = (
-        ("prevalence",),
-        np.array([int(math.floor(n * p + 0.5)) for p in prevs], dtype=np.int64),
-    )
+    positives = [int(math.floor(n * p + 0.5)) for p in prevs]
+    data["positives"] = (("prevalence",), np.array(positives, dtype=np.int64))
     st = xr.Dataset(
         data,
         coords={
@@ -302,26 +322,9 @@ def bias_study(
             "cvframe_version": __version__,
         },
     )
-    _describe(st)
-    return st
-
-
-def _describe(st: xr.Dataset) -> None:
-    notes = {
-        "rel_bias": "(mean F - f)/f: exact where `exact`, else Monte Carlo",
-        "rel_std": "std(F)/f (ddof=1 for Monte Carlo): exact where `exact`",
-        "rel_bias_mc": "Monte-Carlo (mean F - f)/f",
-        "rel_std_mc": "Monte-Carlo std(F)/f",
-        "rel_bias_se": "Monte-Carlo standard error of rel_bias_mc",
-        "rel_std_se": "Monte-Carlo standard error of rel_std_mc (delta method)",
-        "exact": "rel_bias and rel_std are exact (summed over the model's distributions)",
-        "p_undefined": "P(some fold has undefined precision or recall); exact if exact=True",
-        "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
-        "p_undefined_se": "binomial standard error of p_undefined_mc",
-        "positives": "positives in the data set, round(n * prevalence)",
-    }
-    for name, text in notes.items():
+    for name, text in _NOTES.items():
         st[name].attrs["description"] = text
+    return st
 
 
 def study_for_netcdf(study: xr.Dataset) -> xr.Dataset:
