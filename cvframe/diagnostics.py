@@ -21,9 +21,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import _labels, reduce
+from . import _labels
 from . import scores as score_metrics
+from ._labels import frame as labels_frame
 from .errors import UndefinedMetricWarning
+from .reduce import F_METHODS
 from .schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
 from .tidy import extra_dims, fold_table, methods_table
 
@@ -46,11 +48,16 @@ KINDS = (
 
 
 def _binom_two_sided(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Exact two-sided binomial p-value 2·min(P[X <= x], P[X >= x]), capped at 1."""
-    from scipy import stats
+    """Exact two-sided binomial p-value 2·min(P[X <= x], P[X >= x]), capped at 1.
 
-    low = stats.binom.cdf(x, n, p)
-    high = stats.binom.sf(x - 1, n, p)
+    ``bdtr(x, n, p)`` is :math:`P[X \\le x]` and ``bdtrc(x - 1, n, p)`` is :math:`P[X \\ge x]`
+    (the regularized incomplete beta function, as ``scipy.stats.binom`` computes them).
+    """
+    from scipy import special
+
+    x, n = np.asarray(x, dtype=np.int64), np.asarray(n, dtype=np.int64)  # integral counts
+    low = special.bdtr(x, n, p)
+    high = special.bdtrc(x - 1, n, p)
     return np.minimum(1.0, 2.0 * np.minimum(low, high))
 
 
@@ -124,6 +131,7 @@ def anomalies(
     alpha: float = 0.01,
     beta: float = 1.0,
     scores: pd.DataFrame | None = None,
+    methods: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     r"""Every finding about individual folds a person should look at, one row per finding.
 
@@ -183,6 +191,11 @@ def anomalies(
         :func:`cvframe.scores.auc` reads it); adds the ``worse_than_random`` findings.
         Training-set rows (``subset="train"``) are left out. A binary cube's
         ``attrs["pos_label"]`` is used when the frame records none.
+    methods : pandas.DataFrame, optional
+        The five F methods of ``ds`` already computed (:func:`cvframe.tidy.methods_table`,
+        one row per (..., ``class``)), as the report has them: ``methods_disagree`` reads
+        their spread, with the ``zero_division`` policy they were computed with, instead of
+        computing them again (with undefined counted as 0).
 
     Returns
     -------
@@ -308,11 +321,10 @@ def anomalies(
         ),
     )
 
-    methods = reduce.f_methods(ds, beta=beta, zero_division=0.0)
-    names = list(methods.data_vars)
-    stacked = methods.to_array("method").transpose(*extra, CLASS, "method")
-    vals = np.asarray(stacked.values)
-    with np.errstate(invalid="ignore"):
+    names = list(F_METHODS)
+    vals = _methods_values(ds, extra, methods, beta)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a cell with every method undefined
         spread = np.nanmax(vals, axis=-1) - np.nanmin(vals, axis=-1) if vals.size else vals
     disagree = xr.DataArray(
         np.nan_to_num(spread, nan=0.0) > tol,
@@ -333,6 +345,25 @@ def anomalies(
     return found.frame()
 
 
+def _methods_values(
+    ds: xr.Dataset, extra: list[Hashable], methods: pd.DataFrame | None, beta: float
+) -> np.ndarray:
+    """The five F methods as an array over (*extra, class, method): given, or computed."""
+    keys = [*extra, CLASS]
+    if methods is None:
+        methods = methods_table(ds, beta=beta, zero_division=0.0)
+    missing = [c for c in [*keys, *F_METHODS] if c not in methods.columns]
+    if missing:
+        raise ValueError(
+            f"methods lacks the columns {missing}; pass cvframe.tidy.methods_table(ds) of the "
+            "same cube (one row per class and cell of its other dims), or methods=None."
+        )
+    grid = pd.MultiIndex.from_product([ds[d].values for d in keys], names=keys)
+    table = methods[list(F_METHODS)].set_axis(pd.MultiIndex.from_frame(methods[keys]))
+    table = table.reindex(grid)
+    return table.to_numpy(dtype="float64").reshape(*(ds.sizes[d] for d in keys), len(F_METHODS))
+
+
 def _nonneg(name: str, value: Any) -> float:
     if (
         isinstance(value, bool)
@@ -345,15 +376,14 @@ def _nonneg(name: str, value: Any) -> float:
 
 def _worse_than_random(found: _Findings, ds: xr.Dataset, frame: pd.DataFrame) -> None:
     """Add a ``worse_than_random`` finding for every fold and class with AUC below 0.5."""
-    if not isinstance(frame, pd.DataFrame):
+    if not (isinstance(frame, pd.DataFrame) or labels_frame.is_dask_frame(frame)):
         raise TypeError(
             f"scores must be a pandas DataFrame of predictions, got {type(frame).__name__}."
         )
-    if "subset" in frame.columns:
-        frame = frame[frame["subset"] == "test"].drop(columns="subset")
+    frame = labels_frame.test_rows(frame)
     pos = None
     if ds.attrs.get("task") == "binary" and "pos_label" in ds.attrs:
-        if "pos_label" not in frame.attrs:
+        if _labels.attrs_pos(frame.attrs) is None:  # the frame names no positive class
             pos = _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)

@@ -270,6 +270,29 @@ def test_folds_plot_lines_are_the_tidy_values():
     assert drawn == sorted(round(float(v), 9) for v in agg["value"])
 
 
+def test_folds_plot_draws_the_frames_it_is_given(monkeypatch):
+    """A fold table and aggregation lines given are drawn as they are: the same figure as
+    from the cube, nothing recomputed; a methods table gives the F lines."""
+    ds = cvframe.datasets.table2()
+    pf, agg = cvframe.tidy.fold_table(ds), cvframe.tidy.fold_aggregates(ds)
+
+    def drawn(g):
+        pts = [np.round(c.get_offsets(), 9).tolist() for ax in g.axes.flat for c in ax.collections]
+        return pts, [np.round(ln.get_ydata(), 9).tolist() for ax in g.axes.flat for ln in ax.lines]
+
+    expected = drawn(plot.folds(ds))
+    monkeypatch.setattr(cvframe.tidy, "fold_table", None)  # a call would fail
+    monkeypatch.setattr(cvframe.tidy, "fold_aggregates", None)
+    assert drawn(plot.folds(pf, methods=agg)) == expected
+    monkeypatch.undo()
+    assert drawn(ds.cv.plot.folds(methods=agg)) == expected
+    assert drawn(plot.folds(pf, methods=cvframe.tidy.methods_table(ds))) == expected
+    moved = drawn(plot.folds(pf, methods=agg.assign(value=agg["value"] / 2)))
+    assert moved[0] == expected[0] and moved[1] != expected[1]
+    with pytest.raises(TypeError, match="methods must be a tidy.fold_aggregates"):
+        plot.folds(ds, methods=agg.to_numpy())
+
+
 def _scored_frame() -> pd.DataFrame:
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 80)

@@ -190,11 +190,6 @@ AXES_LEVEL = {
     "confusion-tidy-ax": lambda d, ax: plot.confusion(
         tidy.confusion_table(d["model"], normalize="true").query("model == 'nb'"), ax=ax
     ),
-    "cost_roc-binary-ax": lambda d, ax: plot.cost_roc(d["binary_df"], ax=ax),
-    "cost_roc-multiclass-classes-ax": lambda d, ax: plot.cost_roc(
-        d["multiclass_df"], classes=[2], ax=ax
-    ),
-    "cost_roc-dask-ax": lambda d, ax: plot.cost_roc(d["dask_df"], ax=ax),
     "fold_risk-ax": lambda d, ax: plot.fold_risk(n_pos=[10, 20, 40], trials=(1, 10), ax=ax),
     "f_surface-ax": lambda d, ax: plot.f_surface("pr", ax=ax, resolution=41),
     "differences-ax": lambda d, ax: plot.differences(_compare_result(), ax=ax),
@@ -333,7 +328,28 @@ FIGURE_LEVEL = {
         lambda d: plot.cost_roc(d["multiclass_df"], col_wrap=2),
         dict(n=3, wrap=2),
     ),
-    "cost_roc-model": (lambda d: plot.cost_roc(d["model_df"], classes=[0]), dict(n=2)),
+    "cost_roc-binary": (lambda d: plot.cost_roc(d["binary_df"]), dict(n=1)),
+    "cost_roc-multiclass-classes": (
+        lambda d: d["multiclass_df"].cv.plot.cost_roc(classes=[2]),
+        dict(n=1, titles=["class = 2"]),
+    ),
+    "cost_roc-dask": (lambda d: plot.cost_roc(d["dask_df"], method="fold"), dict(n=1)),
+    "cost_roc-model-hue": (
+        lambda d: plot.cost_roc(d["model_df"], classes=[0]),
+        dict(n=1, legend=["lr", "nb", "optimal point"]),
+    ),
+    "cost_roc-model-col": (
+        lambda d: plot.cost_roc(d["model_df"], classes=[0], col="model", aspect=1.2),
+        dict(n=2, titles=["model = nb"]),
+    ),
+    "cost_roc-repeats-row": (
+        lambda d: plot.cost_roc(d["repeats_df"], method="fold", row="repeat", hue="fold"),
+        dict(n=2, titles=["repeat = 1"], legend=["fold 0", "fold 2"]),
+    ),
+    "cost_roc-tidy-filtered": (
+        lambda d: plot.cost_roc(tidy.cost_roc_table(d["multiclass_df"]).query("`class` != 1")),
+        dict(n=2, titles=["class = 2"]),
+    ),
     # bias
     "bias-default": (lambda d: plot.bias(_study()), dict(n=4, legend=["F_tp,fp", "~F_avg"])),
     "bias-col_wrap": (

@@ -281,3 +281,25 @@ def test_the_compiled_auc_of_one_kind_equals_the_numpy_rank_sums(monkeypatch):
             out[eng] = _rank.Ranked(s, s.min(), s.max(), y, g, groups).auc()
         for a, b in zip(out["numba"], out["numpy"], strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+def test_one_parse_shares_the_parse_of_one_frame_only(monkeypatch):
+    calls = []
+    original = _driver.parse
+    monkeypatch.setattr(_driver, "parse", lambda *a: calls.append(1) or original(*a))
+    rng = np.random.default_rng(3)
+    frames = []
+    for _ in range(2):
+        y = rng.integers(0, 2, 60)
+        frames.append(
+            pd.DataFrame({"fold": np.arange(60) % 3, "y_true": y, "score": rng.random(60)})
+        )
+    with scores.one_parse():
+        for df in frames:
+            auc = scores.auc(df, "merge").item()
+            brier = scores.brier(df, "merge").item()
+            assert auc == pytest.approx(roc_auc_score(df.y_true, df.score), abs=1e-12)
+            assert brier == pytest.approx(brier_score_loss(df.y_true, df.score), abs=1e-12)
+    assert len(calls) == 2  # one parse per frame, not per metric
+    scores.auc(frames[0], "merge")
+    assert len(calls) == 3  # outside the block nothing is kept

@@ -116,6 +116,21 @@ def test_fold_aggregates_keeps_user_dims():
     pd.testing.assert_frame_equal(got, alone)
 
 
+def test_fold_aggregates_take_the_methods_table_given():
+    """methods= is used as given (its F lines), with repeats and user dims; a table of
+    other rows or lacking a method is refused, naming methods."""
+    _, _, both = _five_and_ten()
+    m = tidy.methods_table(both)
+    pd.testing.assert_frame_equal(tidy.fold_aggregates(both, methods=m), tidy.fold_aggregates(both))
+    t = tidy.fold_aggregates(both, methods=m.assign(f_avg=0.25))
+    assert (t.loc[t.line == "F_avg", "value"] == 0.25).all()
+    assert not (t.loc[t.line != "F_avg", "value"] == 0.25).any()
+    with pytest.raises(ValueError, match=r"methods lacks the columns \['f_pr_re'\]"):
+        tidy.fold_aggregates(both, methods=m.drop(columns="f_pr_re"))
+    with pytest.raises(ValueError, match="methods has other rows than ds"):
+        tidy.fold_aggregates(both, methods=m[m.model == "a"])
+
+
 def test_confusion_table_matches_sklearn():
     rng = np.random.default_rng(2)
     y = rng.integers(0, 3, 300)

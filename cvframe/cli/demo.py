@@ -7,8 +7,9 @@ cubes (netCDF), the plots (PNG) and ``report.html``.
 Where the time goes, and what keeps it short: the fits of every model and split run in one
 joblib thread pool (``--jobs``, one BLAS thread per fit: oversubscribed threads made logistic
 regression 50x slower on a shared 2-core machine; worker processes cost more to start than
-the demo's small fits take); each figure is drawn once, for the HTML report, and the PNG
-files are those same images. Drawing the figures is most of the demo's time.
+the demo's small fits take); the report is computed once for the text and the HTML, each
+figure is drawn once, for the HTML report, and the PNG files are those same images. Drawing
+the figures is most of the demo's time.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from ._common import Steps, UserError, integer, out_dir, progress, save_figure
+from .report import add_report_options
 
 __all__ = ["DEMO_FOLDS", "DEMO_REPEATS", "OPTIONS", "add_parser", "run"]
 
@@ -60,17 +62,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="N",
         help="parallel fits, in threads (-1: one per core), each with one BLAS thread",
     )
-    p.add_argument(
-        "--title", default=None, metavar="TEXT", help="title of report.html (default: per cube)"
+    add_report_options(
+        p, "title of report.html (default: per cube)", "write no PNG and no plot in the HTML"
     )
-    p.add_argument(
-        "--max-fold-rows",
-        default="40",
-        metavar="N",
-        help="list every fold when there are at most N (fold, class) rows, else only the "
-        "rows a finding names",
-    )
-    p.add_argument("--no-plots", action="store_true", help="write no PNG and no plot in the HTML")
     p.add_argument(
         "--no-progress", action="store_true", help="no progress bars (shown on a terminal)"
     )
@@ -151,37 +145,6 @@ def _frames(repeats: int, n_jobs: int, show: bool | None) -> dict[str, tuple[pd.
     return out
 
 
-def _report(cubes: Any, frames: Any, fmt: str, args: argparse.Namespace, plots: bool) -> str:
-    from ..report import report
-
-    kwargs: dict[str, Any] = dict(
-        scores=frames,
-        format=fmt,
-        title=args.title,
-        max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
-    )
-    if fmt == "html":
-        kwargs["plots"] = plots
-    return report(cubes, **kwargs)
-
-
-def _page(
-    cubes: dict[str, Any], frames: dict[str, Any], args: argparse.Namespace, plots: bool
-) -> tuple[str, dict[str, bytes]]:
-    """The HTML report and its figures as ``{file name: PNG bytes}``, each drawn once."""
-    from ..report import html_with_figures
-
-    if not plots:
-        return _report(cubes, frames, "html", args, plots), {}
-    page, figs = html_with_figures(
-        cubes,
-        scores=frames,
-        title=args.title,
-        max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
-    )
-    return page, {f"{cube}_{fig.name}.png": fig.png for cube, fig in figs}
-
-
 def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe demo``."""
     start = time.perf_counter()
@@ -196,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
 
     matplotlib.use("Agg")
     from .. import datasets, io
+    from ..report import render
 
     out = out_dir(args.out)
     print("cvframe demo -- the same folds, five F-measures (Forman & Scholz 2010)\n")
@@ -207,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     frames = _frames(repeats, n_jobs, show)
-    steps = Steps(5, "cvframe demo", show)
+    steps = Steps(3, "cvframe demo", show)
     try:
         steps.step("counts cubes")
         cubes, score_frames, written = {}, {}, []
@@ -218,20 +182,25 @@ def run(args: argparse.Namespace) -> int:
             path = os.path.join(out, f"{name}.nc")
             io.prepare_for_write(ds).to_netcdf(path)
             written.append(path)
-        steps.step("text report")
-        text = _report(cubes, score_frames, "text", args, plots)
-        steps.step("HTML report")
-        page, pngs = _page(cubes, score_frames, args, plots)
+        steps.step("report (text and HTML)")
+        pages, figs = render(
+            cubes,
+            scores=score_frames,
+            title=args.title,
+            plots=plots,
+            max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
+        )
         html_path = os.path.join(out, "report.html")
         with open(html_path, "w", encoding="utf-8") as fh:
-            fh.write(page)
+            fh.write(pages["html"])
         steps.step("PNG files")
         if plots:
+            pngs = {f"{cube}_{fig.name}.png": fig.png for cube, fig in figs}
             written += _write_pngs(out, pngs, score_frames)
         written.append(html_path)
     finally:
         steps.close()
-    print(text)
+    print(pages["text"])
     print(
         f"Wrote {len(written)} files to {out}: " + ", ".join(os.path.basename(p) for p in written)
     )

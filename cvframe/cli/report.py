@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import re
 import sys
@@ -12,6 +11,7 @@ from typing import Any
 
 import xarray as xr
 
+from ..readers import FORMATS as READER_FORMATS
 from ..schema import FRAME_DIMS
 from ._common import (
     Steps,
@@ -27,7 +27,7 @@ from ._common import (
     zero_division,
 )
 
-__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "columns", "run"]
+__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "add_report_options", "columns", "run"]
 
 #: Library argument names and the options that set them.
 OPTIONS = {
@@ -49,15 +49,7 @@ OPTIONS = {
 }
 
 #: The formats ``--format-in`` can force (default: detected from the columns).
-FORMATS_IN = [
-    "caret",
-    "weka",
-    "weka-predictions",
-    "mlr3",
-    "tidymodels",
-    "sklearn",
-    "cvframe",
-]
+FORMATS_IN = list(READER_FORMATS)
 
 
 def columns(args: argparse.Namespace) -> dict[str, str]:
@@ -144,17 +136,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="false-alarm rate of the outlying-fold tests, in (0, 1)",
     )
     p.add_argument("--format", default="text", choices=["text", "json", "html"], help="output")
-    p.add_argument(
-        "--title", default=None, metavar="TEXT", help="report title (default: the file name)"
-    )
-    p.add_argument(
-        "--max-fold-rows",
-        default="40",
-        metavar="N",
-        help="list every fold when there are at most N (fold, class) rows, else only the "
-        "rows a finding names",
-    )
-    p.add_argument("--no-plots", action="store_true", help="no plots in the HTML report")
+    add_report_options(p, "report title (default: the file name)", "no plots in the HTML report")
     p.add_argument(
         "--format-in",
         default=None,
@@ -173,6 +155,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.set_defaults(func=run, options=OPTIONS, columns=columns)
     return p
+
+
+def add_report_options(p: argparse.ArgumentParser, title_help: str, plots_help: str) -> None:
+    """The options of the report itself (``--title``, ``--max-fold-rows``, ``--no-plots``),
+    shared by the commands that write one."""
+    p.add_argument("--title", default=None, metavar="TEXT", help=title_help)
+    p.add_argument(
+        "--max-fold-rows",
+        default="40",
+        metavar="N",
+        help="list every fold when there are at most N (fold, class) rows, else only the "
+        "rows a finding names",
+    )
+    p.add_argument("--no-plots", action="store_true", help=plots_help)
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -324,7 +320,8 @@ def _text_output(path: str, format_in: str | None) -> Any:
     from .. import readers
 
     fmt = format_in or readers.sniff(path)
-    if fmt in (None, "cvframe") or os.path.splitext(path)[1].lower() in (".csv", ".parquet", ".pq"):
+    table = os.path.splitext(path)[1].lower() in (".csv", ".parquet", ".pq")
+    if fmt in (None, "cvframe") or (table and fmt != "weka-predictions"):  # WEKA's CSV: a preamble
         return None
     try:
         return readers.read(path, format=fmt)
@@ -352,23 +349,13 @@ def _from_tool(frame: Any, format_in: str | None) -> Any:
         raise UserError(re.sub(r"\bformat=", "--format-in", text)) from None
 
 
-def _report(ds: Any, fmt: str, title: str | None, kwargs: dict[str, Any]) -> str:
-    """:func:`cvframe.report.report` of ``ds``, with ``title`` when given."""
-    from ..report import report
-
-    if title is not None:
-        if "title" in inspect.signature(report).parameters:
-            kwargs = dict(kwargs, title=title)
-        else:  # the section title is the cube's source
-            ds.attrs["source"] = title
-    return report(ds, format=fmt, **kwargs)
-
-
 def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any], steps: Steps) -> int:
     """Print the report of ``ds``, or write it and the cube to ``--out``."""
+    from ..report import report
+
     steps.step("report")
     if args.out is None:
-        text = _report(ds, args.format, args.title, kwargs)
+        text = report(ds, format=args.format, title=args.title, **kwargs)
         steps.close()
         sys.stdout.write(text)
         return 0
@@ -378,7 +365,7 @@ def _write(args: argparse.Namespace, ds: Any, kwargs: dict[str, Any], steps: Ste
     out = out_dir(args.out)
     ext = {"text": "txt", "json": "json", "html": "html"}[args.format]
     path = os.path.join(out, f"report.{ext}")
-    text = _report(ds, args.format, args.title, kwargs)
+    text = report(ds, format=args.format, title=args.title, **kwargs)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
     steps.step("writing counts.nc")

@@ -4,19 +4,41 @@ the layout that keeps every label inside the saved figure."""
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import _checks
+from .._docs import accessor_doc, register
 from .._labels import plain
 from ..schema import CLASS, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
+from ..tidy.curves import in_memory
 
 GROUP = "group"
+
+register(
+    {
+        "plot_classes": """\
+classes : label or list of labels, optional
+    Draw only these classes (default all); an unknown class is an error listing the
+    valid ones.""",
+        "plot_col_wrap": """\
+col_wrap : int, optional
+    Panels per row (default: at most 4, balanced); not with ``row``.""",
+        "plot_size": """\
+height, aspect : float
+    Size of each panel (inches; width = height * aspect).""",
+        "plot_palette": """\
+palette : seaborn palette, optional
+    Colours of the ``hue`` levels.""",
+    }
+)
 #: Smallest font size of any text the plots write (points).
 MIN_FONT = 9
 #: Panels per row of a wrapped grid, at most.
@@ -73,23 +95,40 @@ def percent() -> Any:
 # --- data in ----------------------------------------------------------------------------------
 
 
-def is_dask_frame(df: Any) -> bool:
-    """True for a dask DataFrame (classic dask or dask-expr)."""
-    return type(df).__module__.split(".")[0] in ("dask", "dask_expr") and hasattr(df, "compute")
+def given(
+    data: Any, columns: Iterable[str], compute: Callable[[Any], pd.DataFrame], plot: str = ""
+) -> pd.DataFrame:
+    """The tidy frame a plot draws: ``data`` as it is (a copy) when it is a frame with
+    ``columns``, else ``compute(data)``. A dask frame is computed first; with ``plot``
+    (``"<plot> <its table>"``: it draws a predictions frame), a non-frame is refused."""
+    data = in_memory(data)
+    if plot and not isinstance(data, pd.DataFrame):
+        name, table = plot.split()
+        raise TypeError(
+            f"{name} draws a predictions frame with scores (or cvframe.{table} of one); got "
+            f"{type(data).__name__}."
+        )
+    if isinstance(data, pd.DataFrame) and set(columns) <= set(data.columns):
+        return data.copy()
+    return compute(data)
 
 
-def in_memory(df: Any) -> Any:
-    """A dask DataFrame computed (plots draw every point); anything else as it is."""
-    return df.compute() if is_dask_frame(df) else df
-
-
-def cube_of(frame: pd.DataFrame, what: str) -> xr.Dataset:
-    """A counts cube back from a (filtered) :func:`cvframe.tidy.fold_table` frame.
+def cube_of(frame: Any, what: str) -> xr.Dataset:
+    """The counts cube to draw: a Dataset as it is, a (filtered) :func:`cvframe.tidy.fold_table`
+    frame reshaped back.
 
     Only a reshape: the rows' ``tp``, ``fp``, ``fn``, ``tn`` go back on their (..., fold,
     class) cells; cells the filter removed are NaN padding, which the core reads as "not a
     fold" (they enter no sum and no mean).
     """
+    frame = in_memory(frame)
+    if isinstance(frame, xr.Dataset):
+        return frame
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(
+            f"{what} draws a counts cube (xarray.Dataset) or a cvframe.tidy frame of one; got "
+            f"{type(frame).__name__}."
+        )
     missing = [c for c in (*COUNTS, FOLD, CLASS) if c not in frame.columns]
     if missing:
         raise ValueError(
@@ -142,6 +181,34 @@ def select_classes(frame: pd.DataFrame, classes: Any, column: str = CLASS) -> pd
 
 def n_values(frame: pd.DataFrame, column: Any) -> int:
     return int(frame[column].nunique(dropna=True)) if column in frame.columns else 0
+
+
+def default_hue(frame: pd.DataFrame, fallback: str | None) -> str | None:
+    """The first stacked dim (model, dataset, ...) with several values, else ``fallback``."""
+    for d in FRAME_DIMS:
+        if n_values(frame, d) > 1:
+            return d
+    return fallback
+
+
+def default_col(frame: pd.DataFrame, used: Sequence[Any]) -> str | None:
+    """One panel per class when there are several; else per the next stacked dim."""
+    for d in (CLASS, *FRAME_DIMS):
+        if d not in used and n_values(frame, d) > 1:
+            return d
+    return None
+
+
+def hue_colors(frame: pd.DataFrame, hue: str | None, palette: Any) -> dict[Any, Any]:
+    """The colour of every ``hue`` level (in the frame's order) from ``palette``."""
+    levels = list(dict.fromkeys(frame[hue].dropna())) if hue else []
+    if palette is None:
+        colors = fold_palette(max(len(levels), 1))
+    elif isinstance(palette, dict):
+        colors = [palette[v] for v in levels]
+    else:
+        colors = sns().color_palette(palette, max(len(levels), 1))
+    return dict(zip(levels, colors, strict=False))
 
 
 def wrap(n_panels: int, col_wrap: int | None, row: Any) -> int | None:
@@ -224,6 +291,14 @@ def check_single_panel_dims(frame: pd.DataFrame, used: Iterable[Any], dims: Sequ
             )
 
 
+def check_size(height: Any, aspect: Any) -> None:
+    """``height`` and ``aspect`` of a panel: finite numbers > 0 (None: the plot's default)."""
+    for name, value in (("height", height), ("aspect", aspect)):
+        if value is not None:
+            fix = "Give the panel's height in inches and its width as height * aspect."
+            _checks.real(name, value, 0.0, None, low_open=True, fix=fix)
+
+
 def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
     """Refuse ``ax=`` on a figure-level plot with a clear error (it is no Axes-level call).
 
@@ -237,7 +312,7 @@ def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
             "seaborn's relplot/catplot, and takes no ax=. Lay the panels out with col=, row=, "
             "col_wrap=, height= and aspect=, reach them through g.axes, and save with "
             "g.savefig(path); the Axes-level plots that take ax= are confusion (one matrix), "
-            "cost_roc, f_surface, fold_risk, differences and critical_difference."
+            "f_surface, fold_risk, differences and critical_difference."
         )
 
 
@@ -266,3 +341,25 @@ def new_axes(figsize: tuple[float, float]) -> Any:
     fig, ax = plt().subplots(figsize=figsize, layout="constrained")
     fig._cvframe_owned = True
     return ax
+
+
+# --- the ds.cv.plot / df.cv.plot namespaces -----------------------------------------------------
+
+
+def as_method(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as a method of a plotter namespace: ``self._obj`` is its data argument.
+
+    The method is made from the function, not written again: the same parameters and
+    defaults (its ``__signature__``, which ``help`` and ``inspect`` show), the function's
+    docstring without its data parameter (:func:`cvframe._docs.accessor_doc`), one call.
+    """
+
+    def method(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return func(self._obj, *args, **kwargs)
+
+    params = list(inspect.signature(func).parameters.values())
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    method.__signature__ = inspect.Signature([this, *params[1:]])  # type: ignore[attr-defined]
+    method.__name__ = func.__name__
+    method.__doc__ = accessor_doc(func, data=("data", "df"))
+    return method

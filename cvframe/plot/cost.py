@@ -1,114 +1,123 @@
 """Cost-sensitive ROC plot: the ROC curve, its convex hull, the iso-cost line at the given
-costs and prior, and the optimal operating point. Everything drawn comes from
-:func:`cvframe.scores.roc`, :func:`cvframe.scores.roc_hull` and
-:func:`cvframe.scores.optimal_operating_point`."""
+costs and prior, and the optimal operating point. It draws :func:`cvframe.tidy.cost_roc_table`
+(from :func:`cvframe.scores.roc`, :func:`cvframe.scores.roc_hull` and
+:func:`cvframe.scores.optimal_operating_point`)."""
 
 from __future__ import annotations
 
-import warnings
+import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import _checks, scores
-from ..build import FRAME_DIMS
-from ..schema import CLASS, FOLD
-from ._style import finish, fold_palette, in_memory, plt, select_classes, sns, wrap
+from .. import tidy
+from .._docs import doc
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
+from ..tidy.curves import frame_args
+from ._style import (
+    CONTEXT,
+    check_single_panel_dims,
+    check_size,
+    column_arg,
+    context,
+    default_col,
+    default_hue,
+    figure_level,
+    finish,
+    given,
+    hue_colors,
+    n_values,
+    select_classes,
+    set_titles,
+    sns,
+    wrap,
+)
 
 __all__ = ["cost_roc"]
 
-PANEL = "_panel"
+#: The grey of the iso-cost lines.
+ISO = "0.45"
 
 
-def _quiet(func: Any, caught: list[warnings.WarningMessage], *args: Any, **kwargs: Any) -> Any:
-    with warnings.catch_warnings(record=True) as got:
-        warnings.simplefilter("always")
-        out = func(*args, **kwargs)
-    caught.extend(got)
-    return out
-
-
-def _rewarn(caught: list[warnings.WarningMessage]) -> None:
-    """One warning per category: the three tables warn about the same undefined curves."""
-    seen: set[type] = set()
-    for w in caught:
-        if w.category not in seen:
-            seen.add(w.category)
-            warnings.warn(str(w.message), w.category, stacklevel=3)
-
-
-def _panel(frame: pd.DataFrame, dims: list[str]) -> pd.DataFrame:
-    label = "class " + frame[CLASS].astype(str)
-    for d in reversed(dims):
-        label = frame[d].astype(str) + ", " + label
-    frame[PANEL] = label
-    return frame
-
-
+@doc
 def cost_roc(
-    df: pd.DataFrame,
+    df: Any,
     cost_fp: float = 1.0,
     cost_fn: float = 1.0,
     prevalence: float | None = None,
     method: str = "merge",
-    ax: Any = None,
     *,
     classes: Sequence[Hashable] | Hashable | None = None,
+    hue: str | None = None,
+    col: str | None = None,
+    row: str | None = None,
     col_wrap: int | None = None,
+    height: float = 3.6,
+    aspect: float = 1.0,
+    palette: Any = None,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
-    height: float = 3.6,
+    **kwargs: Any,
 ) -> Any:
     r"""The ROC curve, its convex hull, the iso-cost line and the optimal operating point.
 
-    **Figure-level** without ``ax`` (a FacetGrid, one panel per class and model, wrapped at
-    most four wide), **axes-level** with ``ax`` (one panel). For each class (one-vs-all)
-    and each fold (``method="fold"``) or each repeat's pooled scores (``method="merge"``):
-    the ROC points (thin line), the vertices of their convex hull (dashed, with markers),
-    the iso-cost line of slope
-    :math:`m = c_{FP}(1-\pi)/(c_{FN}\pi)` through the optimal vertex (grey) and that vertex
-    (a star, labelled with its threshold and expected cost when the panel has one curve).
-    Points above the line would cost less; none of the curve is. The tables come from
-    :func:`cvframe.scores.roc`, :func:`cvframe.scores.roc_hull` and
-    :func:`cvframe.scores.optimal_operating_point`.
+    **Figure-level** (like :func:`seaborn.relplot`): one panel per class (``col``), wrapped
+    at most four wide; one colour per fold (``method="fold"``), per repeat, or per model of
+    a stacked frame (``hue``). For each class (one-vs-all) and each fold
+    (``method="fold"``) or each repeat's pooled scores (``method="merge"``): the ROC points
+    (thin line), the vertices of their convex hull (dashed, with markers), the iso-cost
+    line of slope :math:`m = c_{FP}(1-\pi)/(c_{FN}\pi)` through the optimal vertex (grey)
+    and that vertex (a star, labelled with its threshold and expected cost when the panel
+    has one curve). Points above the line would cost less; none of the curve is. The rows
+    drawn are :func:`cvframe.tidy.cost_roc_table`.
 
     Parameters
     ----------
-    df : pandas.DataFrame
-        A predictions frame with scores.
+    df : pandas.DataFrame (or dask DataFrame)
+        A predictions frame with scores, or its :func:`cvframe.tidy.cost_roc_table`,
+        possibly filtered with pandas first (the costs are then the table's).
     cost_fp, cost_fn, prevalence :
         As in :func:`cvframe.scores.optimal_operating_point` (prevalence: default the
         data's).
     method : {"merge", "fold"}, default "merge"
         The pooled curve of each repeat, or one curve per fold.
-    ax : matplotlib.axes.Axes, optional
-        Draw into this Axes (the frame must give one panel: one class, one model);
-        default a seaborn FacetGrid with one panel per class (and per model, dataset or
-        subset of a stacked frame).
-    classes : label or list of labels, optional
-        Draw only these classes (default all).
-    col_wrap : int, optional
-        Panels per row of the grid (default: at most 4, balanced).
-    labels, pos_label, y_true, fold, repeat, score :
-        As in :func:`cvframe.scores.roc`.
-    height : float
-        Height of a facet (without ``ax``).
+    <<plot_classes>>
+    hue : str, optional
+        Column giving the colour: default ``model`` (or another stacked dim) when the frame
+        has several, else ``fold`` for ``method="fold"``, else ``repeat`` when there are
+        several; without any, the curves are black.
+    col, row : str, optional
+        Columns giving the panels: default one column per class, or per model when there
+        is one class and ``hue`` is not the model.
+    <<plot_col_wrap>>
+    <<plot_size>>
+    <<plot_palette>>
+    <<frame_columns>>
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` of the ROC curves (e.g. ``alpha``,
+        ``linewidth``).
 
     Returns
     -------
-    matplotlib.axes.Axes or seaborn.FacetGrid
-        The Axes when ``ax`` is given, else the FacetGrid.
+    seaborn.FacetGrid
+
+    Raises
+    ------
+    TypeError
+        ``ax=``: the plot is figure-level (reach the panels through ``g.axes``).
+    ValueError
+        ``classes`` not among the frame's classes; ``hue``/``col``/``row`` not a column;
+        several models that neither ``hue``, ``col`` nor ``row`` separate.
 
     References
     ----------
-    F. Provost and T. Fawcett, "Robust Classification for Imprecise Environments", Machine
-    Learning 42(3), 2001.
+    <<cost_refs>>
 
     Examples
     --------
@@ -119,115 +128,94 @@ def cost_roc(
     >>> g = cvframe.plot.cost_roc(df, cost_fp=1, cost_fn=1)
     >>> g.ax.get_xlabel()
     'false positive rate'
-    >>> ax = df.cv.plot.cost_roc(cost_fp=5, ax=g.ax)
+    >>> g = df.cv.plot.cost_roc(cost_fp=5, method="fold", height=3)
     """
-    method = _checks.choice("method", method, ("merge", "fold"))
-    df = in_memory(df)
-    kind = "merged" if method == "merge" else "fold"
-    frame_kwargs: dict[str, Any] = {
-        "labels": labels,
-        "pos_label": pos_label,
-        "y_true": y_true,
-        "fold": fold,
-        "repeat": repeat,
-        "score": score,
-    }
-    caught: list[warnings.WarningMessage] = []
-    pts = _quiet(scores.roc, caught, df, **frame_kwargs)
-    pts = pts[pts["kind"] == kind].reset_index(drop=True)
-    hull = _quiet(scores.roc_hull, caught, df, method, **frame_kwargs)
-    opt = _quiet(
-        scores.optimal_operating_point,
-        caught,
-        df,
-        cost_fp,
-        cost_fn,
-        prevalence,
-        method,
-        **frame_kwargs,
-    )
-    _rewarn(caught)
-    table = opt.to_dataframe().reset_index()
-    table = table[np.isfinite(table["expected_cost"])]
-    if classes is not None:
-        pts = select_classes(pts, classes)
-        keep = set(pts[CLASS])
-        hull = hull[hull[CLASS].isin(keep)].reset_index(drop=True)
-        table = table[table[CLASS].isin(keep)].reset_index(drop=True)
-    rep = repeat if repeat is not None and repeat in pts.columns else None
-    dims = [d for d in FRAME_DIMS if d in pts.columns]
-    for frame in (pts, hull, table):
-        _panel(frame, dims)
-    keys = ([rep] if rep else []) + ([FOLD] if method == "fold" else [])
-    curves = sorted(pts[FOLD].dropna().unique().tolist()) if method == "fold" else []
-    palette = dict(zip(curves, fold_palette(max(len(curves), 1)), strict=False))
-
-    def draw(axis: Any, panel: str) -> None:
-        axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
-        p, h, o = (f[f[PANEL] == panel] for f in (pts, hull, table))
-        groups = list(p.groupby(keys, sort=False)) if keys else [((), p)]
-        for key, curve in groups:
-            sel = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True))
-            color = palette[sel[FOLD]] if FOLD in sel else "black"
-            hv, ov = h, o
-            for k, v in sel.items():
-                hv, ov = hv[hv[k] == v], ov[ov[k] == v]
-            axis.plot(curve["fpr"], curve["tpr"], color=color, linewidth=1, alpha=0.5)
-            axis.plot(hv["fpr"], hv["tpr"], color=color, linestyle="--", marker="o", ms=3)
-            for _, row in ov.iterrows():
-                _iso_line(axis, row, color, label=len(groups) == 1)
-        axis.set_xlim(-0.02, 1.02)
-        axis.set_ylim(-0.02, 1.02)
-        axis.set_aspect("equal")
-
-    panels = list(dict.fromkeys(pts[PANEL]))
-    if ax is not None:
-        if len(panels) != 1:
-            raise ValueError(
-                f"ax= takes one panel but the frame gives {len(panels)} ({panels[:5]}); "
-                "leave ax=None for a grid of panels, or select one class/model first."
-            )
-        draw(ax, panels[0])
-        ax.set_xlabel("false positive rate")
-        ax.set_ylabel("true positive rate")
-        return finish(ax)
+    figure_level("cost_roc", kwargs, "one panel per class")
+    check_size(height, aspect)
+    costs = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prevalence": prevalence, "method": method}
+    kw = {**costs, **frame_args(df, locals())}
+    compute = functools.partial(tidy.cost_roc_table, **kw)
+    table = given(df, ("part", "fpr", "tpr"), compute, "cost_roc tidy.cost_roc_table")
+    table = select_classes(table, classes)
+    for name, value in (("hue", hue), ("col", col), ("row", row)):
+        column_arg(name, value, table)
+    if hue is None:
+        several = FOLD if n_values(table, FOLD) else REPEAT if n_values(table, REPEAT) > 1 else None
+        hue = default_hue(table, several)
+    if col is None and row is None:
+        col = default_col(table, [hue])
+    check_single_panel_dims(table, [hue, col, row], [*FRAME_DIMS, CLASS])
+    color_of = hue_colors(table, hue, palette)
+    n_panels = n_values(table, col) if col else 1
     g = sns().FacetGrid(
-        pts,
-        col=PANEL,
-        col_order=panels,
-        col_wrap=wrap(len(panels), col_wrap, None) if len(panels) > 1 else None,
+        table,
+        col=col,
+        row=row,
+        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
         height=height,
-        aspect=1.0,
+        aspect=aspect,
+        col_order=list(dict.fromkeys(table[col])) if col else None,
+        row_order=list(dict.fromkeys(table[row])) if row else None,
     )
-
-    def facet(data: pd.DataFrame, **_: Any) -> None:
-        draw(plt().gca(), data[PANEL].iloc[0])
-
-    g.map_dataframe(facet)
+    keys = [c for c in (*FRAME_DIMS, REPEAT, FOLD, CLASS) if c in table.columns]
+    line_kw = {"linewidth": 1.0, "alpha": 0.5} | kwargs
+    for (i, j, _k), part in g.facet_data():
+        if len(part):
+            _panel(g.facet_axis(i, j), part, keys, hue, color_of, line_kw)
     g.set_axis_labels("false positive rate", "true positive rate")
-    g.set_titles("{col_name}" if len(panels) > 1 else "")
+    set_titles(g, row, col, context(table, [hue, col, row], (CLASS, *CONTEXT)))
+    g.add_legend(legend_data=_handles(hue, color_of), label_order=list(_handles(hue, color_of)))
+    return finish(g)
+
+
+def _panel(
+    axis: Any,
+    part: pd.DataFrame,
+    keys: list[str],
+    hue: str | None,
+    color_of: dict[Any, Any],
+    line_kw: dict[str, Any],
+) -> None:
+    """One panel: per curve its ROC points, hull vertices, iso-cost line and optimum."""
+    axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
+    curves = list(part.groupby(keys, sort=False, dropna=False))
+    for _key, curve in curves:
+        color = color_of.get(curve[hue].iloc[0], "black") if hue else "black"
+        roc, hull, best = (curve[curve["part"] == p] for p in tidy.PARTS)
+        axis.plot(roc["fpr"], roc["tpr"], color=color, **line_kw)
+        axis.plot(hull["fpr"], hull["tpr"], color=color, linestyle="--", marker="o", ms=3)
+        for _, opt in best.iterrows():
+            _iso_line(axis, opt, color, label=len(curves) == 1)
+    axis.set_xlim(-0.02, 1.02)
+    axis.set_ylim(-0.02, 1.02)
+    axis.set_aspect("equal")
+
+
+def _handles(hue: str | None, color_of: dict[Any, Any]) -> dict[str, Any]:
+    """The legend: the hue levels (up to 10), then what the line styles mean."""
     from matplotlib.lines import Line2D
 
     handles: dict[str, Any] = {}
-    if 1 < len(curves) <= 10:
-        handles = {f"fold {f}": Line2D([], [], color=palette[f]) for f in curves}
+    if hue is not None and 1 < len(color_of) <= 10:
+        named = hue in (FOLD, REPEAT)
+        for level, c in color_of.items():
+            handles[f"{hue} {level}" if named else str(level)] = Line2D([], [], color=c)
     handles["ROC convex hull"] = Line2D([], [], color="0.2", linestyle="--", marker="o", ms=3)
-    handles["iso-cost line"] = Line2D([], [], color="0.45")
+    handles["iso-cost line"] = Line2D([], [], color=ISO)
     handles["optimal point"] = Line2D(
         [], [], color="0.2", marker="*", ms=10, linestyle="", markeredgecolor="black"
     )
-    g.add_legend(legend_data=handles, label_order=list(handles))
-    return finish(g)
+    return handles
 
 
 def _iso_line(axis: Any, row: pd.Series, color: Any, label: bool) -> None:
     """The iso-cost line through the optimum, and the optimum labelled with its threshold."""
     x0, y0, m = float(row["fpr"]), float(row["tpr"]), float(row["slope"])
     if np.isinf(m):
-        axis.plot([x0, x0], [0, 1], color="0.45", linewidth=1)
+        axis.plot([x0, x0], [0, 1], color=ISO, linewidth=1)
     else:
         xs = np.array([0.0, 1.0])
-        axis.plot(xs, y0 + m * (xs - x0), color="0.45", linewidth=1)
+        axis.plot(xs, y0 + m * (xs - x0), color=ISO, linewidth=1)
     axis.plot([x0], [y0], marker="*", ms=12, color=color, markeredgecolor="black", zorder=5)
     if label:  # one curve per panel: label its optimum (several would overlap)
         axis.annotate(

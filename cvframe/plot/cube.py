@@ -14,21 +14,24 @@ import pandas as pd
 import xarray as xr
 
 from .. import tidy
-from .._docs import accessor_doc, doc
+from .._docs import doc
 from .._types import ZeroDivision
 from ..reduce import F_METHODS
-from ..schema import CLASS, PRED, REPEAT, TRUE
+from ..schema import CLASS, FOLD, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
 from ._style import (
     CONTEXT,
     GROUP,
     add_group,
+    as_method,
     check_single_panel_dims,
+    check_size,
     column_arg,
     context,
     cube_of,
     figure_level,
     finish,
+    given,
     group_dims,
     method_palette,
     new_axes,
@@ -47,20 +50,6 @@ def _str_classes(frame: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(frame[CLASS]))
 
 
-def _as_cube(data: Any, what: str) -> xr.Dataset:
-    """The cube to draw: a Dataset as it is, a (filtered) fold_table frame reshaped back."""
-    if isinstance(data, xr.Dataset):
-        return data
-    if hasattr(data, "compute") and not isinstance(data, pd.DataFrame):
-        data = data.compute()
-    if isinstance(data, pd.DataFrame):
-        return cube_of(data, what)
-    raise TypeError(
-        f"{what} draws a counts cube (xarray.Dataset) or a cvframe.tidy frame of one; got "
-        f"{type(data).__name__}."
-    )
-
-
 def _facet_default(
     col: Any, row: Any, col_wrap: Any, groups: list[Hashable], inner: str
 ) -> tuple[Any, Any]:
@@ -74,6 +63,25 @@ def _facet_default(
     if row is None and col != inner and col_wrap is None:
         return col, inner
     return col, row
+
+
+def _fold_frames(
+    data: Any, methods: Any, beta: float, zero_division: Any
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The points and the lines of ``folds``: each frame given is drawn as it is, the rest
+    is computed (a fold table frame without metric columns is read as counts)."""
+    kw = {"beta": beta, "zero_division": zero_division}
+    points = (FOLD, CLASS, "precision", "recall", "f")
+    pf = given(data, points, lambda d: tidy.fold_table(cube_of(d, "folds"), **kw))
+    if methods is not None and not isinstance(methods, pd.DataFrame):
+        raise TypeError(
+            f"methods must be a tidy.fold_aggregates or tidy.methods_table frame, got "
+            f"{type(methods).__name__}; or None to compute the lines from data."
+        )
+    source = data if isinstance(data, xr.Dataset) else pf  # a frame: its counts
+    lines = ("metric", "line", "value")
+    aggregate = tidy.fold_aggregates
+    return pf, given(methods, lines, lambda m: aggregate(cube_of(source, "folds"), methods=m, **kw))
 
 
 @doc
@@ -90,6 +98,7 @@ def folds(
     palette: Any = None,
     beta: float = 1.0,
     zero_division: ZeroDivision = 0.0,
+    methods: pd.DataFrame | None = None,
     **kwargs: Any,
 ) -> Any:
     """Every fold's precision, recall and F per class as points; the aggregations as lines.
@@ -107,22 +116,24 @@ def folds(
     ----------
     data : xarray.Dataset or pandas.DataFrame
         A counts cube (dask-backed or not), or its :func:`cvframe.tidy.fold_table` filtered
-        with pandas (the lines are then the aggregations of the rows kept).
-    classes : label or list of labels, optional
-        Draw only these classes (default all).
+        with pandas: drawn as it is (its F of the ``beta`` it was computed with), the lines
+        being the aggregations of the rows kept.
+    <<plot_classes>>
     hue : {"repeat", "fold", None}, default "repeat"
         Shade of the points (greys by repeat; a palette by fold).
     col, row : str, optional
         Facets among ``"metric"`` and the user dims (``model``, ...); default metric on
         columns, the user-dim cell on rows. ``col="model"`` puts the metrics on rows.
-    col_wrap : int, optional
-        Panels per row when there is no ``row``.
+    <<plot_col_wrap>>
     height, aspect : float
         Size of each facet (inches; width = height * aspect, widened for many classes).
-    palette : seaborn palette, optional
-        Colours of the ``hue`` levels.
+    <<plot_palette>>
     <<beta>>
     <<tidy_zero_division>>
+    methods : pandas.DataFrame, optional
+        The lines, already computed: a :func:`cvframe.tidy.fold_aggregates` frame (drawn as
+        it is) or the :func:`cvframe.tidy.methods_table` of the data (the F lines; precision
+        and recall are aggregated here). Default: every line computed from ``data``.
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.scatter` of the fold points.
 
@@ -138,10 +149,9 @@ def folds(
     ['precision', 'recall', 'F']
     """
     figure_level("folds", kwargs, "one panel per metric")
+    check_size(height, aspect)
     seaborn = sns()
-    ds = _as_cube(data, "folds")
-    pf = tidy.fold_table(ds, beta=beta, zero_division=zero_division)
-    agg = tidy.fold_aggregates(ds, beta=beta, zero_division=zero_division)
+    pf, agg = _fold_frames(data, methods, beta, zero_division)
     pf, agg = select_classes(pf, classes), select_classes(agg, classes)
     dims = list(pf.columns[: list(pf.columns).index(CLASS) + 1])
     groups = group_dims(dims)
@@ -237,37 +247,32 @@ def folds(
     g.set_ylabels("value")
     ctx = context(long, used, CONTEXT)
     set_titles(g, row, col, ctx, names={"metric": "", GROUP: "", **{d: str(d) for d in groups}})
+    _folds_legend(g, colors, markers, hue, dict(zip(levels, shades, strict=False)))
+    return finish(g)
+
+
+def _folds_legend(
+    g: Any, colors: dict[str, Any], markers: dict[str, str], hue: Any, shade_of: dict[Any, Any]
+) -> None:
+    """The legend of ``folds``: each aggregation line, a fold point, the ``hue`` levels."""
     from matplotlib.lines import Line2D
 
     names = {
         "pooled": "pooled / F_tp,fp",
         "mean of folds": "mean of folds / F_avg",
-        **{m: m for m in line_names[3:] if m != "F_avg"},
+        **{m: m for m in tidy.LINES[3:] if m != "F_avg"},
     }
     handles = {
         label: Line2D([], [], color=colors[name], marker=markers[name], linewidth=1.8)
         for name, label in names.items()
     }
     handles["one fold"] = Line2D([], [], color="0.45", marker="o", linestyle="none", markersize=5)
-    if 1 < len(levels) <= 10 and hue != REPEAT:
-        for lv, c in zip(levels, shades, strict=False):
+    if 1 < len(shade_of) <= 10 and hue != REPEAT:
+        for lv, c in shade_of.items():
             handles[f"{hue} {lv}"] = Line2D([], [], color=c, marker="o", linestyle="none")
     g.add_legend(legend_data=handles, title="aggregation", label_order=list(handles))
-    plt_setp(g.legend.get_texts(), 9)
-    return finish(g)
-
-
-def plt_setp(texts: Any, size: float) -> None:
-    for t in texts:
-        t.set_fontsize(size)
-
-
-def _methods_frame(data: Any, beta: float, zero_division: Any) -> pd.DataFrame:
-    """The methods table of a cube, or a methods_table / fold_table frame given directly."""
-    if isinstance(data, pd.DataFrame) and set(F_METHODS) <= set(data.columns):
-        return data.copy()
-    ds = _as_cube(data, "methods")
-    return tidy.methods_table(ds, beta=beta, zero_division=zero_division)
+    for t in g.legend.get_texts():
+        t.set_fontsize(9)
 
 
 @doc
@@ -300,14 +305,12 @@ def methods(
     data : xarray.Dataset or pandas.DataFrame
         A counts cube (dask-backed or not), its :func:`cvframe.tidy.methods_table` or its
         :func:`cvframe.tidy.fold_table`, possibly filtered with pandas first.
-    classes : label or list of labels, optional
-        Draw only these classes (default all).
+    <<plot_classes>>
     x, hue, col, row : str
         Columns of the long frame: ``class``, ``method``, ``repeat`` and the user dims
         (``model``, ...). Default x ``class``, hue ``method``, one column per user-dim cell;
         ``hue="model"`` compares models and puts the methods on columns.
-    col_wrap : int, optional
-        Panels per row (default: at most 4).
+    <<plot_col_wrap>>
     height, aspect : float
         Size of each facet (inches; width = height * aspect, widened for many classes).
     palette : seaborn palette, optional
@@ -331,8 +334,14 @@ def methods(
     'F'
     """
     figure_level("methods", kwargs, "one panel per cell of the other dims")
+    check_size(height, aspect)
     seaborn = sns()
-    mt = select_classes(_methods_frame(data, beta, zero_division), classes)
+    mt = given(
+        data,
+        F_METHODS,
+        lambda d: tidy.methods_table(cube_of(d, "methods"), beta=beta, zero_division=zero_division),
+    )
+    mt = select_classes(mt, classes)
     dims = list(mt.columns[: list(mt.columns).index(CLASS) + 1])
     classes_ = _str_classes(mt)
     long = mt.melt(id_vars=dims, value_vars=list(F_METHODS), var_name="method", value_name="F")
@@ -406,13 +415,7 @@ def methods(
     return finish(g)
 
 
-def _confusion_frame(data: Any, normalize: str | None) -> pd.DataFrame:
-    if isinstance(data, pd.DataFrame) and {TRUE, PRED, "value"} <= set(data.columns):
-        return data.copy()
-    ds = _as_cube(data, "confusion")
-    return tidy.confusion_table(ds, normalize=normalize)
-
-
+@doc
 def confusion(
     data: Any,
     *,
@@ -422,6 +425,7 @@ def confusion(
     col: str | None = None,
     col_wrap: int | None = None,
     height: float | None = None,
+    aspect: float | None = None,
     cmap: str = "Blues",
     annot: bool | None = None,
     **kwargs: Any,
@@ -450,10 +454,12 @@ def confusion(
         ``ds.sel(model="lr")``, or leave ``ax=None`` for a grid).
     col : str, optional
         The user dim giving the panels (default: the user-dim cell).
-    col_wrap : int, optional
-        Panels per row (default: at most 4).
+    <<plot_col_wrap>>
     height : float, optional
         Size of a panel (inches); default grows with the number of classes.
+    aspect : float, optional
+        Width of a panel over its height (width = height * aspect); default leaves room
+        for the colour bar (1.25 in a grid).
     cmap : str, default "Blues"
     annot : bool, optional
         Write the values in the cells; default when there are at most 12 classes.
@@ -480,7 +486,12 @@ def confusion(
     ('predicted', 'true')
     """
     seaborn = sns()
-    table = _confusion_frame(data, normalize)
+    table = given(
+        data,
+        (TRUE, PRED, "value"),
+        lambda d: tidy.confusion_table(cube_of(d, "confusion"), normalize=normalize),
+    )
+    check_size(height, aspect)
     if classes is not None:
         table = select_classes(table, classes, column=TRUE)
         table = table[table[PRED].isin(set(table[TRUE]))].reset_index(drop=True)
@@ -528,7 +539,8 @@ def confusion(
     )
     if len(cells) <= 1:
         if ax is None:
-            ax = new_axes((1.6 + 0.45 * n + 1.5, side))
+            width = side * aspect if aspect is not None else 1.6 + 0.45 * n + 1.5
+            ax = new_axes((width, side))
         draw(table, ax, cells[0] if cells else "")
         return finish(ax)
     if ax is not None:
@@ -550,7 +562,7 @@ def confusion(
         col=col,
         col_wrap=wrap(len(panels), col_wrap, None) or len(panels),
         height=side,
-        aspect=1.25,
+        aspect=1.25 if aspect is None else aspect,
     )
     for value, axis in g.axes_dict.items():
         draw(table[table[col] == value], axis)
@@ -566,96 +578,6 @@ class DatasetPlotter:
     def __init__(self, ds: xr.Dataset) -> None:
         self._obj = ds
 
-    def folds(
-        self,
-        *,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        hue: str | None = REPEAT,
-        col: str | None = None,
-        row: str | None = None,
-        col_wrap: int | None = None,
-        height: float = 3.0,
-        aspect: float = 1.1,
-        palette: Any = None,
-        beta: float = 1.0,
-        zero_division: ZeroDivision = 0.0,
-        **kwargs: Any,
-    ) -> Any:
-        return folds(
-            self._obj,
-            classes=classes,
-            hue=hue,
-            col=col,
-            row=row,
-            col_wrap=col_wrap,
-            height=height,
-            aspect=aspect,
-            palette=palette,
-            beta=beta,
-            zero_division=zero_division,
-            **kwargs,
-        )
-
-    def methods(
-        self,
-        *,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        x: str = CLASS,
-        hue: str | None = "method",
-        col: str | None = None,
-        row: str | None = None,
-        col_wrap: int | None = None,
-        height: float = 3.5,
-        aspect: float = 1.3,
-        palette: Any = None,
-        errorbar: Any = "sd",
-        beta: float = 1.0,
-        zero_division: ZeroDivision = 0.0,
-        **kwargs: Any,
-    ) -> Any:
-        return methods(
-            self._obj,
-            classes=classes,
-            x=x,
-            hue=hue,
-            col=col,
-            row=row,
-            col_wrap=col_wrap,
-            height=height,
-            aspect=aspect,
-            palette=palette,
-            errorbar=errorbar,
-            beta=beta,
-            zero_division=zero_division,
-            **kwargs,
-        )
-
-    def confusion(
-        self,
-        *,
-        normalize: str | None = None,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        ax: Any = None,
-        col: str | None = None,
-        col_wrap: int | None = None,
-        height: float | None = None,
-        cmap: str = "Blues",
-        annot: bool | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        return confusion(
-            self._obj,
-            normalize=normalize,
-            classes=classes,
-            ax=ax,
-            col=col,
-            col_wrap=col_wrap,
-            height=height,
-            cmap=cmap,
-            annot=annot,
-            **kwargs,
-        )
-
-    folds.__doc__ = accessor_doc(globals()["folds"], data=("data",))
-    methods.__doc__ = accessor_doc(globals()["methods"], data=("data",))
-    confusion.__doc__ = accessor_doc(globals()["confusion"], data=("data",))
+    folds = as_method(folds)
+    methods = as_method(methods)
+    confusion = as_method(confusion)

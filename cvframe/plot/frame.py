@@ -1,29 +1,36 @@
 """Plots of a predictions frame with scores: per-fold ROC curves with their AUC (``roc``) and
-rates against the score (``score_rates``); the ``df.cv.plot`` namespace. Both are figure-level
-(seaborn ``relplot`` style); the curves and AUCs come from :mod:`cvframe.tidy` and
-:mod:`cvframe.scores`."""
+rates against the score (``score_rates``). Both are figure-level (seaborn ``relplot``
+style); they draw :func:`cvframe.tidy.roc_table` (or the points of
+:func:`cvframe.scores.roc`) and :func:`cvframe.scores.score_rates`."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 
-from .. import scores, tidy
-from .._docs import accessor_doc
-from ..build import FRAME_DIMS
-from ..schema import CLASS, FOLD, REPEAT
+from .. import repeats, scores, tidy
+from .._docs import doc
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
+from ..tidy.curves import frame_args
 from ._style import (
     CONTEXT,
+    as_method,
     check_single_panel_dims,
+    check_size,
     column_arg,
     context,
+    default_col,
+    default_hue,
     figure_level,
     finish,
     fold_palette,
-    in_memory,
+    given,
+    hue_colors,
     n_values,
     select_classes,
     set_titles,
@@ -38,57 +45,28 @@ __all__ = ["DataFramePlotter", "roc", "score_rates"]
 MAX_FOLD_ENTRIES = 5
 
 
-def _default_hue(frame: pd.DataFrame, fallback: str | None) -> str | None:
-    """The first stacked dim (model, dataset, ...) with several values, else ``fallback``."""
-    for d in FRAME_DIMS:
-        if n_values(frame, d) > 1:
-            return d
-    return fallback
-
-
-def _default_col(frame: pd.DataFrame, used: Sequence[Any]) -> str | None:
-    """One panel per class when there are several; else per the next stacked dim."""
-    for d in (CLASS, *FRAME_DIMS):
-        if d not in used and n_values(frame, d) > 1:
-            return d
-    return None
-
-
 def _mean_sd(values: np.ndarray) -> str:
+    """ "0.91 ± 0.03": the mean and sd (ddof=1) of the defined values, as
+    :func:`cvframe.repeats.summary` gives them."""
     v = values[np.isfinite(values)]
     if len(v) == 0:
         return "undefined"
     if len(v) == 1:
         return f"{v[0]:.2f}"
-    return f"{v.mean():.2f} ± {v.std(ddof=1):.2f}"
+    s = repeats.summary(xr.Dataset(), xr.DataArray(v, dims=FOLD), dim=FOLD)
+    return f"{float(s['mean']):.2f} ± {float(s['std']):.2f}"
 
 
-def _curve_aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """One AUC per curve of ``part`` (the ``auc`` column is constant along a curve)."""
+def _curve_aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray | None:
+    """One AUC per curve of ``part`` (constant along a curve); None for a frame without."""
+    if "auc" not in part.columns:
+        return None
     if part.empty:
         return np.array([])
     return part.groupby(keys, sort=False, dropna=False)["auc"].first().to_numpy(float)
 
 
-def _roc_input(data: Any, frame_kwargs: dict[str, Any]) -> pd.DataFrame:
-    """The ROC points with AUC: from a predictions frame, or a roc tidy frame as it is."""
-    data = in_memory(data)
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(
-            f"roc draws a predictions frame with scores (or cvframe.tidy.roc_table of one); "
-            f"got {type(data).__name__}."
-        )
-    if {"kind", "fpr", "tpr"} <= set(data.columns):
-        pts = data.copy()
-        if "auc" not in pts.columns:
-            raise ValueError(
-                "the ROC frame has no 'auc' column; pass cvframe.tidy.roc_table(df) (the "
-                "points with each curve's AUC) or the predictions frame itself."
-            )
-        return pts
-    return tidy.roc_table(data, **frame_kwargs)
-
-
+@doc
 def roc(
     data: Any,
     *,
@@ -124,9 +102,7 @@ def roc(
     data : pandas.DataFrame (or dask DataFrame)
         A predictions frame with scores (see :func:`cvframe.scores.roc`), or its
         :func:`cvframe.tidy.roc_table`, possibly filtered with pandas first.
-    classes : label or list of labels, optional
-        Draw only these classes (default all); an unknown class is an error listing the
-        valid ones.
+    <<plot_classes>>
     hue : str, optional
         Column giving the colour: default ``model`` (or another stacked dim) when the frame
         has several, else ``fold``. ``"repeat"`` colours by repeat; fold curves of a
@@ -134,14 +110,10 @@ def roc(
     col, row : str, optional
         Columns giving the panels: default one column per class (``class``), or per model
         when there is one class and ``hue`` is not the model.
-    col_wrap : int, optional
-        Panels per row (default: at most 4, balanced).
-    height, aspect : float
-        Size of each panel (inches; width = height * aspect).
-    palette : seaborn palette, optional
-        Colours of the ``hue`` levels.
-    labels, pos_label, y_true, fold, repeat, score :
-        As in :func:`cvframe.scores.roc`.
+    <<plot_col_wrap>>
+    <<plot_size>>
+    <<plot_palette>>
+    <<frame_columns>>
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves (e.g. ``alpha``,
         ``linewidth``).
@@ -158,8 +130,8 @@ def roc(
 
     References
     ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §3.2.
+    <<reference>>
+    (There: §3.2.)
 
     Examples
     --------
@@ -174,32 +146,20 @@ def roc(
     ['fold 0 (AUC 0.75)', 'fold 1 (AUC 1.00)', 'merged (AUC 0.69)']
     """
     figure_level("roc", kwargs, "one panel per class")
-    frame_kwargs = {
-        "labels": labels,
-        "pos_label": pos_label,
-        "y_true": y_true,
-        "fold": fold,
-        "repeat": repeat,
-        "score": score,
-    }
-    pts = _roc_input(data, frame_kwargs)
+    check_size(height, aspect)
+    kw = frame_args(data, locals())
+    # a roc_table (AUC in the legends) or a scores.roc frame (curves only) is drawn as it is
+    pts = given(
+        data, ("kind", "fpr", "tpr"), lambda d: tidy.roc_table(d, **kw), "roc tidy.roc_table"
+    )
     pts = select_classes(pts, classes)
     for name, value in (("hue", hue), ("col", col), ("row", row)):
         column_arg(name, value, pts)
-    hue = hue if hue is not None else _default_hue(pts, FOLD)
+    hue = hue if hue is not None else default_hue(pts, FOLD)
     if col is None and row is None:
-        col = _default_col(pts, [hue])
+        col = default_col(pts, [hue])
     check_single_panel_dims(pts, [hue, col, row], [*FRAME_DIMS, CLASS])
-    rep = REPEAT if REPEAT in pts.columns else None
-    curve_keys = [c for c in (*FRAME_DIMS, rep, FOLD, CLASS) if c is not None and c in pts.columns]
-    levels = [v for v in dict.fromkeys(pts[hue].dropna())] if hue else []
-    if palette is None:
-        colors = fold_palette(max(len(levels), 1))
-    elif isinstance(palette, dict):
-        colors = [palette[v] for v in levels]
-    else:
-        colors = sns().color_palette(palette, max(len(levels), 1))
-    color_of = dict(zip(levels, colors, strict=False))
+    color_of = hue_colors(pts, hue, palette)
     n_panels = n_values(pts, col) if col else 1
     g = sns().FacetGrid(
         pts,
@@ -212,75 +172,87 @@ def roc(
         row_order=list(dict.fromkeys(pts[row])) if row else None,
     )
     line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-
-    def panel(data: pd.DataFrame, axis: Any) -> None:
-        axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
-        folds_ = data[data["kind"] == "fold"]
-        merged = data[data["kind"] == "merged"]
-        handles: dict[str, Any] = {}
-        from matplotlib.lines import Line2D
-
-        for _key, curve in folds_.groupby(curve_keys, sort=False, dropna=False):
-            c = color_of.get(curve[hue].iloc[0], "0.6") if hue else "0.6"
-            axis.plot(curve["fpr"], curve["tpr"], color=c, **line_kw)
-        merged_keys = [k for k in curve_keys if k != FOLD]
-        for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
-            c = "black" if hue in (None, FOLD) else color_of.get(curve[hue].iloc[0], "black")
-            axis.plot(curve["fpr"], curve["tpr"], color=c, linewidth=2.2)
-        # the legend: AUC of every curve drawn in this panel
-        if hue in (None, FOLD):
-            n_curves = folds_.groupby(curve_keys, sort=False, dropna=False).ngroups
-            one_rep = n_values(folds_, rep) <= 1 if rep else True
-            if hue == FOLD and n_curves <= MAX_FOLD_ENTRIES and one_rep:
-                for f, part in folds_.groupby(FOLD, sort=False):
-                    auc = _curve_aucs(part, curve_keys)
-                    handles[f"fold {f} (AUC {_mean_sd(auc)})"] = Line2D(
-                        [], [], color=color_of.get(f, "0.6"), linewidth=1.2
-                    )
-            elif n_curves:
-                handles[f"{n_curves} folds (AUC {_mean_sd(_curve_aucs(folds_, curve_keys))})"] = (
-                    Line2D([], [], color="0.6" if hue is None else color_of[levels[0]], lw=1.2)
-                )
-            m = _curve_aucs(merged, merged_keys)
-            if len(m):
-                extra = f", {len(m)} repeats" if len(m) > 1 else ""
-                handles[f"merged (AUC {_mean_sd(m)}{extra})"] = Line2D(
-                    [], [], color="black", linewidth=2.2
-                )
-        else:
-            for level in levels:
-                f_auc = _curve_aucs(folds_[folds_[hue] == level], curve_keys)
-                m_auc = _curve_aucs(merged[merged[hue] == level], merged_keys)
-                if len(f_auc) or len(m_auc):
-                    text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
-                    handles[text] = Line2D([], [], color=color_of[level], linewidth=2.2)
-        axis.set_xlim(-0.02, 1.02)
-        axis.set_ylim(-0.02, 1.02)
-        if handles:
-            title = "AUC: folds | merged" if hue not in (None, FOLD) else None
-            axis.legend(
-                list(handles.values()),
-                list(handles),
-                loc="lower right",
-                fontsize=9,
-                title=title,
-                title_fontsize=9,
-                frameon=True,
-                framealpha=0.85,
-                handlelength=1.5,
-                borderaxespad=0.3,
-            )
-
     # drawn panel by panel (not map_dataframe, which moves the legends into one)
     for (i, j, _k), part in g.facet_data():
         if len(part):
-            panel(part, g.facet_axis(i, j))
+            _roc_panel(g.facet_axis(i, j), part, hue, color_of, line_kw)
     g.set_axis_labels("false positive rate", "true positive rate")
     ctx = context(pts, [hue, col, row], (CLASS, *CONTEXT))
     set_titles(g, row, col, ctx)
     return finish(g)
 
 
+def _roc_panel(
+    axis: Any, data: pd.DataFrame, hue: str | None, color_of: dict[Any, Any], line_kw: Any
+) -> None:
+    """One panel: the fold curves (thin), the merged curves (thick), the AUCs in its legend."""
+    rep = REPEAT if REPEAT in data.columns else None
+    keys = [c for c in (*FRAME_DIMS, rep, FOLD, CLASS) if c is not None and c in data.columns]
+    merged_keys = [k for k in keys if k != FOLD]
+    axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
+    folds_ = data[data["kind"] == "fold"]
+    merged = data[data["kind"] == "merged"]
+    for _key, curve in folds_.groupby(keys, sort=False, dropna=False):
+        c = color_of.get(curve[hue].iloc[0], "0.6") if hue else "0.6"
+        axis.plot(curve["fpr"], curve["tpr"], color=c, **line_kw)
+    for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
+        c = "black" if hue in (None, FOLD) else color_of.get(curve[hue].iloc[0], "black")
+        axis.plot(curve["fpr"], curve["tpr"], color=c, linewidth=2.2)
+    axis.set_xlim(-0.02, 1.02)
+    axis.set_ylim(-0.02, 1.02)
+    from matplotlib.lines import Line2D
+
+    handles: dict[str, Any] = {}
+    if hue in (None, FOLD):
+        n_curves = folds_.groupby(keys, sort=False, dropna=False).ngroups
+        one_rep = n_values(folds_, rep) <= 1 if rep else True
+        if hue == FOLD and n_curves <= MAX_FOLD_ENTRIES and one_rep:
+            for f, part in folds_.groupby(FOLD, sort=False):
+                label = _with_auc(f"fold {f}", _curve_aucs(part, keys))
+                handles[label] = Line2D([], [], color=color_of.get(f, "0.6"), linewidth=1.2)
+        elif n_curves:
+            first = "0.6" if hue is None else next(iter(color_of.values()))
+            label = _with_auc(f"{n_curves} folds", _curve_aucs(folds_, keys))
+            handles[label] = Line2D([], [], color=first, lw=1.2)
+        m = _curve_aucs(merged, merged_keys)
+        n_merged = merged.groupby(merged_keys, sort=False, dropna=False).ngroups
+        if n_merged:
+            extra = f", {n_merged} repeats" if n_merged > 1 else ""
+            label = _with_auc("merged", m, extra)
+            handles[label] = Line2D([], [], color="black", linewidth=2.2)
+    else:
+        for level, color in color_of.items():
+            f_auc = _curve_aucs(folds_[folds_[hue] == level], keys)
+            m_auc = _curve_aucs(merged[merged[hue] == level], merged_keys)
+            if (folds_[hue] == level).any() or (merged[hue] == level).any():
+                text = str(level)
+                if f_auc is not None and m_auc is not None:
+                    text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
+                handles[text] = Line2D([], [], color=color, linewidth=2.2)
+    if handles:
+        with_auc = "auc" in data.columns
+        axis.legend(
+            list(handles.values()),
+            list(handles),
+            loc="lower right",
+            fontsize=9,
+            title="AUC: folds | merged" if hue not in (None, FOLD) and with_auc else None,
+            title_fontsize=9,
+            frameon=True,
+            framealpha=0.85,
+            handlelength=1.5,
+            borderaxespad=0.3,
+        )
+
+
+def _with_auc(label: str, aucs: np.ndarray | None, extra: str = "") -> str:
+    """ "fold 3 (AUC 0.91)"; the label alone (with ``extra`` in parentheses) without AUCs."""
+    if aucs is None:
+        return f"{label} ({extra.lstrip(', ')})" if extra else label
+    return f"{label} (AUC {_mean_sd(aucs)}{extra})"
+
+
+@doc
 def score_rates(
     data: Any,
     *,
@@ -315,18 +287,15 @@ def score_rates(
     data : pandas.DataFrame (or dask DataFrame)
         A predictions frame with scores, or its :func:`cvframe.scores.score_rates` table,
         possibly filtered with pandas first.
-    classes : label or list of labels, optional
-        Draw only these classes (default all).
+    <<plot_classes>>
     hue : str or None, default "fold"
         Column giving the colour (``"repeat"``, ``"model"``, ...).
     col, row : str, optional
         Columns giving the panels; ``col="rate"`` puts FPR and TPR side by side. Default
         row: the class or model when there are several (both: one row per pair).
-    col_wrap : int, optional
-        Panels per row when there is no ``row``.
-    height, aspect : float
-        Size of each panel (inches; width = height * aspect).
-    palette : seaborn palette, optional
+    <<plot_col_wrap>>
+    <<plot_size>>
+    <<plot_palette>>
     logx : bool, default False
         The paper's log axis with '0' at the smallest score (Figure 3): the x data are the
         thresholds shifted so that the panel's smallest score sits just right of the
@@ -336,8 +305,7 @@ def score_rates(
         and largest score of the panel (class, and model of a stacked frame) over all its
         folds and repeats, so the folds keep their relative shifts. SVM decision values,
         negative ones included, draw as in the paper.
-    labels, pos_label, y_true, fold, repeat, score :
-        As in :func:`cvframe.scores.score_rates`.
+    <<frame_columns>>
     **kwargs
         Passed to :func:`seaborn.relplot` (e.g. ``linewidth``, ``facet_kws``).
 
@@ -347,8 +315,8 @@ def score_rates(
 
     References
     ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figure 3.
+    <<reference>>
+    (There: Figure 3.)
 
     Examples
     --------
@@ -361,25 +329,10 @@ def score_rates(
     ['false positive rate', 'true positive rate']
     """
     figure_level("score_rates", kwargs, "one panel per rate")
-    data = in_memory(data)
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(
-            "score_rates draws a predictions frame with scores (or cvframe.scores.score_rates "
-            f"of one); got {type(data).__name__}."
-        )
-    if {"rate", "value", "threshold"} <= set(data.columns):
-        sr = data.copy()
-    else:
-        rep = repeat if repeat is not None and repeat in data.columns else None
-        sr = scores.score_rates(
-            data,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=rep,
-            score=score,
-        )
+    check_size(height, aspect)
+    args = frame_args(data, locals())
+    compute = functools.partial(scores.score_rates, **args)
+    sr = given(data, ("rate", "value", "threshold"), compute, "score_rates scores.score_rates")
     sr = select_classes(sr, classes)
     sr = sr[np.isfinite(sr["threshold"].astype(float))]
     if logx:
@@ -476,120 +429,6 @@ class DataFramePlotter:
     def __init__(self, df: pd.DataFrame) -> None:
         self._obj = df
 
-    def roc(
-        self,
-        *,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        hue: str | None = None,
-        col: str | None = None,
-        row: str | None = None,
-        col_wrap: int | None = None,
-        height: float = 3.0,
-        aspect: float = 1.0,
-        palette: Any = None,
-        labels: Sequence[Hashable] | None = None,
-        pos_label: Hashable | None = None,
-        y_true: str = "y_true",
-        fold: str = "fold",
-        repeat: str | None = "repeat",
-        score: str = "score",
-        **kwargs: Any,
-    ) -> Any:
-        return roc(
-            self._obj,
-            classes=classes,
-            hue=hue,
-            col=col,
-            row=row,
-            col_wrap=col_wrap,
-            height=height,
-            aspect=aspect,
-            palette=palette,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-            **kwargs,
-        )
-
-    def score_rates(
-        self,
-        *,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        hue: str | None = FOLD,
-        col: str | None = "rate",
-        row: str | None = None,
-        col_wrap: int | None = None,
-        height: float = 3.0,
-        aspect: float = 1.3,
-        palette: Any = None,
-        logx: bool = False,
-        labels: Sequence[Hashable] | None = None,
-        pos_label: Hashable | None = None,
-        y_true: str = "y_true",
-        fold: str = "fold",
-        repeat: str | None = "repeat",
-        score: str = "score",
-        **kwargs: Any,
-    ) -> Any:
-        return score_rates(
-            self._obj,
-            classes=classes,
-            hue=hue,
-            col=col,
-            row=row,
-            col_wrap=col_wrap,
-            height=height,
-            aspect=aspect,
-            palette=palette,
-            logx=logx,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-            **kwargs,
-        )
-
-    def cost_roc(
-        self,
-        cost_fp: float = 1.0,
-        cost_fn: float = 1.0,
-        prevalence: float | None = None,
-        method: str = "merge",
-        ax: Any = None,
-        *,
-        classes: Sequence[Hashable] | Hashable | None = None,
-        col_wrap: int | None = None,
-        labels: Sequence[Hashable] | None = None,
-        pos_label: Hashable | None = None,
-        y_true: str = "y_true",
-        fold: str = "fold",
-        repeat: str | None = "repeat",
-        score: str = "score",
-        height: float = 3.6,
-    ) -> Any:
-        return cost_roc(
-            self._obj,
-            cost_fp,
-            cost_fn,
-            prevalence,
-            method,
-            ax,
-            classes=classes,
-            col_wrap=col_wrap,
-            labels=labels,
-            pos_label=pos_label,
-            y_true=y_true,
-            fold=fold,
-            repeat=repeat,
-            score=score,
-            height=height,
-        )
-
-    roc.__doc__ = accessor_doc(globals()["roc"], data=("data",))
-    cost_roc.__doc__ = accessor_doc(globals()["cost_roc"])
-    score_rates.__doc__ = accessor_doc(globals()["score_rates"], data=("data",))
+    roc = as_method(roc)
+    score_rates = as_method(score_rates)
+    cost_roc = as_method(cost_roc)

@@ -1,6 +1,6 @@
 """Plots of the simulation: the bias of the five methods (``bias``, Figures 4-8) and the risk
-of a fold without positives (``fold_risk``, Figure 9). ``bias`` draws
-:func:`cvframe.tidy.bias_table`."""
+of a fold without positives (``fold_risk``, Figure 9). They draw
+:func:`cvframe.tidy.bias_table` and :func:`cvframe.tidy.fold_risk_table`."""
 
 from __future__ import annotations
 
@@ -9,12 +9,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 
 from .. import tidy
 from .._checks import choice
+from .._docs import doc
 from ..reduce import F_METHODS
 from ..tidy import METHOD_LABELS
 from ._style import (
+    check_size,
     column_arg,
     figure_level,
     finish,
@@ -29,6 +32,7 @@ from ._style import (
 __all__ = ["bias", "fold_risk"]
 
 
+@doc
 def bias(
     study: Any,
     *,
@@ -61,10 +65,8 @@ def bias(
         The x axis; the other one gets a facet row per value when it has several.
     hue, col, row : str, optional
         Columns of the table (default colour by ``estimator``, columns by ``stratified``).
-    col_wrap : int, optional
-        Panels per row when there is no ``row``.
-    height, aspect : float
-        Size of each panel (inches; width = height * aspect).
+    <<plot_col_wrap>>
+    <<plot_size>>
     palette : seaborn palette, optional
         Default: one colour per method.
     **kwargs
@@ -76,8 +78,8 @@ def bias(
 
     References
     ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figures 4-8.
+    <<reference>>
+    (There: Figures 4-8.)
 
     Examples
     --------
@@ -93,6 +95,7 @@ def bias(
     ['stratified', 'unstratified']
     """
     figure_level("bias", kwargs, "one panel per setting")
+    check_size(height, aspect)
     seaborn = sns()
     x = choice("x", x, ["prevalence", "f"])
     if isinstance(study, pd.DataFrame):
@@ -163,13 +166,15 @@ def fold_risk(
     k: int = 10,
     trials: Sequence[int] = (1, 1000),
     ax: Any = None,
+    data: pd.DataFrame | None = None,
     **kwargs: Any,
 ) -> Any:
     """Probability that unstratified k-fold CV leaves some fold without positives (Figure 9).
 
     Values from :func:`cvframe.p_fold_without_positives` (exact), one line per number of
-    independent trials (splits, classes or data sets). **Axes-level**: draws on ``ax`` (or a
-    new figure) and returns it.
+    independent trials (splits, classes or data sets); the rows drawn are
+    :func:`cvframe.tidy.fold_risk_table`. **Axes-level**: draws on ``ax`` (or a new figure)
+    and returns it.
 
     Parameters
     ----------
@@ -179,6 +184,10 @@ def fold_risk(
         Cases and folds.
     trials : sequence of int, default (1, 1000)
     ax : matplotlib Axes, optional
+    data : pandas.DataFrame, optional
+        A :func:`cvframe.tidy.fold_risk_table` to draw (possibly filtered with pandas;
+        ``n_pos``, ``n``, ``k`` and ``trials`` are then the table's); default: that table
+        of ``n_pos`` x ``trials``.
     **kwargs
         Passed to :func:`seaborn.lineplot` (e.g. ``palette``, ``linewidth``).
 
@@ -193,27 +202,29 @@ def fold_risk(
     >>> ax.get_ylabel()
     'P(some fold has no positives)'
     """
-    seaborn = sns()
-    from ..simulation import p_fold_without_positives
+    if data is None:
+        from ..simulation import p_fold_without_positives
 
-    n_pos = np.arange(10, 201) if n_pos is None else np.asarray(n_pos)
-    frames = []
-    for t in trials:
-        p = np.asarray(p_fold_without_positives(n_pos, n=n, k=k, trials=t), dtype=float)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "positives": n_pos,
-                    "p": np.broadcast_to(p, n_pos.shape),
-                    "trials": f"{t} trial" + ("s" if t != 1 else ""),
-                }
-            )
+        pos = np.atleast_1d(np.arange(10, 201) if n_pos is None else np.asarray(n_pos))
+        t = np.atleast_1d(np.asarray(trials))
+        p = p_fold_without_positives(pos[:, None], n=n, k=k, trials=t[None, :])
+        risk = xr.DataArray(
+            np.broadcast_to(p, (pos.size, t.size)),
+            coords={"n_pos": pos, "trials": t},
+            attrs={"n": n, "k": k},
         )
-    frame = pd.concat(frames, ignore_index=True)
+        data = tidy.fold_risk_table(risk)
+    missing = {"positives", "trials", "p"} - set(getattr(data, "columns", ()))
+    if missing:
+        raise ValueError(
+            f"data lacks the columns {sorted(missing)}; fold_risk draws "
+            "cvframe.tidy.fold_risk_table (positives, trials, p)."
+        )
+    n, k = data.attrs.get("n", n), data.attrs.get("k", k)
     if ax is None:
         ax = new_axes((6, 3.8))
     kw = {"hue": "trials", "style": "trials", "palette": "dark", "linewidth": 1.8} | kwargs
-    seaborn.lineplot(data=frame, x="positives", y="p", ax=ax, **kw)
+    sns().lineplot(data=data, x="positives", y="p", ax=ax, **kw)
     ax.set_xlabel("positives in the data set")
     ax.set_ylabel("P(some fold has no positives)")
     ax.set_title(f"unstratified {k}-fold CV, n = {n}")

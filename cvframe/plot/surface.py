@@ -1,6 +1,6 @@
 """The F-measure surface (Forman & Scholz 2010, Figure 1): F over precision × recall, and over
-false × true positive rate at a given prevalence. The values come from
-:func:`cvframe.formulas.f_from_pr` and :func:`cvframe.formulas.f_from_rates`."""
+false × true positive rate at a given prevalence. It draws :func:`cvframe.tidy.f_surface_table`
+(values from :func:`cvframe.formulas.f_from_pr` and :func:`cvframe.formulas.f_from_rates`)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from .. import _checks, formulas
+from .. import _checks, tidy
+from .._docs import doc
 from ._style import finish, new_axes
 
 __all__ = ["f_surface"]
 
-KINDS = ("pr", "roc")
 
-
+@doc
 def f_surface(
     kind: str = "roc",
     prevalence: float = 0.1,
@@ -26,6 +27,7 @@ def f_surface(
     levels: int | Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9),
     resolution: int = 301,
     cmap: str = "viridis",
+    data: pd.DataFrame | None = None,
 ) -> Any:
     r"""Contour plot of the F-measure over precision × recall or over FPR × TPR.
 
@@ -51,6 +53,9 @@ def f_surface(
     resolution : int, default 301
         Grid points per axis.
     cmap : str, default "viridis"
+    data : pandas.DataFrame, optional
+        A :func:`cvframe.tidy.f_surface_table` to draw (``kind``, ``prevalence``, ``beta``
+        and ``resolution`` are then the table's); default: that table computed from them.
 
     Returns
     -------
@@ -58,8 +63,8 @@ def f_surface(
 
     References
     ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Figure 1.
+    <<reference>>
+    (There: Figure 1.)
 
     Examples
     --------
@@ -70,10 +75,10 @@ def f_surface(
     >>> ax.get_title()
     'F1 at 1% positives'
     """
-    kind = _checks.choice("kind", kind, KINDS)
-    b = _checks.beta(beta)
-    pi = _checks.real("prevalence", prevalence, 0.0, 1.0, low_open=True, high_open=True)
-    n = _checks.integer("resolution", resolution, low=3)
+    if data is None:
+        data = tidy.f_surface_table(kind, prevalence, beta, resolution=resolution)
+    x, y, z, kind = _grid(data)
+    b, pi = data.attrs.get("beta", beta), data.attrs.get("prevalence", prevalence)
     lines: int | list[float]
     if isinstance(levels, (int, np.integer, bool)):
         lines = _checks.integer("levels", levels, low=1)
@@ -81,14 +86,10 @@ def f_surface(
         lines = [_checks.real("levels", v, 0.0, 1.0) for v in levels]
         if not lines:
             raise ValueError("levels=[] is empty; give the F values to draw, or an int.")
-    grid = np.linspace(0.0, 1.0, n)
-    x, y = np.meshgrid(grid, grid)
     if kind == "pr":
-        z = formulas.f_from_pr(y, x, b)  # x: recall, y: precision
         xlabel, ylabel = "recall", "precision"
         title = f"F{b:g} over precision and recall"
     else:
-        z = formulas.f_from_rates(y, x, pi, b)  # x: FPR, y: TPR
         xlabel, ylabel = "false positive rate", "true positive rate"
         title = f"F{b:g} at {100 * pi:g}% positives"
     if ax is None:
@@ -102,3 +103,19 @@ def f_surface(
     ax.set_title(title)
     ax.set_aspect("equal")
     return finish(ax)
+
+
+def _grid(data: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """The x, y and F grids of an f_surface_table (a reshape), and its kind."""
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a cvframe.tidy.f_surface_table; got {type(data).__name__}.")
+    kind = next((k for k, (x, y) in tidy.SURFACE_AXES.items() if {x, y, "f"} <= set(data)), None)
+    if kind is None or data.empty:
+        raise ValueError(
+            f"data has the columns {list(data.columns)} ({len(data)} rows); f_surface draws "
+            "cvframe.tidy.f_surface_table(kind): recall, precision, f or fpr, tpr, f."
+        )
+    xname, yname = tidy.SURFACE_AXES[kind]
+    grid = data.pivot(index=yname, columns=xname, values="f")
+    x, y = np.meshgrid(grid.columns.to_numpy(float), grid.index.to_numpy(float))
+    return x, y, grid.to_numpy(float), kind

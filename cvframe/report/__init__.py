@@ -1,20 +1,22 @@
 """The apples-to-apples report of a counts cube: text for the terminal, JSON, or one HTML file.
 
-The report composes the public API only, in this order: a summary (the recommended number
+The report composes the library's tables, in this order: a summary (the recommended number
 per model with its interval across repeats, led by which model is better when the cube has
 several), the findings of :func:`cvframe.diagnostics.anomalies`, the five F aggregations
 per class, the class averages with their intervals, AUC_avg next to AUC_merge when a
 predictions frame with scores is given, the plots (HTML) and every fold's counts (capped,
 the rows with a finding first), with the ``zero_division`` policy that produced the
-numbers. :mod:`.content` computes each table once; :mod:`.text` and :mod:`.html` draw them;
-:func:`html_with_figures` returns the page with its PNGs (each plot drawn once).
+numbers. :mod:`.content` computes each table once (and :mod:`.decision` the one decision);
+:mod:`.text` and :mod:`.html` draw them, the plots draw its frames; :func:`html_with_figures`
+returns the page with its PNGs (each plot drawn once), :func:`render` several formats of one
+computation.
 """
 
 from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -24,11 +26,10 @@ from .. import _checks
 from .._types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
 from .content import RECOMMENDATION, content, default_title, undefined_cells
-from .decision import decision
-from .html import Figure, figures, to_html
+from .html import Figure, draw, to_html
 from .text import to_json, to_text
 
-__all__ = ["FORMATS", "RECOMMENDATION", "Figure", "html_with_figures", "report"]
+__all__ = ["FORMATS", "RECOMMENDATION", "Figure", "html_with_figures", "render", "report"]
 
 #: Output formats of :func:`report`.
 FORMATS = ("text", "json", "html")
@@ -82,31 +83,14 @@ def _one_warning(
         warnings.warn(first + more, UndefinedMetricWarning, stacklevel=user_stacklevel())
 
 
-def _sections(
-    ds: Any,
-    *,
-    scores: Any,
-    zero_division: Any,
-    beta: float,
-    tolerance: float,
-    alpha: float,
-    draw: bool,
-    y_true: str,
-    fold: str,
-    repeat: str | None,
-    score: str,
-    title: str | None,
-) -> tuple[bool, list[tuple[str, dict[str, Any], list[Figure]]]]:
-    """Check the arguments and compute every section's content (and figures when ``draw``)."""
-    _checks.zero_division(zero_division)
-    beta = _checks.beta(beta)
-    tolerance = _checks.real("tolerance", tolerance, 0.0)
-    alpha = _checks.real("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
-    if title is not None and not isinstance(title, str):
-        raise TypeError(
-            f"title={title!r} must be a str (the page's heading), or None for the cube's "
-            "source or name."
-        )
+#: The options :func:`report`, :func:`html_with_figures` and :func:`render` share.
+_OPTIONS = (
+    "scores title zero_division beta tolerance alpha max_fold_rows y_true fold repeat score"
+).split()
+
+
+def _cubes(ds: Any, scores: Any) -> tuple[bool, dict[str, Any], dict[str, Any]]:
+    """Whether there are several cubes; the cubes and their predictions frames by name."""
     several = isinstance(ds, Mapping) and not isinstance(ds, xr.Dataset)
     if several:
         cubes: dict[str, Any] = dict(ds)
@@ -129,32 +113,26 @@ def _sections(
                 f"scores must be a pandas DataFrame (a predictions frame with "
                 f"score columns), got {type(frame).__name__}."
             )
-    sections: list[tuple[str, dict[str, Any], list[Figure]]] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for name, cube in cubes.items():
-            sc = frames.get(name)
-            kw: dict[str, Any] = {
-                "y_true": y_true,
-                "fold": fold,
-                "score": score,
-                "repeat": repeat if sc is not None and repeat in sc.columns else None,
-            }
-            c = content(
-                cube,
-                sc,
-                zero_division=zero_division,
-                beta=beta,
-                tolerance=tolerance,
-                alpha=alpha,
-                score_kwargs=kw,
-                title=title if not several else default_title(cube, name),
-            )
-            c["decision"] = decision(cube, sc, beta=beta, zero_division=zero_division)
-            figs = figures(cube, sc, zero_division=zero_division, beta=beta, **kw) if draw else []
-            sections.append((name, c, figs))
-    _one_warning(caught, sections, zero_division)
-    return several, sections
+    return several, cubes, frames
+
+
+def _render(
+    fmt: str,
+    sections: list[tuple[str, dict[str, Any], list[Figure]]],
+    several: bool,
+    title: str | None,
+    max_fold_rows: int,
+) -> str:
+    """The computed sections drawn in one format."""
+    if fmt == "text":
+        return "\n\n".join(to_text(c, max_fold_rows) for _, c, _ in sections)
+    if fmt == "json":
+        if not several:
+            return to_json(sections[0][1])
+        body = ",\n".join(f"{json.dumps(n)}: {to_json(c)}" for n, c, _ in sections)
+        return "{\n" + body + "\n}"
+    pairs = [(c, f) for _, c, f in sections]
+    return to_html(pairs, title=title if several else None, max_fold_rows=max_fold_rows)
 
 
 def report(
@@ -179,8 +157,12 @@ def report(
     In this order: a **summary** (the recommended number per model -- F_tp,fp, macro F_tp,fp
     for multiclass cubes -- with its 95% Student-t interval across repeats
     (:func:`cvframe.repeats.summary`), led, when the cube has a ``model`` dim with two or
-    more models, by which model is better and the paired difference of each other model to
-    it (:func:`cvframe.compare.compare`)); the **findings** of
+    more models, by which model is better: the best by mean per-fold F (F_avg) and each other
+    model's difference of F_avg to it, its interval and p-value, from
+    ``cvframe.compare(ds, "f", test="auto")`` on the cube (the corrected repeated k-fold
+    t-test), whether or not ``scores`` is given; F_tp,fp, pooled over the folds, has no
+    per-fold values, and the report says how to test it on the predictions); the
+    **findings** of
     :func:`cvframe.diagnostics.anomalies`; the **five F aggregations** per class
     (:func:`cvframe.reduce.f_methods`; with repeats their mean and the sd of F_tp,fp); the
     **averages over classes** (macro, micro, weighted F, and kappa and accuracy when the cube
@@ -199,9 +181,8 @@ def report(
     scores : pandas.DataFrame or mapping of str to DataFrame, optional
         The predictions frame the cube came from, with score columns (``score`` for
         binary, ``score_<label>`` per class): adds the AUC table (and the ROC curves in
-        HTML). A ``model`` column is respected (one AUC row per model; with ``y_pred``, the
-        models are compared by the paired bootstrap of F_tp,fp). With a mapping of cubes, a
-        mapping with (some of) the same names.
+        HTML). A ``model`` column is respected (one AUC row per model). With a mapping of
+        cubes, a mapping with (some of) the same names.
     format : {"text", "json", "html"}, default "text"
         ``"html"`` is one self-contained page (plots embedded as base64 PNG, no external
         resources) that reads well at 1400 px: the per-fold table collapsed. ``"json"`` is
@@ -250,34 +231,9 @@ def report(
     >>> "undefined_precision" in text, text.rstrip().splitlines()[-1].startswith("Recommended")
     (True, True)
     """
+    given = locals()
     format = _checks.choice("format", format, FORMATS)
-    plots = _checks.flag("plots", plots)
-    max_fold_rows = _checks.integer("max_fold_rows", max_fold_rows, low=0)
-    several, sections = _sections(
-        ds,
-        scores=scores,
-        zero_division=zero_division,
-        beta=beta,
-        tolerance=tolerance,
-        alpha=alpha,
-        draw=plots and format == "html",
-        y_true=y_true,
-        fold=fold,
-        repeat=repeat,
-        score=score,
-        title=title,
-    )
-    if format == "text":
-        return "\n\n".join(to_text(c, max_fold_rows) for _, c, _ in sections)
-    if format == "json":
-        if not several:
-            return to_json(sections[0][1])
-        return "{\n" + ",\n".join(f"{json.dumps(n)}: {to_json(c)}" for n, c, _ in sections) + "\n}"
-    return to_html(
-        [(c, f) for _, c, f in sections],
-        title=title if several else None,
-        max_fold_rows=max_fold_rows,
-    )
+    return render(ds, formats=[format], **{k: given[k] for k in (*_OPTIONS, "plots")})[0][format]
 
 
 def html_with_figures(
@@ -328,24 +284,95 @@ repeat, score :
     >>> page.count("<img"), page.startswith("<!DOCTYPE html>")
     (3, True)
     """
+    given = locals()
+    pages, figs = render(data, formats=["html"], **{k: given[k] for k in _OPTIONS})
+    return pages["html"], figs
+
+
+def render(
+    data: xr.Dataset | Mapping[str, xr.Dataset],
+    *,
+    formats: Sequence[str] = ("text", "html"),
+    scores: pd.DataFrame | Mapping[str, pd.DataFrame] | None = None,
+    title: str | None = None,
+    zero_division: ZeroDivision = 0.0,
+    beta: float = 1.0,
+    tolerance: float = 0.05,
+    alpha: float = 0.01,
+    plots: bool = True,
+    max_fold_rows: int = 40,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> tuple[dict[str, str], list[tuple[str, Figure]]]:
+    """The report computed once and rendered in several formats, with its plots.
+
+    :func:`report` renders one format; this computes every table (and draws every plot)
+    once and renders each of ``formats`` from them: the text for the terminal and the
+    HTML page for a file, as ``cvframe demo`` writes them.
+
+    Parameters
+    ----------
+    data : xarray.Dataset or mapping of str to Dataset
+        As ``ds`` of :func:`report`.
+    formats : sequence of {"text", "json", "html"}, default ("text", "html")
+        The formats to render.
+    scores, title, zero_division, beta, tolerance, alpha, plots, max_fold_rows, y_true, \
+fold, repeat, score :
+        As in :func:`report`.
+
+    Returns
+    -------
+    reports : dict of str to str
+        The report in each of ``formats``, by format.
+    figures : list of (str, Figure)
+        As in :func:`html_with_figures`; empty without ``"html"`` or with ``plots=False``.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import cvframe
+    >>> from cvframe.report import render
+    >>> out, figs = render(cvframe.datasets.table2())
+    >>> out["text"] == cvframe.report.report(cvframe.datasets.table2())
+    True
+    >>> out["html"].count("<img"), [f.name for _, f in figs]
+    (3, ['folds', 'methods', 'confusion'])
+    """
+    formats = [formats] if isinstance(formats, str) else list(formats)
+    if not formats:
+        raise ValueError(f"formats is empty: pass some of {list(FORMATS)}.")
+    formats = [_checks.choice("formats", f, FORMATS) for f in formats]
+    draw_plots = _checks.flag("plots", plots) and "html" in formats
+    _checks.zero_division(zero_division)
+    beta = _checks.beta(beta)
+    tolerance = _checks.real("tolerance", tolerance, 0.0)
+    alpha = _checks.real("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
     max_fold_rows = _checks.integer("max_fold_rows", max_fold_rows, low=0)
-    several, sections = _sections(
-        data,
-        scores=scores,
-        zero_division=zero_division,
-        beta=beta,
-        tolerance=tolerance,
-        alpha=alpha,
-        draw=True,
-        y_true=y_true,
-        fold=fold,
-        repeat=repeat,
-        score=score,
-        title=title,
-    )
-    page = to_html(
-        [(c, f) for _, c, f in sections],
-        title=title if several else None,
-        max_fold_rows=max_fold_rows,
-    )
-    return page, [(name, f) for name, _, figs in sections for f in figs]
+    if title is not None and not isinstance(title, str):
+        raise TypeError(
+            f"title={title!r} must be a str (the page's heading), or None for the cube's "
+            "source or name."
+        )
+    several, cubes, frames = _cubes(data, scores)
+    sections: list[tuple[str, dict[str, Any], list[Figure]]] = []
+    kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": repeat}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for name, cube in cubes.items():
+            c = content(
+                cube,
+                frames.get(name),
+                zero_division=zero_division,
+                beta=beta,
+                tolerance=tolerance,
+                alpha=alpha,
+                score_kwargs=kw,
+                title=title if not several else default_title(cube, name),
+                draw=draw_plots,
+            )
+            sections.append((name, c, draw(c) if draw_plots else []))
+    _one_warning(caught, sections, zero_division)
+    figs = [(name, f) for name, _, fs in sections for f in fs]
+    return {fmt: _render(fmt, sections, several, title, max_fold_rows) for fmt in formats}, figs

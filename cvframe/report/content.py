@@ -1,11 +1,16 @@
 """What a report says: every table computed once, as a plain dict the renderers draw.
 
-The tables are the tidy long frames of :mod:`cvframe.tidy` (every fold's counts and
-metrics, the five F methods, the class averages, means over repeats), AUC_avg next to
-AUC_merge from :func:`cvframe.scores.auc_methods` (and the Brier score of probability
-scores, :func:`cvframe.scores.brier`) and the findings of
-:func:`cvframe.diagnostics.anomalies`. Nothing here formats text; :mod:`.text` and :mod:`.html`
-only draw what :func:`content` returns.
+:func:`content` computes each table of one cube's report once and hands the same frames to
+whatever needs them: every fold's counts and metrics (:func:`cvframe.tidy.fold_table`) feed
+the per-fold table, the undefined-cell count, the decision and the folds plot; the five F
+methods (:func:`cvframe.tidy.methods_table`, one :func:`cvframe.reduce.f_methods`) feed the
+methods table, the ``methods_disagree`` findings of :func:`cvframe.diagnostics.anomalies`
+and the methods plot; the class averages are computed once per repeat and summarised; the
+predictions frame is read for the AUC table (AUC_avg next to AUC_merge,
+:func:`cvframe.scores.auc_methods`, with the Brier score of probability scores) and, for the
+HTML page, the ROC table (:func:`cvframe.tidy.roc_table`); the decision is
+:func:`.decision.decision` on the cube. Nothing here formats text; :mod:`.text` and
+:mod:`.html` only draw what :func:`content` returns, and the plots draw its frames.
 """
 
 from __future__ import annotations
@@ -17,9 +22,14 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels, diagnostics, multiclass, reduce, repeats, tidy
+from .. import _checks, diagnostics, multiclass, reduce, repeats, tidy
+from .. import scores as score_metrics
+from .._labels import frame as labels_frame
 from ..reduce import F_METHODS
-from ..schema import CLASS, COUNTS, FOLD, REPEAT, SUBSET
+from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT, SUBSET
+from ..tidy.curves import frame_args
+from ._common import binary, plain, pos_label
+from .decision import decision
 
 __all__ = [
     "CI",
@@ -47,16 +57,6 @@ RECOMMENDATION = (
 SHOWN_ATTRS = ("task", "pos_label", "stratified", "splitter", "cvframe_version")
 
 
-def plain(v: Any) -> Any:
-    """A table cell as a JSON value: numpy scalars as Python ones, NaN/inf/NA as None."""
-    v = _labels.plain(v)
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    if v is pd.NA or v is pd.NaT:
-        return None
-    return v
-
-
 def policy_text(zero_division: Any) -> str:
     """The ``zero_division`` policy in words, as the report states it."""
     value = _checks.zero_division(zero_division)
@@ -70,13 +70,6 @@ def policy_text(zero_division: Any) -> str:
         "F of a fold with TP = 0 < FP + FN is 0; the ~ (skip) methods drop folds where "
         "either is undefined"
     )
-
-
-def pos_label(ds: xr.Dataset) -> Any:
-    """The cube's positive class as its class coordinate holds it (a bool stays a bool)."""
-    if "pos_label" not in ds.attrs:
-        return None
-    return _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
 
 
 def default_title(ds: xr.Dataset, name: str = "") -> str:
@@ -109,35 +102,18 @@ def default_title(ds: xr.Dataset, name: str = "") -> str:
     return f"{name}: {text}" if name else text
 
 
-def _binary(ds: xr.Dataset) -> bool:
-    return ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS, 1) == 1
-
-
-def _interval(result: xr.DataArray | xr.Dataset, ds: xr.Dataset) -> xr.Dataset:
+def _interval(result: xr.DataArray, ds: xr.Dataset) -> xr.Dataset:
     """Mean over repeats with its Student-t interval (:func:`cvframe.repeats.summary`).
 
     Without a ``repeat`` dim of two or more, the value itself with NaN spread (n = 1).
     """
-    n_rep = int(result.sizes.get(REPEAT, 0)) if REPEAT in result.dims else 0
-    if n_rep >= 2:
+    if result.sizes.get(REPEAT, 0) >= 2:
         return repeats.summary(ds, result, dim=REPEAT, ci=CI)
-    if isinstance(result, xr.Dataset):
-        kept = result.to_array(dim=repeats.STACKED).assign_coords(
-            {repeats.STACKED: np.asarray(list(result.data_vars), dtype=object)}
-        )
-    else:
-        kept = result
-    kept = kept.isel({REPEAT: 0}, drop=True) if REPEAT in kept.dims else kept
+    kept = result.isel({REPEAT: 0}, drop=True) if REPEAT in result.dims else result
     nan = xr.full_like(kept, np.nan, dtype="float64")
+    one = xr.full_like(kept, 1, dtype="int64")
     return xr.Dataset(
-        {
-            "mean": kept.astype("float64"),
-            "std": nan,
-            "sem": nan,
-            "ci_low": nan,
-            "ci_high": nan,
-            "n": xr.full_like(kept, 1, dtype="int64"),
-        }
+        {"mean": kept.astype("float64"), "std": nan, "ci_low": nan, "ci_high": nan, "n": one}
     )
 
 
@@ -151,7 +127,7 @@ def summary_table(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.Data
     """
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)
-    if _binary(ds):
+    if binary(ds):
         val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
         val = val.isel({CLASS: 0}, drop=True) if CLASS in val.dims else val
         metric = "F_tp,fp"
@@ -173,32 +149,43 @@ def summary_table(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.Data
 
 
 def _class_averages(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.DataFrame | None:
-    """:func:`cvframe.tidy.class_averages` with ``<name>_ci_low``/``_ci_high`` across repeats."""
-    mean = tidy.class_averages(ds, beta=beta, zero_division=zero_division)
-    if mean is None or REPEAT not in ds.dims or ds.sizes[REPEAT] < 2:
-        return mean
-    values = [c for c in mean.columns if pd.api.types.is_float_dtype(mean[c])]
-    by = [c for c in mean.columns if c not in values]
-    per_repeat = []
-    for r in ds[REPEAT].values:
-        one = tidy.class_averages(ds.sel({REPEAT: [r]}), beta=beta, zero_division=zero_division)
-        assert one is not None
-        per_repeat.append(one.assign(**{REPEAT: r}))
-    long = pd.concat(per_repeat, ignore_index=True).set_index([REPEAT, *by])[values]
+    """:func:`cvframe.tidy.class_averages` with ``<name>_ci_low``/``_ci_high`` across repeats.
+
+    With two or more repeats the averages are computed once, per repeat (the repeat read as
+    one more user dim), and summarised by :func:`cvframe.repeats.summary`: the value is the
+    mean over repeats, as ``class_averages`` gives it.
+    """
+    n_rep = ds.sizes.get(REPEAT, 0) if REPEAT in ds["tp"].dims else 0
+    if n_rep < 2:
+        return tidy.class_averages(ds, beta=beta, zero_division=zero_division)
+    per_repeat = tidy.class_averages(
+        ds.rename({REPEAT: _PER_REPEAT}), beta=beta, zero_division=zero_division
+    )
+    if per_repeat is None:
+        return None
+    values = [c for c in per_repeat.columns if pd.api.types.is_float_dtype(per_repeat[c])]
+    by = [c for c in per_repeat.columns if c not in values and c != _PER_REPEAT]
+    long = per_repeat.rename(columns={_PER_REPEAT: REPEAT}).set_index([REPEAT, *by])[values]
     s = repeats.summary(ds, long.to_xarray(), dim=REPEAT, ci=CI)
-    out = mean.copy()
+    keys = per_repeat[by].drop_duplicates().reset_index(drop=True)
+    out = keys.copy()
     for col in values:
-        for bound in ("ci_low", "ci_high"):
-            sel = s[bound].sel({repeats.STACKED: col})
+        for stat, name in (
+            ("mean", col),
+            ("ci_low", f"{col}_ci_low"),
+            ("ci_high", f"{col}_ci_high"),
+        ):
+            sel = s[stat].sel({repeats.STACKED: col})
             if by:
-                idx = pd.MultiIndex.from_frame(mean[by]) if len(by) > 1 else pd.Index(mean[by[0]])
-                cell = sel.to_series().reindex(idx).to_numpy()
+                idx = pd.MultiIndex.from_frame(keys) if len(by) > 1 else pd.Index(keys[by[0]])
+                out[name] = sel.to_series().reindex(idx).to_numpy()
             else:
-                cell = np.full(len(mean), float(sel))
-            out.insert(
-                out.columns.get_loc(col) + (1 if bound == "ci_low" else 2), f"{col}_{bound}", cell
-            )
+                out[name] = [float(sel)]
     return out
+
+
+#: The name the repeat dim takes while the class averages are computed per repeat.
+_PER_REPEAT = "_repeat_of_report"
 
 
 def _with_kappa_band(frame: pd.DataFrame | None) -> pd.DataFrame | None:
@@ -211,37 +198,42 @@ def _with_kappa_band(frame: pd.DataFrame | None) -> pd.DataFrame | None:
     return out
 
 
-def _auc_table(scores: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]) -> pd.DataFrame:
-    """AUC_avg and AUC_merge per class (and per model/dataset column of the frame), with
-    Brier_avg and Brier_merge beside them when the scores are probabilities.
+def _score_tables(
+    frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any], draw: bool
+) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
+    """The predictions frame read for the report: the AUC table and (``draw``) the ROC table.
 
-    The scores functions keep the frame's ``model``/``dataset`` columns as dims; training-set
-    rows (``subset="train"``) are left out: the report is about the test folds.
+    The AUC table holds AUC_avg and AUC_merge per class (and per model/dataset column of the
+    frame), with Brier_avg and Brier_merge beside them when the scores are probabilities;
+    the ROC table (:func:`cvframe.tidy.roc_table`, the points and each curve's AUC) is of the
+    first repeat, the one the HTML page draws, which the returned note names.
     """
-    from .. import scores as sc
-
-    if "subset" in scores.columns:
-        scores = scores[scores["subset"] == "test"].drop(columns="subset")
-    labels = list(ds.indexes[CLASS]) if ds.attrs.get("task") != "binary" else None
-    m = sc.auc_methods(
-        scores, labels=labels, pos_label=pos_label(ds), undefined="nan", **score_kwargs
-    )
-    shown = ["auc_avg", "auc_merge"]
-    try:  # Brier needs probabilities: decision values leave the AUC columns alone
-        for method in ("avg", "merge"):
-            m[f"brier_{method}"] = sc.brier(
-                scores, method, labels=labels, pos_label=pos_label(ds), **score_kwargs
-            )
-            shown.append(f"brier_{method}")
-    except ValueError as err:
-        if "outside [0, 1]" not in str(err):
-            raise
+    labels = None if binary(ds) else list(ds.indexes[CLASS])
+    kw = frame_args(frame, dict(score_kwargs, labels=labels, pos_label=pos_label(ds)))
+    with score_metrics.one_parse():  # AUC, Brier and the ROC curves from one parse
+        m = score_metrics.auc_methods(frame, undefined="nan", **kw)
+        shown = ["auc_avg", "auc_merge"]
+        try:  # Brier needs probabilities: decision values leave the AUC columns alone
+            for method in ("avg", "merge"):
+                m[f"brier_{method}"] = score_metrics.brier(frame, method, **kw)
+                shown.append(f"brier_{method}")
+        except ValueError as err:
+            if "outside [0, 1]" not in str(err):
+                raise
+        roc = tidy.roc_table(frame, **kw) if draw else None
     dims = [str(d) for d in m.dims]
-    frame = m.to_dataframe().reset_index()[dims + shown]
+    auc = m.to_dataframe().reset_index()[dims + shown]
     if REPEAT in dims:
         by = [d for d in dims if d != REPEAT]
-        frame = frame.groupby(by, sort=False)[shown].mean().reset_index()
-    return frame
+        auc = auc.groupby(by, sort=False)[shown].mean().reset_index()
+    if roc is None:
+        return auc, None, ""
+    rep, note = kw.get("repeat"), ""
+    if rep is not None and rep in roc.columns:
+        first, n = frame[rep].iloc[0], frame[rep].nunique()
+        roc = roc[roc[rep] == first].reset_index(drop=True)
+        note = f" ({rep} {first} of {n})" if n > 1 else ""
+    return auc, roc, note
 
 
 def content(
@@ -254,22 +246,32 @@ def content(
     alpha: float,
     score_kwargs: dict[str, Any],
     title: str | None = None,
+    draw: bool = False,
 ) -> dict[str, Any]:
     """Every table and fact of one cube's report, each computed once.
 
-    Keys: ``title``, ``summary`` (:func:`summary_table`), ``ci``, ``dims``, ``count_dims``,
-    ``attrs``, ``policy``, ``methods`` (the five F methods per class, averaged over repeats),
+    Keys: ``title``, ``summary`` (:func:`summary_table`), ``decision``
+    (:func:`.decision.decision`), ``ci``, ``dims``, ``count_dims``, ``attrs``, ``policy``,
+    ``methods`` (the five F methods per class, averaged over repeats),
     ``methods_per_repeat``, ``class_averages`` (multiclass only, with their intervals across
     repeats), ``auc`` (when ``scores`` is given), ``per_fold``, ``findings``,
-    ``tolerance``, ``alpha`` and ``recommendation``.
+    ``tolerance``, ``alpha``, ``recommendation``; and ``plots`` (not data of the report: the
+    frames the plots draw, with ``draw``: ``folds`` and its ``lines``, ``methods``,
+    ``confusion`` and ``roc``).
     """
     extra = tidy.extra_dims(ds)
     has_repeat = REPEAT in extra
     by = [d for d in extra if d != REPEAT] + [CLASS]
+    per_fold = tidy.fold_table(ds, beta=beta, zero_division=zero_division)
     methods = tidy.methods_table(ds, beta=beta, zero_division=zero_division)
-    return {
+    auc = roc = None
+    roc_note = ""
+    if scores is not None:
+        auc, roc, roc_note = _score_tables(labels_frame.test_rows(scores), ds, score_kwargs, draw)
+    out = {
         "title": title if title is not None else default_title(ds),
         "summary": summary_table(ds, beta=beta, zero_division=zero_division),
+        "decision": decision(ds, per_fold, beta=beta, zero_division=zero_division),
         "ci": CI,
         "dims": {str(k): int(v) for k, v in ds.sizes.items()},
         "count_dims": [str(d) for d in ds["tp"].dims],
@@ -288,13 +290,30 @@ def content(
         "class_averages": _with_kappa_band(
             _class_averages(ds, beta=beta, zero_division=zero_division)
         ),
-        "auc": (_auc_table(scores, ds, score_kwargs) if scores is not None else None),
-        "per_fold": tidy.fold_table(ds, beta=beta, zero_division=zero_division),
-        "findings": diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta),
+        "auc": auc,
+        "per_fold": per_fold,
+        "findings": diagnostics.anomalies(
+            ds, tolerance=tolerance, alpha=alpha, beta=beta, methods=methods
+        ),
         "tolerance": tolerance,
         "alpha": alpha,
         "recommendation": RECOMMENDATION,
     }
+    if draw:
+        has_confusion = CONFUSION in ds.data_vars or binary(ds)
+        out["plots"] = {
+            "beta": beta,
+            "zero_division": zero_division,
+            "folds": per_fold,
+            "lines": tidy.fold_aggregates(
+                ds, beta=beta, zero_division=zero_division, methods=methods
+            ),
+            "methods": methods,
+            "confusion": tidy.confusion_table(ds, normalize="true") if has_confusion else None,
+            "roc": roc,
+            "roc_note": roc_note,
+        }
+    return out
 
 
 def undefined_cells(per_fold: pd.DataFrame) -> tuple[int, int, int, list[Any], list[Any]]:

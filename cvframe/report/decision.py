@@ -1,60 +1,87 @@
 """The report's lead when the cube has a ``model`` dim: which model is better, and is it real.
 
-:func:`decision` ranks the models by the recommended number (F_tp,fp; macro F_tp,fp for
-multiclass cubes, mean over repeats) and compares every other model with the best one by
-:func:`cvframe.compare.compare`: the paired bootstrap of F_tp,fp when the report has the
-predictions frame (with ``y_pred`` and a ``model`` column), else the corrected repeated
-k-fold t-test on per-fold F from the cube. The result is plain data (JSON-ready);
-:func:`decision_lines` and :func:`decision_html` draw it.
+One rule, whatever the entry point (``ds.cv.report()``, ``ds.cv.report(scores=frame)``,
+``cvframe report FILE``): :func:`decision` ranks the models by the mean per-fold F (F_avg;
+macro F_avg for multiclass cubes), read from the report's per-fold table, and compares every
+other model with the best one by :func:`cvframe.compare.compare` on the cube with
+``test="auto"`` (the corrected repeated k-fold t-test on per-fold F). The difference it shows
+is the difference of the value it shows. F_tp,fp, the report's recommended number, is pooled
+over the folds: its paired bootstrap needs the per-sample predictions, and the note says so
+and how to run it. The result is plain data (JSON-ready); :func:`decision_lines` and
+:func:`decision_html` draw it.
 """
 
 from __future__ import annotations
 
 import html
-import math
 from typing import Any
 
 import pandas as pd
 import xarray as xr
 
-from .. import multiclass, reduce
 from ..compare import compare
+from ..errors import few
 from ..schema import CLASS, FOLD, PRED, REPEAT, SUBSET, TRUE
-from .content import plain, pos_label
+from ..tidy import fold_table
+from ._common import binary, plain
 
-__all__ = ["MODEL", "decision", "decision_html", "decision_lines"]
+__all__ = ["MODEL", "decision", "decision_frame", "decision_html", "decision_lines"]
 
 MODEL = "model"
-_N_RESAMPLES = 1000
 
-
-def _f_tp_fp(ds: xr.Dataset, beta: float, zero_division: Any) -> xr.DataArray:
-    if ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS, 1) == 1:
-        val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
-        val = val.isel({CLASS: 0}, drop=True) if CLASS in val.dims else val
-    else:
-        val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
-    return val.mean(REPEAT) if REPEAT in val.dims else val
+#: What the note says when the test is on per-fold F and F_tp,fp is left untested.
+POOLED_NOTE = (
+    "F_tp,fp is pooled over the folds and has no per-fold values; a paired bootstrap of it "
+    "needs the per-sample predictions and was not run: "
+    "cvframe.compare(pred, 'f_tp_fp', test='bootstrap')."
+)
 
 
 def decision(
-    ds: xr.Dataset, scores: pd.DataFrame | None, *, beta: float, zero_division: Any
+    ds: xr.Dataset, per_fold: pd.DataFrame | None = None, *, beta: float, zero_division: Any
 ) -> dict[str, Any] | None:
-    """Which model is better: the best by F_tp,fp and its paired difference to each other.
+    """Which model is better: the best by mean per-fold F and its paired difference to each.
 
-    Returns None when the cube has no ``model`` dim with two or more models. Keys:
-    ``metric``, ``best``, ``rows`` (one record per model: ``model``, ``F_tp,fp``,
-    ``difference`` = model - best, ``low``, ``high``, ``p_value``), ``test``,
-    ``tested_metric``, ``interval`` and ``note``.
+    Parameters
+    ----------
+    ds : xarray.Dataset
+        The report's cube.
+    per_fold : pandas.DataFrame, optional
+        Its :func:`cvframe.tidy.fold_table` with the same ``beta`` and ``zero_division``, as
+        the report has computed it; default: computed here.
+    beta, zero_division :
+        As the report's.
+
+    Returns
+    -------
+    dict or None
+        None when the cube has no ``model`` dim with two or more models. Keys: ``metric``
+        (``"F_avg"``, or ``"macro F_avg"``), ``best``, ``rows`` (one record per model:
+        ``model``, the metric, ``difference`` = model - best of that metric, ``low``,
+        ``high``, ``p_value``), ``test``, ``tested_metric``, ``interval`` and ``note``.
     """
     if MODEL not in ds.dims or ds.sizes[MODEL] < 2:
         return None
+    if per_fold is None:
+        per_fold = fold_table(ds, beta=beta, zero_division=zero_division)
+    elif not {MODEL, CLASS, "f"} <= set(per_fold.columns):
+        raise ValueError(
+            f"per_fold has the columns {few(per_fold.columns)}; pass the cube's "
+            "cvframe.tidy.fold_table (model, class and per-fold f columns), or None."
+        )
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)
-    binary = ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS, 1) == 1
-    metric = "F_tp,fp" if binary else "macro F_tp,fp"
+        per_fold = per_fold[per_fold[SUBSET] == "test"]
+    is_binary = binary(ds)
+    metric = "F_avg" if is_binary else "macro F_avg"
     other = [d for d in ds.dims if d not in (MODEL, REPEAT, FOLD, CLASS, TRUE, PRED)]
-    out: dict[str, Any] = {"metric": metric, "test": None, "tested_metric": None, "note": ""}
+    out: dict[str, Any] = {
+        "metric": metric,
+        "test": None,
+        "tested_metric": None,
+        "interval": "",
+        "note": "",
+    }
     if any(ds.sizes[d] > 1 for d in other):
         out.update(best=None, rows=[])
         out["note"] = (
@@ -62,103 +89,95 @@ def decision(
             f"cell (cvframe.compare on ds.sel(...)), or across data sets with test='friedman'."
         )
         return out
-    ds = ds.squeeze([d for d in other], drop=True) if other else ds
-    value = _f_tp_fp(ds, beta, zero_division)
-    models = [plain(m) for m in value[MODEL].values]
-    best_i = int(value.argmax(MODEL))
-    best = models[best_i]
-    table = pd.DataFrame({MODEL: models, metric: value.values.astype(float)})
+    ds = ds.squeeze(other, drop=True) if other else ds
+    # the mean of the per-fold F over repeats and folds, per class, then over classes:
+    # the numbers compare(ds, "f") pairs and averages
+    # (NaN where a fold's F is undefined, as F_avg under zero_division=nan)
+    per_class = per_fold.groupby([MODEL, CLASS], sort=False)["f"]
+    value = per_class.mean().where(per_class.count() == per_class.size())
+    value = value.groupby(MODEL, sort=False).mean(numeric_only=False)
+    table = value.reindex(list(ds[MODEL].values)).rename(metric).reset_index()
+    n_undefined = int(per_fold["f"].isna().sum())
+    table[MODEL] = [plain(m) for m in table[MODEL]]
+    defined = table[metric].notna()
+    best = table.loc[table[metric].idxmax(), MODEL] if defined.all() else None
     for col in ("difference", "low", "high", "p_value"):
-        table[col] = math.nan
+        table[col] = float("nan")
     out["best"] = best
-    if not binary:
+    if n_undefined or best is None:
+        out["note"] = (
+            f"no best model, no test: per-fold F is undefined (NaN) in {n_undefined} "
+            "(model, fold) cells under zero_division=nan, and the paired test needs every "
+            "fold: report with zero_division=0 (the paper's) to compare the models."
+        )
+    elif not is_binary:
         out["note"] = (
             "no significance test for a class average: compare per class with "
             "cvframe.compare(ds, 'f', baseline=...)."
         )
     else:
         try:
-            res = _test(ds, scores, best, beta, zero_division)
+            res = compare(
+                ds, "f", baseline=best, test="auto", beta=beta, zero_division=zero_division
+            )
         except ValueError as err:
             out["note"] = f"no test: {err}"
         else:
-            if CLASS in res.dims:
-                res = res.isel({CLASS: 0}, drop=True)
+            res = res.isel({CLASS: 0}, drop=True) if CLASS in res.dims else res
             for j, m in enumerate(res[MODEL].values):
-                i = models.index(plain(m))
+                i = table.index[table[MODEL] == plain(m)][0]
                 table.loc[i, ["difference", "low", "high", "p_value"]] = [
                     float(res[v].values[j]) for v in ("mean", "low", "high", "p_value")
                 ]
             out["test"] = res.attrs.get("test")
             out["tested_metric"] = res.attrs.get("metric")
             out["interval"] = res.attrs.get("interval", "")
-            if out["tested_metric"] != "f_tp_fp":
-                out["note"] = (
-                    "tested on per-fold F (corrected for the overlap of training sets); pass "
-                    "the predictions frame (scores=) to test F_tp,fp itself by the paired "
-                    "bootstrap."
-                )
+            out["note"] = POOLED_NOTE
     out["rows"] = [{k: plain(v) for k, v in r.items()} for r in table.to_dict("records")]
     return out
 
 
-def _test(
-    ds: xr.Dataset, scores: pd.DataFrame | None, best: Any, beta: float, zero_division: Any
-) -> xr.Dataset:
-    frame_ok = (
-        scores is not None
-        and MODEL in scores.columns
-        and "y_pred" in scores.columns
-        and "y_true" in scores.columns
+def decision_frame(d: dict[str, Any]) -> pd.DataFrame:
+    """The decision's table: model, the metric, ``minus <best>`` with its interval, p-value.
+
+    Interval columns are named ``minus <best>_ci_low``/``_ci_high``, as the renderers join
+    them into the value's cell.
+    """
+    rows = pd.DataFrame(d["rows"])
+    name = f"minus {d['best']}"
+    rows = rows.rename(
+        columns={"difference": name, "low": f"{name}_ci_low", "high": f"{name}_ci_high"}
     )
-    if frame_ok:
-        assert scores is not None
-        if SUBSET in scores.columns:
-            scores = scores[scores[SUBSET] == "test"].drop(columns=SUBSET)
-        return compare(
-            scores,
-            "f_tp_fp",
-            baseline=best,
-            test="bootstrap",
-            n_resamples=_N_RESAMPLES,
-            random_state=0,
-            beta=beta,
-            zero_division=zero_division,
-            pos_label=pos_label(ds),
-        )
-    return compare(ds, "f", baseline=best, beta=beta, zero_division=zero_division)
+    if d["test"] is None:
+        rows = rows[[MODEL, d["metric"]]]
+    return rows.astype({c: "float64" for c in rows.columns if c != MODEL})
 
 
 def _sentence(d: dict[str, Any]) -> str:
     rows = d["rows"]
-    best_row = next(r for r in rows if r["model"] == d["best"])
+    best_row = next(r for r in rows if r[MODEL] == d["best"])
     value = best_row[d["metric"]]
-    head = f"Best by {d['metric']}: {d['best']} ({value:.4f})" if value is not None else ""
+    head = f"Best by {d['metric']}: {d['best']}" + (f" ({value:.4f})" if value is not None else "")
     if d["test"] is None:
         return head + "."
     parts = []
     for r in rows:
-        if r["model"] == d["best"] or r["difference"] is None:
+        if r[MODEL] == d["best"] or r["difference"] is None:
             continue
-        p = r["p_value"]
         ci = (
             f" [{r['low']:+.4f}, {r['high']:+.4f}]"
             if r["low"] is not None and r["high"] is not None
             else ""
         )
-        ps = f", p={p:.3g}" if p is not None else ""
-        parts.append(f"{r['model']} {r['difference']:+.4f}{ci}{ps}")
+        p = f", p={r['p_value']:.3g}" if r["p_value"] is not None else ""
+        parts.append(f"{r[MODEL]} {r['difference']:+.4f}{ci}{p}")
     return (
-        head
-        + f". Others minus {d['best']} ({d['test']} on {d['tested_metric']}): "
-        + "; ".join(parts)
-        + "."
+        head + f". Others minus {d['best']} ({d['test']} on per-fold F): " + "; ".join(parts) + "."
     )
 
 
 def decision_lines(d: dict[str, Any] | None) -> list[str]:
-    """The lead of the text report (empty without a decision); the per-model differences
-    are columns of the summary table."""
+    """The lead of the text report (empty without a decision)."""
     if d is None:
         return []
     lines = ["Which model is better:"]
@@ -171,8 +190,7 @@ def decision_lines(d: dict[str, Any] | None) -> list[str]:
 
 
 def decision_html(d: dict[str, Any] | None) -> list[str]:
-    """The lead of the HTML report (empty without a decision); the per-model differences
-    are columns of the summary table."""
+    """The lead of the HTML report (empty without a decision)."""
     if d is None:
         return []
     e = html.escape

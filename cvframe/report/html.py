@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..schema import CLASS, CONFUSION
-from .content import pos_label
-from .decision import decision_html
+from ..schema import CLASS
+from .content import content
+from .decision import decision_frame, decision_html
 from .text import averages_frame, fmt_frame, fold_rows, kept_columns, numeric_columns, summary_frame
 
-__all__ = ["DPI", "MAX_WIDTH_PX", "Figure", "figures", "to_html"]
+__all__ = ["DPI", "MAX_WIDTH_PX", "Figure", "draw", "figures", "to_html"]
 
 #: Resolution of the report's PNGs: 10 pt text is 14 px on screen at their natural size.
 DPI = 100
@@ -112,36 +112,49 @@ def _small(png: bytes) -> bytes:
     return out.getvalue() if out.tell() < len(png) else png
 
 
-def _binary(ds: xr.Dataset) -> bool:
-    return ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS, 1) == 1
+def draw(c: dict[str, Any]) -> list[Figure]:
+    """The plots of one cube's report, drawn from the frames :func:`.content.content` computed.
 
-
-def _first_repeat(scores: pd.DataFrame, rep: str | None) -> tuple[pd.DataFrame, str]:
-    if rep is None or rep not in scores.columns:
-        return scores, ""
-    first = scores[rep].iloc[0]
-    n = scores[rep].nunique()
-    return scores[scores[rep] == first], f" ({rep} {first} of {n})" if n > 1 else ""
-
-
-def _roc(ds: xr.Dataset, scores: pd.DataFrame, score_kwargs: dict[str, Any]) -> Figure:
-    """ROC curves: one panel per class (small multiples), the models as hue."""
+    ``c["plots"]`` holds them (``content(..., draw=True)``): every fold (the per-fold table
+    and the aggregation lines), the five methods (the methods table), the confusion matrix
+    (its table, when the cube has one) and the ROC curves (the ROC table of the first
+    repeat, when the report has scores).
+    """
     from .. import plot
 
-    if "subset" in scores.columns:
-        scores = scores[scores["subset"] == "test"].drop(columns="subset")
-    one, note = _first_repeat(scores, score_kwargs.get("repeat"))
-    kw: dict[str, Any] = dict(score_kwargs, repeat=None)
-    if _binary(ds):
-        kw.update(pos_label=pos_label(ds), height=3.5)
-    else:
-        k = ds.sizes[CLASS]
-        kw.update(labels=list(ds.indexes[CLASS]), col_wrap=min(k, 4), height=2.8)
-    g = plot.roc(one, **kw)
-    what = "Per-fold ROC curves and the merged one" + (
-        ", one panel per class" if not _binary(ds) else ""
-    )
-    return Figure("roc", what + note, _png(g))
+    frames = c["plots"]
+    kw = {"beta": frames["beta"], "zero_division": frames["zero_division"]}
+    out = [
+        Figure(
+            "folds",
+            "Every fold's precision, recall and F per class (points) with the fold "
+            "aggregations (marked lines)",
+            _png(plot.folds(frames["folds"], methods=frames["lines"], **kw)),
+        ),
+        Figure(
+            "methods", "The five F aggregations side by side", _png(plot.methods(frames["methods"]))
+        ),
+    ]
+    if frames["confusion"] is not None:
+        out.append(
+            Figure(
+                "confusion",
+                "Confusion matrix summed over folds (and repeats), normalised by true class",
+                _png(plot.confusion(frames["confusion"], normalize="true")),  # drawn as it is
+            )
+        )
+    roc = frames["roc"]
+    if roc is not None:
+        k = c["dims"].get(CLASS, 1)
+        several = c["attrs"].get("task") != "binary" and k > 1
+        size: dict[str, Any] = (
+            {"col_wrap": min(k, 4), "height": 2.8} if several else {"height": 3.5}
+        )
+        what = "Per-fold ROC curves and the merged one" + (
+            ", one panel per class" if several else ""
+        )
+        out.append(Figure("roc", what + frames["roc_note"], _png(plot.roc(roc, **size))))
+    return out
 
 
 def figures(
@@ -160,9 +173,10 @@ def figures(
     The plots of :mod:`cvframe.plot`: every fold (``folds``), the five methods
     (``methods``), the confusion matrix (``confusion``, when the cube has one) and, when
     ``scores`` (the predictions frame with score columns) is given, the ROC curves (``roc``:
-    per-fold curves and the merged one, one panel per class, of the first repeat). PNGs are
-    drawn at :data:`DPI` and no wider than :data:`MAX_WIDTH_PX`, so that the report shows them
-    at their natural size with legible text. ``cvframe demo`` writes the same PNGs to disk.
+    per-fold curves and the merged one, one panel per class, of the first repeat). They draw
+    the tables of :func:`cvframe.report.content.content`. PNGs are drawn at :data:`DPI` and
+    no wider than :data:`MAX_WIDTH_PX`, so that the report shows them at their natural size
+    with legible text. ``cvframe demo`` writes the same PNGs to disk.
 
     Parameters
     ----------
@@ -190,34 +204,18 @@ def figures(
     >>> [f.name for f in figs], figs[0].png[:4] == b"\\x89PNG", figs[0].size[0] <= MAX_WIDTH_PX
     (['folds', 'methods', 'confusion'], True, True)
     """
-    from .. import plot
-
-    out = [
-        Figure(
-            "folds",
-            "Every fold's precision, recall and F per class (points) with the fold "
-            "aggregations (marked lines)",
-            _png(plot.folds(ds, beta=beta, zero_division=zero_division)),
-        ),
-        Figure(
-            "methods",
-            "The five F aggregations side by side",
-            _png(plot.methods(ds, beta=beta, zero_division=zero_division)),
-        ),
-    ]
-    if CONFUSION in ds.data_vars or _binary(ds):
-        out.append(
-            Figure(
-                "confusion",
-                "Confusion matrix summed over folds (and repeats), normalised by true class",
-                _png(plot.confusion(ds, normalize="true")),
-            )
-        )
-    if scores is not None:
-        rep = repeat if repeat is not None and repeat in scores.columns else None
-        kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": rep}
-        out.append(_roc(ds, scores, kw))
-    return out
+    kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": repeat}
+    c = content(
+        ds,
+        scores,
+        zero_division=zero_division,
+        beta=beta,
+        tolerance=0.05,
+        alpha=0.01,
+        score_kwargs=kw,
+        draw=True,
+    )
+    return draw(c)
 
 
 # --- the page ---------------------------------------------------------------------------------
@@ -316,10 +314,12 @@ def _summary(c: dict[str, Any]) -> list[str]:
         else "one repeat: no interval across repeats"
     )
     metric = str(s["metric"].iloc[0]) if len(s) else "F_tp,fp"
+    d = c.get("decision")
     parts = [
         '<section class="summary" id="summary">',
         "<h2>Summary</h2>",
-        *decision_html(c.get("decision")),
+        *decision_html(d),
+        _table(decision_frame(d), 4, "decision-table") if d and d["rows"] else "",
         f'<p class="meta">The recommended number, {e(metric)}'
         + (" per model" if "model" in s.columns else "")
         + f" ({e(what)}):</p>",

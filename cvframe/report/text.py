@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..schema import CLASS, FOLD, REPEAT
 from ..tidy import METHOD_LABELS
-from .content import plain
-from .decision import decision_lines
+from ._common import plain
+from .decision import decision_frame, decision_lines
 
 __all__ = [
     "fmt_frame",
@@ -172,23 +172,10 @@ def _summary_lines(c: dict[str, Any]) -> list[str]:
 
 
 def summary_frame(c: dict[str, Any]) -> pd.DataFrame:
-    """The summary table with the decision's differences beside each model (when there is
-    a decision), interval columns named for :func:`fmt_frame`."""
+    """The summary table, interval columns named for :func:`fmt_frame` (none with one repeat)."""
     s = c["summary"].rename(columns={"ci_low": "value" + LOW, "ci_high": "value" + HIGH})
     if s["repeats"].max() < 2:
         s = s.drop(columns=["value" + LOW, "value" + HIGH, "sd", "repeats"])
-    d = c.get("decision")
-    if d and d.get("rows") and d.get("test"):
-        rows = pd.DataFrame(d["rows"])
-        extra = rows[["model", "difference", "low", "high", "p_value"]].rename(
-            columns={
-                "difference": f"minus {d['best']}",
-                "low": f"minus {d['best']}{LOW}",
-                "high": f"minus {d['best']}{HIGH}",
-            }
-        )
-        extra = extra.astype({c: "float64" for c in extra.columns if c != "model"})
-        s = s.merge(extra, on="model", how="left")
     return s
 
 
@@ -208,7 +195,11 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         f"beta={c['policy']['beta']:g} ({c['policy']['meaning']})",
         "",
     ]
-    lead = decision_lines(c.get("decision"))
+    d = c.get("decision")
+    lead = decision_lines(d)
+    if d and d["rows"]:
+        table = fmt_frame(decision_frame(d), 4).to_string(index=False)
+        lead += ["  " + line for line in table.splitlines()]
     lines += lead + ([""] if lead and lead[-1] else [])
     lines += _summary_lines(c)
     findings = c["findings"]
@@ -291,6 +282,8 @@ def to_json(c: dict[str, Any]) -> str:
     """One cube's report as strict JSON (NaN as null)."""
     out = {}
     for k, v in c.items():
+        if k == "plots":
+            continue
         out[k] = (
             _records(v)
             if isinstance(v, pd.DataFrame)

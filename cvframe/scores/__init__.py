@@ -13,6 +13,7 @@ driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.calibration` (over
 
 from __future__ import annotations
 
+from ._driver import one_parse
 from .bep import break_even_point
 from .calibration import brier, brier_decomposition, log_loss
 from .cost import expected_cost, iso_cost_slope, optimal_operating_point, roc_hull
@@ -37,6 +38,7 @@ __all__ = [
     "brier",
     "brier_decomposition",
     "log_loss",
+    "one_parse",
     "precision_at_k",
     "r_precision",
     "roc",

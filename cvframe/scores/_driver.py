@@ -9,8 +9,10 @@ shares :func:`ranked`: one sort per class, also for the per-fold and merged valu
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -117,15 +119,49 @@ def check(
 _HARD = r"score column\(s\) .* hold only the values 0 and 1"
 
 
+_PARSED: contextvars.ContextVar[dict[Any, tuple[Any, Frame, bool]] | None]
+_PARSED = contextvars.ContextVar("cvframe_parsed", default=None)
+
+
+@contextlib.contextmanager
+def one_parse() -> Iterator[None]:
+    """Within the block, score metrics of the same frame (same object, same columns) share
+    one parse of it: a report asks for AUC, Brier and the ROC curves of one frame.
+
+    >>> import pandas as pd
+    >>> from cvframe import scores
+    >>> df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": [0, 1, 0, 1],
+    ...                    "score": [0.2, 0.7, 0.4, 0.9]})
+    >>> with scores.one_parse():  # AUC and Brier of one parse
+    ...     auc, brier = scores.auc(df, "merge").item(), scores.brier(df, "merge").item()
+    >>> auc, round(brier, 3)
+    (1.0, 0.075)
+    """
+    token = _PARSED.set({})
+    try:
+        yield
+    finally:
+        _PARSED.reset(token)
+
+
 def read(df: pd.DataFrame, *frame: Any, hard_ok: bool = False) -> Frame:
     """The one parse of a predictions frame by a score metric: :func:`parse` of ``frame``
     (``labels, pos_label, y_true, fold, repeat, score``); ``hard_ok``: no warning for hard
-    0/1 scores, where they are meaningful."""
-    if not hard_ok:
-        return parse(df, *frame)
+    0/1 scores, where they are meaningful. Inside :func:`one_parse` a frame read before is
+    not parsed again (the cache holds the frame, so its ``id`` cannot be reused)."""
+    memo = _PARSED.get()
+    key = (id(df), repr(frame))
+    if memo is not None and key in memo:
+        seen, fr, quiet = memo[key]
+        if seen is df and (hard_ok or not quiet):
+            return fr
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
-        return parse(df, *frame)
+        if hard_ok:
+            warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
+        fr = parse(df, *frame)
+    if memo is not None:
+        memo[key] = (df, fr, hard_ok)
+    return fr
 
 
 # --- The ranking family: one sort per class -----------------------------------------------

@@ -1,0 +1,288 @@
+"""``ds.cv``: the accessor of a counts cube, one line per method over the module functions."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from .. import bootstrap, diagnostics, multiclass, reduce, repeats, report, scores
+from .._types import (
+    CellMetric,
+    Definition,
+    Dims,
+    FoldMethod,
+    How,
+    KappaFoldMethod,
+    Metric,
+    ZeroDivision,
+)
+from ._common import args, compare_doc, compare_function, doc_from
+
+__all__ = ["CVDatasetAccessor"]
+
+
+@xr.register_dataset_accessor("cv")
+class CVDatasetAccessor:
+    """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
+
+    Every reducing method takes ``dim=`` (default ``"fold"``) and keeps every other dimension.
+    """
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, ds: xr.Dataset) -> None:
+        self._obj = ds
+
+    # --- per fold (core) -------------------------------------------------------------------
+    @doc_from(reduce.precision)
+    def precision(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.precision(self._obj, **args(locals()))
+
+    @doc_from(reduce.recall)
+    def recall(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.recall(self._obj, **args(locals()))
+
+    @doc_from(reduce.f)
+    def f(self, beta: float = 1.0, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.f(self._obj, **args(locals()))
+
+    @doc_from(reduce.accuracy)
+    def accuracy(
+        self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
+        return reduce.accuracy(self._obj, **args(locals()))
+
+    @doc_from(reduce.error_rate)
+    def error_rate(
+        self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
+        return reduce.error_rate(self._obj, **args(locals()))
+
+    @doc_from(reduce.specificity)
+    def specificity(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        return reduce.specificity(self._obj, **args(locals()))
+
+    @doc_from(reduce.valid)
+    def valid(self) -> xr.DataArray:
+        return reduce.valid(self._obj, **args(locals()))
+
+    # --- fold aggregation (core) -----------------------------------------------------------
+    @doc_from(reduce.pooled)
+    def pooled(self, dim: Dims = "fold") -> xr.Dataset:
+        return reduce.pooled(self._obj, **args(locals()))
+
+    @doc_from(reduce.aggregate)
+    def aggregate(
+        self,
+        metric: CellMetric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        *,
+        dim: Dims = "fold",
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.aggregate(self._obj, **args(locals()))
+
+    @doc_from(reduce.f_tp_fp)
+    def f_tp_fp(
+        self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
+    ) -> xr.DataArray:
+        return reduce.f_tp_fp(self._obj, **args(locals()))
+
+    @doc_from(reduce.f_avg)
+    def f_avg(
+        self,
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.f_avg(self._obj, **args(locals()))
+
+    @doc_from(reduce.f_pr_re)
+    def f_pr_re(
+        self,
+        beta: float = 1.0,
+        skip_undefined: bool = False,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.f_pr_re(self._obj, **args(locals()))
+
+    @doc_from(reduce.f_methods)
+    def f_methods(
+        self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
+    ) -> xr.Dataset:
+        return reduce.f_methods(self._obj, **args(locals()))
+
+    # --- class averages, multiclass and repeats ------------------------------------------
+    @doc_from(multiclass.macro)
+    def macro(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        definition: Definition = "mean",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.macro(self._obj, **args(locals()))
+
+    @doc_from(multiclass.micro)
+    def micro(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.micro(self._obj, **args(locals()))
+
+    @doc_from(multiclass.weighted)
+    def weighted(
+        self,
+        metric: Metric = "f",
+        fold_method: FoldMethod = "tp_fp",
+        beta: float = 1.0,
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.weighted(self._obj, **args(locals()))
+
+    @doc_from(multiclass.kappa)
+    def kappa(
+        self,
+        fold_method: KappaFoldMethod = "tp_fp",
+        *,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.kappa(self._obj, **args(locals()))
+
+    @doc_from(multiclass.confusion)
+    def confusion(self, dim: Dims = "fold") -> xr.DataArray:
+        return multiclass.confusion(self._obj, **args(locals()))
+
+    @doc_from(repeats.summary)
+    def summary(
+        self,
+        result: xr.DataArray | xr.Dataset | None = None,
+        dim: str = "repeat",
+        ci: float = 0.95,
+        *,
+        ddof: int = 1,
+    ) -> xr.Dataset:
+        return repeats.summary(self._obj, **args(locals()))
+
+    # --- means of precision and recall, kappa's chance matrix --------------------------------
+    @doc_from(multiclass.pr_mean)
+    def pr_mean(
+        self,
+        kind: multiclass.PRKind = "harmonic",
+        fold_method: FoldMethod = "tp_fp",
+        average: multiclass.PRAverage = None,
+        *,
+        beta: float = 1.0,
+        dim: Dims = "fold",
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return multiclass.pr_mean(self._obj, **args(locals()))
+
+    @doc_from(multiclass.kappa_expected)
+    def kappa_expected(self, dim: Dims = "fold") -> xr.DataArray:
+        return multiclass.kappa_expected(self._obj, **args(locals()))
+
+    # --- .632 bootstrap ----------------------------------------------------------------------
+    @doc_from(bootstrap.bootstrap_632)
+    def bootstrap_632(
+        self, metric: str = "error", plus: bool = False, *, dim: Dims = "fold"
+    ) -> xr.DataArray:
+        return bootstrap.bootstrap_632(self._obj, **args(locals()))
+
+    # --- cost-sensitive analysis --------------------------------------------------------------
+    @doc_from(scores.expected_cost)
+    def expected_cost(
+        self,
+        cost_matrix: Any = None,
+        how: How = None,
+        dim: Dims = "fold",
+        *,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return scores.expected_cost(self._obj, **args(locals()))
+
+    # --- diagnostics, report and plots -------------------------------------------------------
+    @doc_from(diagnostics.anomalies)
+    def anomalies(
+        self,
+        *,
+        tolerance: float = 0.05,
+        alpha: float = 0.01,
+        beta: float = 1.0,
+        scores: pd.DataFrame | None = None,
+        methods: pd.DataFrame | None = None,
+    ) -> pd.DataFrame:
+        return diagnostics.anomalies(self._obj, **args(locals()))
+
+    @doc_from(report.report)
+    def report(
+        self,
+        *,
+        scores: pd.DataFrame | None = None,
+        format: str = "text",
+        title: str | None = None,
+        zero_division: ZeroDivision = 0.0,
+        beta: float = 1.0,
+        tolerance: float = 0.05,
+        alpha: float = 0.01,
+        plots: bool = True,
+        max_fold_rows: int = 40,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> str:
+        return report.report(self._obj, **args(locals()))
+
+    # --- paired comparison of models -----------------------------------------------------------
+    @compare_doc
+    def compare(
+        self,
+        metric: str = "f_tp_fp",
+        *,
+        baseline: Hashable | None = None,
+        dim: str = "model",
+        test: str = "auto",
+        alpha: float = 0.05,
+        n_resamples: int = 2000,
+        random_state: int | None = None,
+        rope: float = 0.01,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        average: str | None = "macro",
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        score: str = "score",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample: str | None = "sample",
+    ) -> xr.Dataset:
+        return compare_function()(self._obj, **args(locals()))
+
+    @property
+    def plot(self) -> Any:
+        """Plots of the cube: ``.folds()``, ``.methods()``, ``.confusion()`` (cvframe.plot)."""
+        from ..plot import DatasetPlotter
+
+        return DatasetPlotter(self._obj)

@@ -1,0 +1,291 @@
+"""``df.cv``: the accessor of a predictions frame, one line per method over the module
+functions."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from .. import build, scores
+from .._types import ZeroDivision
+from ._common import args, compare_doc, compare_function, doc_from
+
+__all__ = ["CVDataFrameAccessor"]
+
+
+@pd.api.extensions.register_dataframe_accessor("cv")
+class CVDataFrameAccessor:
+    """Cross-validation metrics of a predictions frame (one row per tested sample).
+
+    Columns: ``fold``, optional ``repeat``, ``y_true``, ``y_pred`` and scores (``score`` for
+    binary, ``score_<label>`` per class); every method takes the column names as arguments.
+    """
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        self._obj = df
+
+    @doc_from(build.counts_from_frame)
+    def counts(
+        self,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        *,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample_weight: str | None = None,
+        dims: Sequence[str] | None = None,
+    ) -> xr.Dataset:
+        return build.counts_from_frame(self._obj, **args(locals()))
+
+    # --- paired comparison of models -----------------------------------------------------------
+    @compare_doc
+    def compare(
+        self,
+        metric: str = "f_tp_fp",
+        *,
+        baseline: Hashable | None = None,
+        dim: str = "model",
+        test: str = "auto",
+        alpha: float = 0.05,
+        n_resamples: int = 2000,
+        random_state: int | None = None,
+        rope: float = 0.01,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        average: str | None = "macro",
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        score: str = "score",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample: str | None = "sample",
+    ) -> xr.Dataset:
+        return compare_function()(self._obj, **args(locals()))
+
+    # --- scores ------------------------------------------------------------------------------
+    @doc_from(scores.auc)
+    def auc(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.auc(self._obj, **args(locals()))
+
+    @doc_from(scores.auc_methods)
+    def auc_methods(
+        self,
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.auc_methods(self._obj, **args(locals()))
+
+    @doc_from(scores.average_precision)
+    def average_precision(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.average_precision(self._obj, **args(locals()))
+
+    @doc_from(scores.precision_at_k)
+    def precision_at_k(
+        self,
+        k: int,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.precision_at_k(self._obj, **args(locals()))
+
+    @doc_from(scores.r_precision)
+    def r_precision(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.r_precision(self._obj, **args(locals()))
+
+    @doc_from(scores.roc)
+    def roc(
+        self,
+        undefined: str = "skip",
+        *,
+        auc: bool = False,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.roc(self._obj, **args(locals()))
+
+    @doc_from(scores.score_rates)
+    def score_rates(
+        self,
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.score_rates(self._obj, **args(locals()))
+
+    # --- break-even point over thresholds ----------------------------------------------------
+    @doc_from(scores.break_even_point)
+    def break_even_point(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.break_even_point(self._obj, **args(locals()))
+
+    # --- calibration: Brier score, its decomposition, log-loss ------------------------------
+    @doc_from(scores.brier)
+    def brier(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.brier(self._obj, **args(locals()))
+
+    @doc_from(scores.brier_decomposition)
+    def brier_decomposition(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        bins: int | None = 10,
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.brier_decomposition(self._obj, **args(locals()))
+
+    @doc_from(scores.log_loss)
+    def log_loss(
+        self,
+        method: str = "avg",
+        undefined: str = "skip",
+        *,
+        average: str | None = None,
+        eps: float | str = "auto",
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.log_loss(self._obj, **args(locals()))
+
+    # --- cost-sensitive ROC -------------------------------------------------------------------
+    @doc_from(scores.roc_hull)
+    def roc_hull(
+        self,
+        method: str | None = None,
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.roc_hull(self._obj, **args(locals()))
+
+    @doc_from(scores.optimal_operating_point)
+    def optimal_operating_point(
+        self,
+        cost_fp: float = 1.0,
+        cost_fn: float = 1.0,
+        prevalence: float | None = None,
+        method: str = "fold",
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return scores.optimal_operating_point(self._obj, **args(locals()))
+
+    # --- plots -------------------------------------------------------------------------------
+    @property
+    def plot(self) -> Any:
+        """Plots of the predictions frame: ``.roc()``, ``.score_rates()`` (cvframe.plot)."""
+        from ..plot import DataFramePlotter
+
+        return DataFramePlotter(self._obj)

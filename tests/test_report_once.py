@@ -1,0 +1,128 @@
+"""The report computes once: one HTML page with scores builds each table one time.
+
+Spies count the calls of the functions that build the report's tables, wherever the package
+looks them up: every ``cvframe`` module attribute bound to the function is replaced, so a call
+from a plot, a diagnostic or the decision counts as much as one from the report itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cvframe
+from cvframe import reduce, tidy
+from cvframe._labels import frame as labels_frame
+from cvframe.report import html_with_figures, render, report
+
+mpl = pytest.importorskip("matplotlib", reason="the HTML figures need matplotlib")
+mpl.use("Agg")
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """Count the calls of ``owner.name`` from every cvframe module that holds it."""
+    original = getattr(owner, name)
+    calls: list[int] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    for mod_name, mod in list(sys.modules.items()):
+        if mod_name.split(".")[0] == "cvframe" and getattr(mod, name, None) is original:
+            monkeypatch.setattr(mod, name, spy)
+    return calls
+
+
+def _predictions(n: int = 240, k: int = 4, models: tuple[str, ...] = ("m",)) -> pd.DataFrame:
+    """A predictions frame: two repeats, probability scores, a ``model`` column if several."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(n) < 0.2).astype(int)
+    parts = []
+    for r in range(2):
+        fold = rng.permutation(np.arange(n) % k)
+        for i, m in enumerate(models):
+            sep = 0.2 + 0.05 * i
+            s = np.clip(rng.normal(0.5 + np.where(y == 1, sep, -sep), 0.2), 0, 1)
+            part = pd.DataFrame(
+                {"repeat": r, "fold": fold, "y_true": y, "y_pred": (s > 0.5).astype(int)}
+            )
+            part["score"] = s
+            if len(models) > 1:
+                part.insert(0, "model", m)
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_the_report_computes_each_table_once(monkeypatch):
+    """HTML (tables only) with scores and three models: one f_methods, one fold table, one
+    comparison; the text report of a cube alone: the same."""
+    pred = _predictions(models=("a", "b", "c"))
+    ds = pred.cv.counts()
+    f_methods = _spy(monkeypatch, reduce, "f_methods")
+    fold_table = _spy(monkeypatch, tidy, "fold_table")
+    compare = _spy(monkeypatch, sys.modules["cvframe.compare"], "compare")
+    page = report(ds, scores=pred, format="html", plots=False)
+    assert "Which model is better" in page and "AUC_avg" in page
+    assert (len(f_methods), len(fold_table), len(compare)) == (1, 1, 1)
+    text = report(cvframe.datasets.table2())
+    assert "methods_disagree" in text  # anomalies read the methods the report computed
+    assert (len(f_methods), len(fold_table), len(compare)) == (2, 2, 1)
+
+
+def _html_counts(monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
+    """Calls of f_methods, fold_table and the frame parse for one HTML page with figures."""
+    pred = _predictions()
+    ds = pred.cv.counts()
+    f_methods = _spy(monkeypatch, reduce, "f_methods")
+    fold_table = _spy(monkeypatch, tidy, "fold_table")
+    parse = _spy(monkeypatch, labels_frame, "parse")
+    page, figs = html_with_figures(ds, scores=pred)
+    assert [f.name for _, f in figs] == ["folds", "methods", "confusion", "roc"]
+    assert page.count("<img") == 4
+    return len(f_methods), len(fold_table), len(parse)
+
+
+def test_one_html_report_with_figures_computes_each_table_once(monkeypatch):
+    """The folds plot draws the report's fold table and aggregation lines as they are."""
+    assert _html_counts(monkeypatch)[:2] == (1, 1)
+
+
+def test_one_html_report_with_scores_parses_the_predictions_once(monkeypatch):
+    assert _html_counts(monkeypatch)[2] == 1
+
+
+def test_render_computes_once_for_every_format(monkeypatch):
+    """render: the text, JSON and HTML of one computation, each what report gives."""
+    pred = _predictions(models=("a", "b"))
+    ds = pred.cv.counts()
+    expected = {f: report(ds, scores=pred, format=f, plots=False) for f in ("text", "json", "html")}
+    f_methods = _spy(monkeypatch, reduce, "f_methods")
+    out, figs = render(ds, formats=("text", "json", "html"), scores=pred, plots=False)
+    assert out == expected and figs == [] and len(f_methods) == 1
+    assert render(ds, formats="json")[0].keys() == {"json"}
+    with pytest.raises(ValueError, match="formats"):
+        render(ds, formats=["text", "pdf"])
+    with pytest.raises(ValueError, match="formats is empty"):
+        render(ds, formats=[])
+
+
+def test_anomalies_read_the_methods_they_are_given():
+    """anomalies(methods=...) uses the given table (and its zero_division), not its own."""
+    ds = cvframe.datasets.table2()
+    alone = cvframe.diagnostics.anomalies(ds)
+    given = cvframe.diagnostics.anomalies(ds, methods=tidy.methods_table(ds, zero_division=0.0))
+    pd.testing.assert_frame_equal(alone, given)
+    # with zero_division=1 the undefined fold counts as F=1: the methods agree more closely
+    m1 = tidy.methods_table(ds, zero_division=1.0)
+    spread = float(m1[list(reduce.F_METHODS)].max(axis=1).iloc[0]) - float(
+        m1[list(reduce.F_METHODS)].min(axis=1).iloc[0]
+    )
+    detail = cvframe.diagnostics.anomalies(ds, methods=m1, tolerance=0.01)["detail"].iloc[-1]
+    assert f"spread {spread:.3f}" in detail
+    with pytest.raises(ValueError, match=r"methods lacks the columns \['f_avg'\]"):
+        cvframe.diagnostics.anomalies(ds, methods=m1.drop(columns="f_avg"))
