@@ -5,7 +5,13 @@ cvframe's numpydoc docstrings, shown as Markdown in the API reference.
   (``~pkg.mod.name`` shows ``name``, as Sphinx does);
 - ``:math:`...``` becomes inline math ``$...$``; a ``.. math::`` directive (on one line or
   with an indented body) becomes a display-math block ``$$ ... $$`` (rendered by MathJax
-  through pymdownx.arithmatex).
+  through pymdownx.arithmatex), in an ``aligned`` environment when it has ``&`` alignment
+  points (as Sphinx wraps it);
+- a doctest block (``>>>`` lines and their output, up to a blank line) outside a numpydoc
+  ``Examples`` section (which griffe already shows as code) becomes a fenced ``pycon`` code
+  block, prompts and output as a console shows them;
+- any other line that starts with ``>`` (``>= 1.5`` wrapped onto a new line) keeps its ``>``
+  instead of opening a Markdown blockquote.
 
 The docstrings themselves stay numpydoc, as ``help()`` and IDEs show them.
 """
@@ -63,6 +69,9 @@ def _math_blocks(text: str) -> str:
             block.pop()
         body += textwrap.dedent("\n".join(block)).splitlines() if block else []
         body = [b for b in body if b.strip()]
+        if any("&" in b for b in body) and not any("\\begin{" in b for b in body):
+            # alignment points: Sphinx wraps the block in an environment, MathJax needs one
+            body = ["\\begin{aligned}", *body, "\\end{aligned}"]
         out += ["", f"{indent}$$"] + [f"{indent}{b.strip()}" for b in body] + [f"{indent}$$", ""]
     return "\n".join(out)
 
@@ -122,6 +131,43 @@ def _tables(text: str) -> str:
     return "\n".join(out)
 
 
+_HEADER = re.compile(r"^(?P<name>\S[^\n]*)\n-{3,}[ \t]*$", re.M)
+_PROMPT = re.compile(r"^(?P<indent>[ \t]*)>>>(?: |$)")
+_QUOTE = re.compile(r"^(?P<indent>[ \t]*)>(?!>>)")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+
+
+def _doctests(text: str) -> str:
+    """Doctest blocks outside ``Examples`` sections as fenced ``pycon`` code; a ``>`` that
+    starts any other line escaped (Markdown would read it as a blockquote)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    section = ""
+    fenced = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i + 1 < len(lines) and _HEADER.match(f"{line}\n{lines[i + 1]}"):
+            section = line.strip()
+        if _FENCE.match(line):
+            fenced = not fenced
+        prompt = _PROMPT.match(line)
+        if fenced or section == "Examples":
+            out.append(line)
+        elif prompt and (not out or not out[-1].strip()):
+            indent = prompt["indent"]
+            block = []
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i])
+                i += 1
+            out += [f"{indent}```pycon", *block, f"{indent}```"]
+            continue
+        else:
+            out.append(_QUOTE.sub(lambda m: f"{m['indent']}\\>", line))
+        i += 1
+    return "\n".join(out)
+
+
 def to_markdown(text: str) -> str:
     """Translate the reST roles, math and simple tables of one docstring to Markdown."""
     if "==" in text:
@@ -131,6 +177,8 @@ def to_markdown(text: str) -> str:
     text = _MATH.sub(lambda m: f"${m[1].strip()}$", text)
     if ".. math::" in text:
         text = _math_blocks(text)
+    if ">" in text:
+        text = _doctests(text)
     return text
 
 

@@ -15,12 +15,18 @@ and submodules that ``import cvframe`` loads lazily would otherwise be read from
 
 Links from a page to ``../examples/NAME.py`` (which work on GitHub) point to the example's
 gallery entry in the site.
+
+The math renderer ships with the site: MathJax's browser files (the ``django-static-mathjax``
+package of the ``docs`` extra, which holds MathJax without needing Django) are copied to
+``javascripts/mathjax/`` of the site, and mkdocs.yml loads them by a relative path, so the
+formulas render with no network, from ``file://`` too.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import os
 import pathlib
 import pkgutil
@@ -39,6 +45,10 @@ EXAMPLES = ROOT / "examples"
 GALLERY = "gallery"
 _LINK = re.compile(r"\]\((?:\.\./)+examples/(\w+)\.py\)")
 _RUNS: dict[str, list[pathlib.Path]] = {}  # example name -> images, once per process
+MATHJAX = "javascripts/mathjax"  # where the site holds MathJax (mkdocs.yml extra_javascript)
+# The parts of MathJax's es5/ build the site uses: the TeX-to-HTML component, the fonts of its
+# output, and what it loads on demand (TeX extensions, the menu, accessibility).
+_MATHJAX_PARTS = ("tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y", "sre", "adaptors")
 
 
 def draws(path: pathlib.Path) -> bool:
@@ -146,6 +156,25 @@ def import_package() -> None:
                 inner.__doc__ = obj.__doc__
 
 
+def mathjax_files() -> dict[str, pathlib.Path]:
+    """MathJax's browser files the site ships: site path -> installed file."""
+    spec = importlib.util.find_spec("mathjax")
+    origin = pathlib.Path(spec.origin) if spec is not None and spec.origin else None
+    es5 = origin.parent / "static" / "mathjax" / "es5" if origin else None
+    if es5 is None or not (es5 / "tex-mml-chtml.js").is_file():
+        raise PluginError(
+            "MathJax is not installed (the formulas would not render): "
+            'python -m pip install -e ".[docs]" installs it (django-static-mathjax)'
+        )
+    found = {f"{MATHJAX}/LICENSE": es5.parent / "LICENSE"}  # Apache-2.0: ships with the copy
+    for part in _MATHJAX_PARTS:
+        root = es5 / part
+        for path in [root] if root.is_file() else sorted(root.rglob("*")):
+            if path.is_file():
+                found[f"{MATHJAX}/{path.relative_to(es5).as_posix()}"] = path
+    return found
+
+
 def on_config(config):
     import_package()
     return config
@@ -159,6 +188,8 @@ def on_files(files, config):
                 File.generated(config, f"{GALLERY}/{name}/{image.name}", abs_src_path=str(image))
             )
     files.append(File.generated(config, "gallery.md", content=gallery_page(images)))
+    for uri, path in mathjax_files().items():
+        files.append(File.generated(config, uri, abs_src_path=str(path)))
     return files
 
 
