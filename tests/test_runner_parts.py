@@ -191,3 +191,16 @@ def test_integer_counts_run_unstratified_as_many_classes():
     counts = np.arange(150) % 12
     frame = cross_validate(GaussianNB(), X, counts, cv=3, stratified=False)
     assert frame.attrs["task"] == "multiclass" and frame.attrs["labels"] == list(range(12))
+
+
+def test_an_integer_categorical_target_runs_like_its_integers():
+    from sklearn.linear_model import LogisticRegression
+
+    import cvframe
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(90, 3)), np.repeat([0, 1, 2], 30)
+    as_cat = cvframe.cross_validate(LogisticRegression(), X, pd.Categorical(y), cv=3)
+    as_int = cvframe.cross_validate(LogisticRegression(), X, y, cv=3)
+    assert (as_cat.y_pred.astype(int).to_numpy() == as_int.y_pred.to_numpy()).all()
+    assert (as_cat.fold.to_numpy() == as_int.fold.to_numpy()).all()

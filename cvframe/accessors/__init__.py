@@ -15,11 +15,18 @@ keeps the two in step.
 
 The modules delegated to import only numpy, pandas, xarray (and scipy lazily); plotting
 (matplotlib/seaborn) is imported on first use of the ``plot`` namespaces.
+
+A name that only the other accessor (or its ``plot`` namespace) has raises an AttributeError
+that says which object has it and how to get there (``cvframe.accessors._hints``):
+``pred.cv.f_tp_fp()`` -> ``pred.cv.counts().cv.f_tp_fp()``, ``ds.cv.roc()`` -> ``df.cv.roc()``.
 """
 
 from __future__ import annotations
 
+from ._hints import link
 from .dataset import CVDatasetAccessor
 from .frame import CVDataFrameAccessor
+
+link(CVDatasetAccessor, CVDataFrameAccessor)  # a name only the other one has says where it is
 
 __all__ = ["CVDataFrameAccessor", "CVDatasetAccessor"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
@@ -20,6 +20,7 @@ from .._types import (
     ZeroDivision,
 )
 from ._common import args, compare_doc, compare_function, doc_from
+from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDatasetAccessor"]
 
@@ -35,6 +36,11 @@ class CVDatasetAccessor:
 
     def __init__(self, ds: xr.Dataset) -> None:
         self._obj = ds
+
+    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
+
+        def __getattr__(self, name: str) -> Any:  # ds.cv.roc says: df.cv.roc()
+            raise missing(self, name)
 
     # --- per fold (core) -------------------------------------------------------------------
     @doc_from(reduce.precision)
@@ -283,6 +289,5 @@ class CVDatasetAccessor:
     @property
     def plot(self) -> Any:
         """Plots of the cube: ``.folds()``, ``.methods()``, ``.confusion()`` (cvframe.plot)."""
-        from ..plot import DatasetPlotter
-
-        return DatasetPlotter(self._obj)
+        plotter, _ = plot_namespaces()
+        return plotter(self._obj)

@@ -4,7 +4,7 @@ functions."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
@@ -12,6 +12,7 @@ import xarray as xr
 from .. import build, scores
 from .._types import ZeroDivision
 from ._common import args, compare_doc, compare_function, doc_from
+from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDataFrameAccessor"]
 
@@ -28,6 +29,11 @@ class CVDataFrameAccessor:
 
     def __init__(self, df: pd.DataFrame) -> None:
         self._obj = df
+
+    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
+
+        def __getattr__(self, name: str) -> Any:  # pred.cv.counts().cv.f_tp_fp()
+            raise missing(self, name)
 
     @doc_from(build.counts_from_frame)
     def counts(
@@ -286,6 +292,5 @@ class CVDataFrameAccessor:
     @property
     def plot(self) -> Any:
         """Plots of the predictions frame: ``.roc()``, ``.score_rates()`` (cvframe.plot)."""
-        from ..plot import DataFramePlotter
-
-        return DataFramePlotter(self._obj)
+        _, plotter = plot_namespaces()
+        return plotter(self._obj)

@@ -6,8 +6,8 @@ for one panel and figure-level for several."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -577,6 +577,13 @@ class DatasetPlotter:
 
     def __init__(self, ds: xr.Dataset) -> None:
         self._obj = ds
+
+    #: raises the AttributeError of a missing name; cvframe.accessors makes ``ds.cv.plot.roc``
+    #: name the namespace that has the plot (from the difference of the two plotters' methods)
+    _missing: ClassVar[Callable[[Any, str], Any]] = object.__getattribute__
+
+    def __getattr__(self, name: str) -> Any:
+        return type(self)._missing(self, name)
 
     folds = as_method(folds)
     methods = as_method(methods)

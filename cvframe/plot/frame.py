@@ -6,8 +6,8 @@ style); they draw :func:`cvframe.tidy.roc_table` (or the points of
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -428,6 +428,13 @@ class DataFramePlotter:
 
     def __init__(self, df: pd.DataFrame) -> None:
         self._obj = df
+
+    #: raises the AttributeError of a missing name; cvframe.accessors makes ``pred.cv.plot.folds``
+    #: name the namespace that has the plot (from the difference of the two plotters' methods)
+    _missing: ClassVar[Callable[[Any, str], Any]] = object.__getattribute__
+
+    def __getattr__(self, name: str) -> Any:
+        return type(self)._missing(self, name)
 
     roc = as_method(roc)
     score_rates = as_method(score_rates)

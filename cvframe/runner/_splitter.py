@@ -26,7 +26,9 @@ class Target:
     Attributes: ``task`` (``"binary"``, ``"multiclass"`` or ``"multilabel"``), ``labels``
     (the class universe in class order), ``pos_label`` (binary only), ``series`` (1-D labels
     as given, for ``y_true``) and ``fit_y`` (what the estimator is fitted on and the splitter
-    stratifies on).
+    stratifies on). Numbers that look like a regression target (more than 10 distinct
+    integers, some in fewer than 5 samples: :func:`_check_not_regression`) are refused before
+    any split is drawn.
     """
 
     def __init__(self, y: Any, n: int, pos_label: Hashable | None) -> None:
@@ -68,7 +70,12 @@ class Target:
             self.series = original.reset_index(drop=True)
         else:
             self.series = pd.Series(values)
-        self.fit_y = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+        # a Categorical fits on its values' own dtype (int categories stay ints for sklearn)
+        self.fit_y = (
+            values
+            if isinstance(values, np.ndarray)
+            else np.asarray(values, dtype=None if cat else object)
+        )
         self.pos_label = None
         if pos_label is not None:
             self.pos_label = _labels.binary_pos(self.labels, from_data, pos_label)
@@ -107,7 +114,8 @@ class Target:
 
 
 def _check_classes(values: Any) -> None:
-    """No missing labels, and labels that are classes, not measurements."""
+    """No missing labels, and labels that are classes, not measurements: neither continuous
+    nor a regression target of whole numbers (:func:`_check_not_regression`)."""
     miss = np.asarray(pd.isna(values), dtype=bool)
     if miss.any():
         raise ValueError(
@@ -125,6 +133,44 @@ def _check_classes(values: Any) -> None:
             "pass class labels (a regression target needs a regression evaluation, e.g. "
             "scikit-learn's cross_val_score with a regressor)."
         )
+    _check_not_regression(values)
+
+
+#: More distinct numbers than this may be a count or a measurement (digits' 10 classes are not).
+MAX_NUMERIC_CLASSES = 10
+#: A class needs this many samples to be tested in every fold of 5-fold cross-validation.
+MIN_CLASS_SIZE = 5
+
+
+def _check_not_regression(values: Any) -> None:
+    """Refuse integer-valued numbers that look like a regression target, not class labels.
+
+    The rule: ``y`` holds numbers (an integer or integer-valued float array; not bool,
+    strings or a pandas Categorical), more than :data:`MAX_NUMERIC_CLASSES` distinct values,
+    and at least one of them in fewer than :data:`MIN_CLASS_SIZE` samples. A count or a
+    measurement (Poisson counts, ages, prices) has rare values in its tails; class codes of
+    a real many-class task (digits' 10, or 20 classes of 30 samples) do not. scikit-learn's
+    ``type_of_target`` calls any integer-valued ``y`` ``"multiclass"``, so a count would
+    otherwise be split by stratified folds as if each number were a class. Class codes that
+    break the rule are passed as strings (``y.astype(str)``); labels that are not numbers
+    (strings, a Categorical) are never taken for a regression target.
+    """
+    if not isinstance(values, np.ndarray) or values.dtype.kind not in "iuf":
+        return
+    numbers, sizes = np.unique(values, return_counts=True)
+    rare = sizes < MIN_CLASS_SIZE
+    if len(numbers) <= MAX_NUMERIC_CLASSES or not rare.any():
+        return
+    raise ValueError(
+        f"y looks like a regression target ({len(numbers)} distinct numeric values, all "
+        f"integers from {numbers[0]} to {numbers[-1]}; {int(rare.sum())} of them in fewer "
+        f"than {MIN_CLASS_SIZE} samples: {few(numbers[rare])}), not a classification target: "
+        "cross_validate evaluates classifiers of class labels, and a regression target (a "
+        "count or a measurement) needs a regression evaluation (e.g. scikit-learn's "
+        "cross_val_score with a regressor). The rule: numbers with more than "
+        f"{MAX_NUMERIC_CLASSES} distinct values, some in fewer than {MIN_CLASS_SIZE} samples. "
+        "If they are class codes, pass them as strings (y.astype(str))."
+    )
 
 
 def many_classes_hint(target: Target) -> str:
