@@ -22,21 +22,34 @@ from ..build import counts_from_frame
 from ..errors import few, user_stacklevel
 from ..splits import n_samples
 from . import _fit, _splitter
-from ._fit import NotAClassifierError, align_scores, fit_predict, progress_from_env
+from ._fit import (
+    LONG_SECONDS,
+    NotAClassifierError,
+    align_scores,
+    fit_pool,
+    fit_predict,
+    progress_bar,
+    progress_from_env,
+    wants_progress,
+)
 from ._splitter import Target, n_repeats
 from .params import AS_GIVEN, grid_attrs, grids_of, param_label, read_params
 
 __all__ = [
     "AS_GIVEN",
+    "LONG_SECONDS",
     "NotAClassifierError",
     "align_scores",
     "cross_validate",
+    "fit_pool",
     "fit_predict",
     "n_repeats",
     "param_label",
+    "progress_bar",
     "progress_from_env",
     "read_params",
     "to_counts",
+    "wants_progress",
 ]
 
 #: The counts cube of a :func:`cross_validate` frame (binary, multiclass, multilabel, with a
@@ -116,7 +129,9 @@ def cross_validate(
         :func:`cvframe.bootstrap.bootstrap_632`.
     n_jobs : int or None, default None
         Parallel fits with joblib (``None`` = 1 unless in a ``joblib.parallel_backend``
-        context, ``-1`` = all cores). Results do not depend on it.
+        context, ``-1`` = all cores). Results do not depend on it. With more than one worker
+        every fit runs with one BLAS/OpenMP thread (threadpoolctl), so n workers use n
+        threads, not n times the cores.
     random_state : int, numpy RandomState or None
         Seed of the shuffle of an int ``cv``. With a splitter object, set its own
         ``random_state``; passing one here then raises.
@@ -136,9 +151,11 @@ def cross_validate(
         order). Recorded in ``frame.attrs["pos_label"]``, which ``frame.cv.counts()``,
         ``frame.cv.auc()`` and the other score functions read.
     progress : bool or None, default None
-        Show a tqdm progress bar over the fits (splits × models × candidates). ``None``: shown
-        when stderr is a terminal,
-        unless the environment variable ``CVFRAME_PROGRESS`` is ``0``/``false``/``no``.
+        A ``tqdm.auto`` progress bar over the fits (splits × models × candidates): a widget in
+        Jupyter, text on stderr elsewhere. ``True`` shows it, ``False`` hides it; ``None``
+        follows ``CVFRAME_PROGRESS`` (``0``/``1``) when set, else shows it in a terminal or a
+        Jupyter kernel once the fits have run ``cvframe.runner.LONG_SECONDS`` (2 s), so a
+        quick call prints nothing (:func:`wants_progress`).
 
     Returns
     -------

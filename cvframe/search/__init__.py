@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Hashable
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -19,13 +18,12 @@ import xarray as xr
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
-from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _checks, _labels, multiclass, reduce
 from ..build import counts_from_frame
 from ..errors import few
-from ..runner import fit_predict, n_repeats
+from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
 from ..splits import n_samples
 from . import _frame
@@ -111,6 +109,12 @@ class PooledSearchCV(BaseSearchCV):
         As for ``GridSearchCV``.
     random_state : int, RandomState or None
         Seed of the draws from ``param_distributions`` (the splitter has its own).
+    progress : bool or None, default None
+        A ``tqdm.auto`` progress bar over the fits (a widget in Jupyter, text on stderr
+        elsewhere), by the rule of :func:`cvframe.cross_validate`: ``True`` shows it, ``False``
+        hides it, ``None`` shows it in a terminal or Jupyter once the fits have run 2 s (or as
+        ``CVFRAME_PROGRESS`` says). With more than one worker every fit runs with one
+        BLAS/OpenMP thread, as in ``cross_validate``.
 
     Attributes
     ----------
@@ -202,6 +206,7 @@ class PooledSearchCV(BaseSearchCV):
         n_jobs: int | None = None,
         pre_dispatch: Any = "2*n_jobs",
         random_state: Any = None,
+        progress: bool | None = None,
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
@@ -217,6 +222,7 @@ class PooledSearchCV(BaseSearchCV):
         self.n_jobs = n_jobs
         self.pre_dispatch = pre_dispatch
         self.random_state = random_state
+        self.progress = progress
 
     def _run_search(self, evaluate_candidates: Callable[[Any], Any]) -> None:
         """Evaluate the grid, or ``n_iter`` draws from ``param_distributions``."""
@@ -251,6 +257,8 @@ class PooledSearchCV(BaseSearchCV):
         _checks.beta(self.beta)
         _checks.zero_division(self.zero_division)
         _checks.flag("refit", self.refit)
+        if self.progress is not None:
+            _checks.flag("progress", self.progress)
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
         """Fit every candidate on every split, rank by the pooled score, refit the best.
@@ -307,10 +315,8 @@ class PooledSearchCV(BaseSearchCV):
         method = self._score_method() if self.scoring in SCORE_SCORINGS else None
         self.scoring_ = self.scoring if isinstance(self.scoring, str) else "callable"
         base = clone(self.estimator)
-        parallel = Parallel(n_jobs=self.n_jobs, pre_dispatch=self.pre_dispatch)
 
         design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method)
-        fit = delayed(partial(fit_predict, base, fit_params=fit_params))
         note = "PooledSearchCV: while fitting candidate {} {}, split {}."
         all_params: list[dict[str, Any]] = []
         all_out: list[list[dict[str, Any]]] = []
@@ -320,20 +326,23 @@ class PooledSearchCV(BaseSearchCV):
             params = list(candidate_params)
             if not params:
                 raise ValueError("the search has no candidates (an empty param_grid?).")
-            jobs = (
-                fit(p, X, y_arr, tr, te, method, note=note.format(c, p, i))
+            calls = (
+                (
+                    (base, p, X, y_arr, tr, te, method),
+                    {"fit_params": fit_params, "note": note.format(c, p, i)},
+                )
                 for c, p in enumerate(params, start=len(all_params))
                 for i, (tr, te) in enumerate(splits)
             )
-            out = list(parallel(jobs))
             k = len(splits)
+            n_jobs, pre = self.n_jobs, self.pre_dispatch
+            out = fit_pool(calls, len(params) * k, n_jobs, self.progress, "PooledSearchCV", pre)
             all_params.extend(params)
             all_out.extend(out[i * k : (i + 1) * k] for i in range(len(params)))
             state.update(self._evaluate(all_params, all_out, design))
             return state["results"]
 
-        with parallel:
-            self._run_search(evaluate_candidates)
+        self._run_search(evaluate_candidates)
 
         results = state["results"]
         self.cv_results_ = results

@@ -34,6 +34,9 @@ EXACT_ESTIMATORS = ("f_tp_fp", "f_avg")
 #: Trials per task of a bias study: large enough that the per-call overhead of the cube methods
 #: is small, small enough to keep a task's memory near 100 MB.
 STUDY_CHUNK = 1 << 16
+#: A study of at least this many trials in all (trials x grid points) is long (a few seconds
+#: on one core): it shows a progress bar by default in a terminal or Jupyter.
+LONG_TRIALS = 1_000_000
 #: The ``description`` of each variable of a bias study.
 _NOTES = {
     "rel_bias": "(mean F - f)/f: exact where `exact`, else Monte Carlo",
@@ -186,7 +189,10 @@ def bias_study(
     chunks : int
         Trials per task.
     progress : bool, optional
-        Show a tqdm progress bar (``None``: when writing to a terminal).
+        A ``tqdm.auto`` progress bar over the tasks (a widget in Jupyter, text on stderr
+        elsewhere): ``True`` shows it, ``False`` hides it; ``None`` follows
+        ``CVFRAME_PROGRESS`` when set, else shows it in a terminal or Jupyter kernel when the
+        study is long: ``LONG_TRIALS`` (10^6) trials or more over the grid.
 
     Returns
     -------
@@ -257,7 +263,10 @@ def bias_study(
         if exact:
             tasks.append((moments, model))
             slots.append(("exact", key))
-    results = run(tasks, scheduler, progress)
+    from ..runner import wants_progress
+
+    show = wants_progress(progress, long=trials * len(models) >= LONG_TRIALS)
+    results = run(tasks, scheduler, show)
 
     shape = (len(strats), len(prevs), len(fs))
     sums = {key: np.zeros((len(ESTIMATORS) + 1, 5)) for key in models}
