@@ -224,11 +224,18 @@ def _loop_compiled() -> Any:
         except ImportError:
             _compiled = False
         else:
-            try:  # cached on disk next to this file, or in the user's cache directory
-                _compiled = numba.njit(cache=True, nogil=True)(_loop)
-            except RuntimeError:  # no writable cache location: compile in memory
-                _compiled = numba.njit(nogil=True)(_loop)
+            _compiled = jit(numba, _loop)
     return _compiled
+
+
+def jit(numba: Any, fn: Any) -> Any:
+    """``fn`` compiled by numba, cached on disk so a fresh process loads it instead of
+    compiling: next to the source, else (a read-only install) in ``NUMBA_CACHE_DIR`` or the
+    user's cache directory; compiled in memory when no location is writable."""
+    try:
+        return numba.njit(cache=True, nogil=True)(fn)
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+        return numba.njit(nogil=True)(fn)
 
 
 def pooled_exact(

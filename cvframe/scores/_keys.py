@@ -4,7 +4,10 @@ One class's scores are packed with their group (high bits), the order-preserving
 the float64 score and the label (lowest bit) into one ``uint64`` key, sorted once with
 ``ndarray.sort``; scores too wide for the key are replaced by their dense ranks first.
 With ``low=`` (the fold codes, in the lowest bits) the one sort orders each repeat for the
-merged metric and :func:`partition` regroups it per fold by a stable counting pass.
+merged metric and :func:`partition` regroups it per fold by a stable counting pass. When the
+group bits do not fit beside the score, label and low bits (wide-ranged scores with a repeat
+column), a counting pass groups the keys and each group is sorted on its own: still one sort
+of every key, in the same order.
 The numpy passes and their numba twins (:func:`kernel`) live together so the engines cannot
 drift apart (the tests compare them bit for bit); :func:`cvframe._kernel.engine` chooses.
 """
@@ -12,18 +15,22 @@ drift apart (the tests compare them bit for bit); :func:`cvframe._kernel.engine`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from .._kernel import engine
+from .._kernel import jit as cached_jit
 
 __all__ = ["ONE", "Packing", "kernel", "pack", "pack_signed", "partition", "sorted_keys"]
 
 ONE = np.uint64(1)
 
 _MASK = np.uint64((1 << 63) - 1)
+#: Most groups sorted one by one when their bits do not fit in the key (else dense ranks).
+_SEGMENTS = 1024
 _WRAP = 1 << 64
 
 
@@ -135,7 +142,7 @@ def kernel() -> Any:
         except ImportError:
             _compiled = False
             return _compiled
-        jit = numba.njit(cache=True, nogil=True)
+        jit = partial(cached_jit, numba)
         _compiled = SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit))
     return _compiled
 
@@ -339,6 +346,41 @@ def partition(
     return out
 
 
+def _segments(
+    key: np.ndarray, g: np.ndarray, n_groups: int, carry: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Keys without group bits, put in group order by a stable counting pass (a radix sort of
+    the small group codes) and sorted within each group: the order of the packed
+    ``group | key`` sort. Returns the keys, the group bounds and ``carry`` in that order."""
+    bounds = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(np.bincount(g, minlength=n_groups), out=bounds[1:])
+    order = np.argsort(_small(g, n_groups), kind="stable")
+    key = np.take(key, order)
+    carry = None if carry is None else np.take(carry, order)
+    del order
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if b - a < 2:
+            continue
+        if carry is None:
+            key[a:b].sort()
+        else:
+            o = np.argsort(key[a:b], kind="stable")
+            key[a:b], carry[a:b] = key[a:b][o], carry[a:b][o]
+    return key, bounds, carry
+
+
+Sorted = tuple[
+    np.ndarray,
+    Packing,
+    np.ndarray | None,
+    int,
+    np.ndarray | None,
+    int,
+    np.ndarray | None,
+    np.ndarray | None,
+]
+
+
 def sorted_keys(
     s: np.ndarray,
     lo: float,
@@ -350,12 +392,15 @@ def sorted_keys(
     n_low: int = 1,
     out: np.ndarray | None = None,
     carry: np.ndarray | None = None,
-) -> tuple[np.ndarray, Packing, np.ndarray | None, int, np.ndarray | None, int, np.ndarray | None]:
+) -> Sorted:
     """The one sort: ``group | score | label | low`` keys of one class, sorted.
 
     Returns the keys, the packing, the dense-rank uniques (None unless the key was too
-    wide), the score bits, a scratch buffer, the low bits and ``carry`` (values per row, e.g.
-    weights) in the sorted order. ``out``: a key buffer reused across classes (compiled path).
+    wide), the score bits, a scratch buffer, the low bits, ``carry`` (values per row, e.g.
+    weights) in the sorted order and the group bounds. ``out``: a key buffer reused across
+    classes (compiled path). When the group bits do not fit beside the rest, the keys hold
+    no group bits: they are grouped by a counting pass and sorted per group (the same
+    order), and the bounds (else None) say where each group starts.
     """
     n = len(s)
     gbits = int(n_groups - 1).bit_length()
@@ -370,12 +415,17 @@ def sorted_keys(
         key, packing, scratch = pack(s, lo, hi)
     sbits = int(packing.span).bit_length()
     uniques: np.ndarray | None = None
-    if gbits + sbits + 1 + lbits > 64:  # too wide: exact dense ranks instead
-        del key, scratch
-        fast, scratch = False, None
-        uniques, inv = np.unique(s + 0.0, return_inverse=True)
-        key = inv.astype(np.uint64).reshape(-1)
-        sbits = int(len(uniques) - 1).bit_length()
+    by_segment = False
+    if gbits + sbits + 1 + lbits > 64:
+        if g is not None and n_groups <= _SEGMENTS and sbits + 1 + lbits <= 64:
+            # few groups (repeats): group by a counting pass, then sort each group's keys
+            by_segment, gbits = True, 0
+        else:  # too wide: exact dense ranks instead
+            del key, scratch
+            fast, scratch = False, None
+            uniques, inv = np.unique(s + 0.0, return_inverse=True)
+            key = inv.astype(np.uint64).reshape(-1)
+            sbits = int(len(uniques) - 1).bit_length()
     shift = sbits + 1
     if fast:
         none = np.zeros(1, dtype=np.int64)
@@ -408,8 +458,12 @@ def sorted_keys(
             np.left_shift(_as_u64(g), np.uint64(shift + lbits), out=gk)
             np.bitwise_or(key, gk, out=key)
     assert key is not None
+    if by_segment:
+        assert g is not None
+        key, bounds, carry = _segments(key, g, n_groups, carry)
+        return key, packing, uniques, sbits, scratch, lbits, carry, bounds
     if carry is None:
         key.sort()
-        return key, packing, uniques, sbits, scratch, lbits, None
+        return key, packing, uniques, sbits, scratch, lbits, None, None
     order = np.argsort(key, kind="stable")
-    return key[order], packing, uniques, sbits, scratch, lbits, carry[order]
+    return key[order], packing, uniques, sbits, scratch, lbits, carry[order], None

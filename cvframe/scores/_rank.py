@@ -45,12 +45,14 @@ def auc_both(
     :meth:`~Ranked.by_low`. None where it does not apply (numpy engine, keys too wide)."""
     if engine(len(s)) != "numba" or s.dtype != np.float64:
         return None
-    key, _, uniques, sbits, _, lbits, _ = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
+    sk = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
+    key, _, uniques, sbits, _, lbits, _, rbounds = sk
+    del sk
     if uniques is not None:
         return None
-    if n_groups == 1:
+    if rbounds is None and n_groups == 1:
         rbounds = np.array([0, len(key)], dtype=np.int64)
-    else:
+    elif rbounds is None:  # else the keys hold no group bits and their bounds are given
         starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(sbits + 1 + lbits)
         rbounds = np.append(np.searchsorted(key, starts), len(key)).astype(np.int64)
     m_s2, m_pos, f_s2, f_pos = kernel().auc_both(key, rbounds, n_low, np.uint64(lbits))
@@ -58,6 +60,21 @@ def auc_both(
     f_neg = low_counts - f_pos
     m_neg = np.diff(rbounds) - m_pos
     return (_auc_value(m_s2, m_pos, m_neg), m_pos), (_auc_value(f_s2, f_pos, f_neg), f_pos)
+
+
+def _by_low(
+    key: np.ndarray, bounds: np.ndarray, counts: np.ndarray, n_low: int, lbits: int, shift: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`partition` of keys sorted per group without group bits: each group's part
+    regrouped by low code (``low << shift | value``), with the bounds of every
+    ``g * n_low + low`` group."""
+    parts = [
+        partition(key[a:b], counts[h * n_low : (h + 1) * n_low], n_low, lbits, shift, 1)
+        for h, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
+    ]
+    low_bounds = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=low_bounds[1:])
+    return np.concatenate(parts) if parts else key[:0].copy(), low_bounds
 
 
 class Ranked:
@@ -83,43 +100,50 @@ class Ranked:
     ):
         """Sort once; ``low`` codes (with ``low_counts`` per ``g * n_low + low``) ride in the
         lowest bits for :meth:`by_low`; ``weights`` ride along for a weighted :meth:`auc`."""
-        key, self.packing, self.uniques, self.sbits, scratch, lbits, w = sorted_keys(
+        key, self.packing, self.uniques, self.sbits, scratch, lbits, w, bounds = sorted_keys(
             s, lo, hi, y, g, n_groups, low, n_low, carry=weights
         )
         self.w = w
         self.shift = self.sbits + 1
         self._scratch = scratch  # reused by the tie check
-        self._low: tuple[np.ndarray, int] | None = None
+        self._low: tuple[np.ndarray, int, np.ndarray | None] | None = None
         if low is not None:
+            low_bounds = None
             if lbits:
                 assert low_counts is not None
-                low_key = partition(key, low_counts, n_low, lbits, self.shift, n_groups)
+                if bounds is None:
+                    low_key = partition(key, low_counts, n_low, lbits, self.shift, n_groups)
+                else:  # keys without group bits: regroup each group's part by low code
+                    low_key, low_bounds = _by_low(key, bounds, low_counts, n_low, lbits, self.shift)
                 np.right_shift(key, np.uint64(lbits), out=key)
             else:  # one low code: the same sort
-                low_key = key
-            self._low = (low_key, n_low)
-        self._setup(key, n_groups)
+                low_key, low_bounds = key, bounds
+            self._low = (low_key, n_low, low_bounds)
+        self._setup(key, n_groups, bounds)
 
     def by_low(self) -> Ranked:
         """The same scores by (group, low code, score, label) from the one sort (groups
         ``g * n_low + low``, by :func:`partition`). Can be called once."""
         assert self._low is not None, "by_low needs Ranked(..., low=codes)"
-        key, n_low = self._low
+        key, n_low, bounds = self._low
         self._low = None
         out = Ranked.__new__(Ranked)
         out.packing, out.uniques = self.packing, self.uniques
         out.sbits, out.shift = self.sbits, self.shift
         out._scratch = self._scratch  # a temporary of the tie check: no state kept
         out._low, out.w = None, None
-        out._setup(key, self.n_groups * n_low)
+        out._setup(key, self.n_groups * n_low, bounds)
         return out
 
-    def _setup(self, key: np.ndarray, n_groups: int) -> None:
+    def _setup(self, key: np.ndarray, n_groups: int, bounds: np.ndarray | None) -> None:
+        """``bounds``: where each group starts when the keys hold no group bits."""
         n = len(key)
         self.key = key
         self.n = n
         self.n_groups = n_groups
-        if n_groups == 1:
+        if bounds is not None:
+            self.bounds = bounds
+        elif n_groups == 1:
             self.bounds = np.array([0, n], dtype=np.int64)
         else:
             starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(self.shift)
@@ -176,6 +200,8 @@ class Ranked:
                 d = np.subtract(self.key[1:], self.key[:-1], out=out)
                 close = d <= ONE
                 del d, out
+                inner = self.bounds[(self.bounds > 0) & (self.bounds < self.n)]
+                close[inner - 1] = False  # a group's first element ties with no other group
                 if close.any():
                     cand = np.flatnonzero(close)
                     self._ties = bool(
@@ -191,6 +217,7 @@ class Ranked:
             new[0] = True
             np.not_equal(z[1:], z[:-1], out=new[1:])
             del z
+            new[self.bounds[self.bounds < self.n]] = True  # runs end with their group
             bs = np.flatnonzero(new)
             be = np.append(bs[1:], self.n)
             bg = np.searchsorted(self.bounds, bs, side="right") - 1
