@@ -331,9 +331,132 @@ def finish(obj: Any) -> Any:
             text.set_fontsize(MIN_FONT)
     if isinstance(obj, sns().FacetGrid):
         obj.tight_layout()
+        _below_suptitle(fig)
     elif fig.get_layout_engine() is None and getattr(fig, "_cvframe_owned", False):
         fig.set_layout_engine("constrained")
     return obj
+
+
+#: Room kept between texts that the layout moves apart (points).
+GAP = 4
+
+
+def _renderer(fig: Any) -> Any:
+    get = getattr(fig.canvas, "get_renderer", None) or getattr(fig, "_get_renderer", None)
+    return get() if get is not None else None
+
+
+def _below_suptitle(fig: Any) -> None:
+    """Lower the panels until their titles clear the figure's suptitle (tight_layout
+    leaves them touching or overlapping when the panel titles have several lines)."""
+    sup = getattr(fig, "_suptitle", None)
+    renderer = _renderer(fig)
+    if sup is None or not sup.get_visible() or not sup.get_text() or renderer is None:
+        return
+    bottom = sup.get_window_extent(renderer).y0
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    if not axes:
+        return
+    top = max(ax.get_tightbbox(renderer).y1 for ax in axes)
+    gap = GAP * fig.dpi / 72
+    if top > bottom - gap:
+        shift = (top - bottom + gap) / fig.bbox.height
+        fig.subplots_adjust(top=fig.subplotpars.top - shift)
+
+
+def cell_labels(values: np.ndarray, normalize: Any, percent: bool = False) -> np.ndarray:
+    """The text of each heatmap cell: a share with two decimals ("0.37") or as a whole
+    percent ("37%"), a count in at most four characters ("950", "9999", "12k", "3.4M");
+    empty for a missing value."""
+
+    def one(v: float) -> str:
+        if not np.isfinite(v):
+            return ""
+        if normalize:
+            return f"{v:.0%}" if percent else f"{v:.2f}"
+        if abs(v) < 1e4:
+            return f"{v:.0f}"
+        for scale, unit in ((1e3, "k"), (1e6, "M"), (1e9, "G")):
+            x = v / scale
+            short = f"{x:.1f}" if abs(x) < 9.95 else f"{x:.0f}"
+            if abs(float(short)) < 1000:
+                return short.removesuffix(".0") + unit
+        return f"{v:.2g}"
+
+    return np.vectorize(one, otypes=[object])(values)
+
+
+#: Room between a panel and the legend beside it (points).
+BESIDE_AXES = 6
+
+
+def beside_axes(axis: Any) -> dict[str, Any]:
+    """``legend()`` arguments placing a legend to the right of the panel, level with its
+    top, so that it covers no curve and no label; the layout makes room for it."""
+    from matplotlib.transforms import ScaledTranslation
+
+    shift = ScaledTranslation(BESIDE_AXES / 72, 0, axis.figure.dpi_scale_trans)
+    return {
+        "loc": "upper left",
+        "bbox_to_anchor": (1.0, 1.0),
+        "bbox_transform": axis.transAxes + shift,
+        "borderaxespad": 0.0,
+    }
+
+
+def grow_for_legends(g: Any) -> None:
+    """Make the figure wider by the legends placed :func:`beside_axes` (the widest of each
+    column of panels), so that the panels keep their size when the layout makes room (as
+    seaborn widens a figure for its legend)."""
+    fig = g.figure
+    renderer = _renderer(fig)
+    if renderer is None:
+        return
+    cols: dict[float, float] = {}
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None:
+            key = round(ax.get_position().x0, 3)
+            wide = legend.get_window_extent(renderer).width / fig.dpi + BESIDE_AXES / 72
+            cols[key] = max(cols.get(key, 0.0), wide)
+    if cols:
+        fig.set_figwidth(fig.get_figwidth() + sum(cols.values()))
+
+
+def fit_cells(obj: Any, n_cells: int, shares_in_percent: bool = False) -> Any:
+    """Lay the figure out, then fit every heatmap's cell numbers (:func:`fit_cell_texts`);
+    the colour bars in percent with ``shares_in_percent``."""
+    fig = obj.figure
+    meshes = [c for ax in fig.axes for c in ax.collections]
+    for bar in (getattr(m, "colorbar", None) for m in meshes if shares_in_percent):
+        if bar is not None:
+            bar.ax.yaxis.set_major_formatter(percent())
+    fig.draw_without_rendering()
+    for axis in fig.axes:
+        texts = [t for t in axis.texts if t.get_text()]
+        fit_cell_texts(axis, texts, n_cells)
+    return obj
+
+
+def fit_cell_texts(axis: Any, texts: Sequence[Any], n_cells: int) -> None:
+    """Cell numbers of a heatmap that fit their cells: a smaller font (not below
+    :data:`MIN_FONT`), or none at all when the widest does not fit even then."""
+    renderer = _renderer(axis.figure)
+    if not texts or renderer is None:
+        return
+    bbox = axis.get_window_extent(renderer)
+    cell = min(bbox.width, bbox.height) / max(n_cells, 1)
+    room = cell - 2 * axis.figure.dpi / 72  # a point of margin each side
+    widest = max(t.get_window_extent(renderer).width for t in texts)
+    size = texts[0].get_fontsize()
+    if widest > room:
+        size = max(MIN_FONT, size * room / widest)
+        if widest * size / texts[0].get_fontsize() > room:
+            for t in texts:
+                t.set_visible(False)
+            return
+    for t in texts:
+        t.set_fontsize(size)
 
 
 def new_axes(figsize: tuple[float, float]) -> Any:

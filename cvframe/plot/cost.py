@@ -221,7 +221,10 @@ def _iso_line(axis: Any, row: pd.Series, color: Any, label: bool) -> None:
         axis.annotate(
             f"t = {row['threshold']:.3g}\nEC = {row['expected_cost']:.3g}",
             (x0, y0),
-            xytext=(6, -22),
+            # towards the panel's inside: never over the tick labels or out of the panel
+            xytext=(8 if x0 < 0.5 else -8, -8 if y0 > 0.5 else 8),
             textcoords="offset points",
+            ha="left" if x0 < 0.5 else "right",
+            va="top" if y0 > 0.5 else "bottom",
             fontsize=9,
         )

@@ -24,6 +24,7 @@ from ._style import (
     GROUP,
     add_group,
     as_method,
+    cell_labels,
     check_single_panel_dims,
     check_size,
     column_arg,
@@ -31,6 +32,7 @@ from ._style import (
     cube_of,
     figure_level,
     finish,
+    fit_cells,
     given,
     group_dims,
     method_palette,
@@ -428,6 +430,7 @@ def confusion(
     aspect: float | None = None,
     cmap: str = "Blues",
     annot: bool | None = None,
+    percent: bool = False,
     **kwargs: Any,
 ) -> Any:
     """The confusion matrix summed over folds (and repeats) as a heatmap.
@@ -462,7 +465,12 @@ def confusion(
         for the colour bar (1.25 in a grid).
     cmap : str, default "Blues"
     annot : bool, optional
-        Write the values in the cells; default when there are at most 12 classes.
+        Write the values in the cells; default when there are at most 12 classes. Counts
+        of 10,000 and more are written short ("12k", "3.4M"); the font shrinks to fit the
+        cells (not below 9 pt), and no values are written when even then they would overlap.
+    percent : bool, default False
+        Shares as whole percents ("37%", colour bar in percent); without ``normalize``,
+        the percent of each row (``normalize="true"``).
     **kwargs
         Passed to :func:`seaborn.heatmap`.
 
@@ -486,6 +494,7 @@ def confusion(
     ('predicted', 'true')
     """
     seaborn = sns()
+    normalize = "true" if percent and normalize is None else normalize
     table = given(
         data,
         (TRUE, PRED, "value"),
@@ -512,10 +521,11 @@ def confusion(
         mat = part.pivot(index=TRUE, columns=PRED, values="value").reindex(index=rows, columns=cols)
         mat.index = [str(v) for v in mat.index]
         mat.columns = [str(v) for v in mat.columns]
+        own = annot and "fmt" not in kwargs
         kw = {
             "cmap": cmap,
-            "annot": annot,
-            "fmt": fmt,
+            "annot": cell_labels(mat.to_numpy(float), normalize, percent) if own else annot,
+            "fmt": "" if own else fmt,
             "square": True,
             "cbar_kws": {"label": label, "shrink": 0.8},
             "vmin": 0,
@@ -542,7 +552,7 @@ def confusion(
             width = side * aspect if aspect is not None else 1.6 + 0.45 * n + 1.5
             ax = new_axes((width, side))
         draw(table, ax, cells[0] if cells else "")
-        return finish(ax)
+        return fit_cells(finish(ax), n, percent)
     if ax is not None:
         raise ValueError(
             f"ax= takes one confusion matrix but the data has {len(cells)} ({cells[:4]}); "
@@ -567,7 +577,7 @@ def confusion(
     for value, axis in g.axes_dict.items():
         draw(table[table[col] == value], axis)
     set_titles(g, None, col, "", names={GROUP: ""})
-    return finish(g)
+    return fit_cells(finish(g), n, percent)
 
 
 class DatasetPlotter:

@@ -20,6 +20,7 @@ from ..tidy.curves import frame_args
 from ._style import (
     CONTEXT,
     as_method,
+    beside_axes,
     check_single_panel_dims,
     check_size,
     column_arg,
@@ -30,6 +31,7 @@ from ._style import (
     finish,
     fold_palette,
     given,
+    grow_for_legends,
     hue_colors,
     n_values,
     select_classes,
@@ -179,6 +181,7 @@ def roc(
     g.set_axis_labels("false positive rate", "true positive rate")
     ctx = context(pts, [hue, col, row], (CLASS, *CONTEXT))
     set_titles(g, row, col, ctx)
+    grow_for_legends(g)
     return finish(g)
 
 
@@ -234,14 +237,13 @@ def _roc_panel(
         axis.legend(
             list(handles.values()),
             list(handles),
-            loc="lower right",
             fontsize=9,
             title="AUC: folds | merged" if hue not in (None, FOLD) and with_auc else None,
             title_fontsize=9,
             frameon=True,
             framealpha=0.85,
             handlelength=1.5,
-            borderaxespad=0.3,
+            **beside_axes(axis),
         )
 
 

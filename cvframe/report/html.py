@@ -69,13 +69,13 @@ class Figure(NamedTuple):
         return int.from_bytes(self.png[16:20], "big"), int.from_bytes(self.png[20:24], "big")
 
 
-def _fit(obj: Any, max_px: int) -> Any:
-    """Shrink a figure wider than ``max_px`` at :data:`DPI` (fonts keep their size)."""
+def _fit(obj: Any, k: float) -> Any:
+    """The figure of ``obj`` narrower by ``k`` < 1 and laid out again (fonts keep their
+    size); as it is for ``k >= 1``."""
     fig = getattr(obj, "figure", obj)
     fig = getattr(fig, "figure", fig)
-    w, h = fig.get_size_inches()
-    if w * DPI > max_px:
-        k = max_px / (w * DPI)
+    if k < 1:
+        w, h = fig.get_size_inches()
         fig.set_size_inches(w * k, h * max(k, 0.75))
         layout = getattr(obj, "tight_layout", None)  # FacetGrid re-lays its legend out
         try:
@@ -85,19 +85,33 @@ def _fit(obj: Any, max_px: int) -> Any:
     return fig
 
 
+def _save(fig: Any, dpi: float) -> tuple[bytes, int]:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    return buf.getvalue(), int.from_bytes(buf.getvalue()[16:20], "big")
+
+
 def _png(obj: Any, max_px: int = MAX_WIDTH_PX) -> bytes:
-    """The figure of ``obj`` (Axes, Figure or FacetGrid) as PNG no wider than ``max_px``."""
+    """The figure of ``obj`` (Axes, Figure or FacetGrid) as PNG no wider than ``max_px``.
+
+    A wider figure is saved at a lower resolution, never below :data:`_MIN_DPI`; only one
+    too wide even then is laid out narrower (a shrunk layout could put cell numbers and tick
+    labels on top of one another)."""
     import matplotlib.pyplot as plt
 
-    fig = _fit(obj, max_px)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
-    width = int.from_bytes(buf.getvalue()[16:20], "big")
-    if width > max_px:  # a legend outside the axes: a lower resolution, never below _MIN_DPI
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=max(_MIN_DPI, DPI * max_px / width), bbox_inches="tight")
+    fig = _fit(obj, 1.0)
+    dpi: float = DPI
+    png, width = _save(fig, dpi)
+    for _ in range(4):
+        if width <= max_px:
+            break
+        dpi *= 0.995 * max_px / width  # text extents are not quite linear in the resolution
+        if dpi < _MIN_DPI:
+            fig = _fit(obj, 0.98 * dpi / _MIN_DPI)
+            dpi = _MIN_DPI
+        png, width = _save(fig, dpi)
     plt.close(fig)
-    return _small(buf.getvalue())
+    return _small(png)
 
 
 def _small(png: bytes) -> bytes:
@@ -147,8 +161,9 @@ def draw(c: dict[str, Any]) -> list[Figure]:
     if roc is not None:
         k = c["dims"].get(CLASS, 1)
         several = c["attrs"].get("task") != "binary" and k > 1
+        # three panels a row: each has its legend beside it
         size: dict[str, Any] = (
-            {"col_wrap": min(k, 4), "height": 2.8} if several else {"height": 3.5}
+            {"col_wrap": min(k, 3), "height": 2.8} if several else {"height": 3.5}
         )
         what = "Per-fold ROC curves and the merged one" + (
             ", one panel per class" if several else ""
