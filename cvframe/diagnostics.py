@@ -271,7 +271,49 @@ def anomalies(
         ),
     )
 
-    # outlying folds: exact binomial tests against the pooled rates, Bonferroni over tests
+    found.add(*_outlying(tp, fp, fn, order, alpha))
+    if scores is not None:
+        _worse_than_random(found, ds, scores)
+
+    found.add(
+        absent,
+        "class_absent",
+        lambda pos: (
+            f"the class has no positives in any of the {int(n_folds[pos[:-1]])} folds: "
+            "recall and F are undefined for it"
+        ),
+    )
+
+    names = list(F_METHODS)
+    vals = _methods_values(ds, extra, methods, beta)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a cell with every method undefined
+        spread = np.nanmax(vals, axis=-1) - np.nanmin(vals, axis=-1) if vals.size else vals
+    disagree = xr.DataArray(
+        np.nan_to_num(spread, nan=0.0) > tol,
+        dims=[*extra, CLASS],
+        coords={d: ds[d] for d in [*extra, CLASS] if d in ds.coords},
+    )
+    disagree = disagree & ~absent.transpose(*extra, CLASS)
+
+    def disagree_detail(pos: tuple[int, ...]) -> str:
+        v = vals[pos]
+        listed = ", ".join(f"{k}={_fmt(x)}" for k, x in zip(names, v, strict=True))
+        return (
+            f"the five F methods span {_fmt(np.nanmin(v))}-{_fmt(np.nanmax(v))} "
+            f"(spread {np.nanmax(v) - np.nanmin(v):.3f} > tolerance {tol:g}): {listed}"
+        )
+
+    found.add(disagree, "methods_disagree", disagree_detail)
+    return found.frame()
+
+
+def _outlying(
+    tp: xr.DataArray, fp: xr.DataArray, fn: xr.DataArray, order: list[Hashable], alpha: float
+) -> tuple[xr.DataArray, str, Callable[[tuple[int, ...]], str]]:
+    """The ``outlying_fold`` finding (see :func:`anomalies`): which cells, and their detail."""
+    a = {"tp": np.asarray(tp.values)}
+    # exact binomial tests against the pooled rates, Bonferroni over tests
     p_val = {}
     tests: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
     for name, other in (("recall", fn), ("precision", fp)):
@@ -308,41 +350,7 @@ def anomalies(
                 )
         return "; ".join(parts)
 
-    found.add(outlying, "outlying_fold", outlying_detail)
-    if scores is not None:
-        _worse_than_random(found, ds, scores)
-
-    found.add(
-        absent,
-        "class_absent",
-        lambda pos: (
-            f"the class has no positives in any of the {int(n_folds[pos[:-1]])} folds: "
-            "recall and F are undefined for it"
-        ),
-    )
-
-    names = list(F_METHODS)
-    vals = _methods_values(ds, extra, methods, beta)
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a cell with every method undefined
-        spread = np.nanmax(vals, axis=-1) - np.nanmin(vals, axis=-1) if vals.size else vals
-    disagree = xr.DataArray(
-        np.nan_to_num(spread, nan=0.0) > tol,
-        dims=[*extra, CLASS],
-        coords={d: ds[d] for d in [*extra, CLASS] if d in ds.coords},
-    )
-    disagree = disagree & ~absent.transpose(*extra, CLASS)
-
-    def disagree_detail(pos: tuple[int, ...]) -> str:
-        v = vals[pos]
-        listed = ", ".join(f"{k}={_fmt(x)}" for k, x in zip(names, v, strict=True))
-        return (
-            f"the five F methods span {_fmt(np.nanmin(v))}-{_fmt(np.nanmax(v))} "
-            f"(spread {np.nanmax(v) - np.nanmin(v):.3f} > tolerance {tol:g}): {listed}"
-        )
-
-    found.add(disagree, "methods_disagree", disagree_detail)
-    return found.frame()
+    return outlying, "outlying_fold", outlying_detail
 
 
 def _methods_values(
