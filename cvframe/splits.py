@@ -1,6 +1,8 @@
 """Splitters that scikit-learn does not ship: :class:`Bootstrap`, the out-of-bag bootstrap,
 with the scikit-learn splitter interface (``split``, ``get_n_splits``), so it works with
-:func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score``."""
+:func:`cvframe.cross_validate` and with scikit-learn's own ``cross_val_score``; and
+:func:`multilabel_kfold`, folds that stratify every label of a multilabel ``y`` (iterative
+stratification, from the ``iterative-stratification`` package)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Bootstrap", "n_samples"]
+__all__ = ["Bootstrap", "multilabel_kfold", "n_samples"]
 
 
 class Bootstrap:
@@ -178,3 +180,81 @@ def n_samples(X: Any) -> int:
             "X must be array-like (numpy array, pandas DataFrame, sparse matrix or list) "
             f"of shape (n_samples, ...); got {type(X).__name__}."
         ) from None
+
+
+def multilabel_kfold(n_splits: int = 5, repeats: int = 1, *, random_state: Any = None) -> Any:
+    """K-fold splits that stratify every label of a multilabel ``y`` (iterative stratification).
+
+    scikit-learn's stratified splitters need one class per sample; a multilabel ``y`` (a 0/1
+    indicator matrix, one column per label) has a set of labels per sample. Iterative
+    stratification (Sechidis, Tsoumakas & Vlahavas 2011) fills the folds label by label,
+    rarest label first, each sample going to the fold that most lacks its labels, so every
+    fold keeps each label's proportion as far as the counts allow. This returns the
+    maintained implementation of the ``iterative-stratification`` package (``iterstrat``),
+    scikit-learn splitters that :func:`cvframe.cross_validate` and scikit-learn's own
+    functions take as ``cv``; ``cross_validate`` uses it for a multilabel ``y`` with an int
+    ``cv`` and ``stratified=True``.
+
+    Parameters
+    ----------
+    n_splits : int, default 5
+        Folds per repeat, ``>= 2``.
+    repeats : int, default 1
+        ``> 1``: ``RepeatedMultilabelStratifiedKFold`` (a new seeded shuffle per repeat).
+    random_state : int, numpy RandomState or None
+        Seed. With ``repeats=1`` an int shuffles the samples before the folds are filled
+        (as ``StratifiedKFold(shuffle=True)``); ``None`` keeps the samples in order and
+        breaks the algorithm's ties with seed 0, so the folds are the same on every call
+        (as scikit-learn's unshuffled ``StratifiedKFold``).
+
+    Returns
+    -------
+    iterstrat.ml_stratifiers.MultilabelStratifiedKFold or RepeatedMultilabelStratifiedKFold
+
+    Raises
+    ------
+    ValueError
+        ``n_splits < 2`` or ``repeats < 1``.
+
+    Notes
+    -----
+    ``split(X, y)`` needs the 2-D 0/1 ``y``. A label with fewer positives than folds cannot
+    be in every test fold; the folds that lack it are counted by cvframe under its
+    ``zero_division`` policy, as for a rare class.
+
+    References
+    ----------
+    Sechidis, K., Tsoumakas, G. & Vlahavas, I. (2011). On the Stratification of Multi-Label
+    Data. ECML PKDD 2011, LNCS 6913, 145-158.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.datasets import make_multilabel_classification
+    >>> X, Y = make_multilabel_classification(n_samples=200, n_classes=4, random_state=0)
+    >>> cv = multilabel_kfold(5, random_state=0)
+    >>> folds = [Y[test].mean(axis=0) for _, test in cv.split(X, Y)]
+    >>> bool(np.abs(np.array(folds) - Y.mean(axis=0)).max() < 0.05)
+    True
+    >>> multilabel_kfold(5, repeats=3, random_state=0).get_n_splits()
+    15
+    """
+    from iterstrat.ml_stratifiers import (
+        MultilabelStratifiedKFold,
+        RepeatedMultilabelStratifiedKFold,
+    )
+
+    for arg, value, low in (("n_splits", n_splits, 2), ("repeats", repeats, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{arg}={value!r} is not valid; pass an integer >= {low}.")
+    if repeats > 1:
+        return RepeatedMultilabelStratifiedKFold(
+            n_splits=int(n_splits), n_repeats=int(repeats), random_state=random_state
+        )
+    if random_state is not None:
+        return MultilabelStratifiedKFold(int(n_splits), shuffle=True, random_state=random_state)
+    splitter = MultilabelStratifiedKFold(int(n_splits))
+    # no shuffle, and the ties of the algorithm broken by a fixed seed: the same folds on
+    # every call (scikit-learn refuses a random_state without shuffle at construction only)
+    splitter.random_state = 0
+    return splitter

@@ -115,7 +115,14 @@ def test_binary_decision_function_follows_pos_label(cancer):
 def test_scores_off_and_methods(iris):
     X, y = iris
     frame = cross_validate(GaussianNB(), X, y, cv=3, scores=False)
-    assert list(frame.columns) == ["repeat", "fold", "sample", "y_true", "y_pred"]
+    assert list(frame.columns) == [
+        "repeat",
+        "fold",
+        "sample",
+        "y_true",
+        "y_pred",
+        "train_duplicate",
+    ]
     assert frame.attrs["scores"] == "none"
     frame = cross_validate(KNeighborsClassifier(3), X, y, cv=3, scores=None)
     assert "score_0" not in frame
@@ -322,8 +329,10 @@ def test_multilabel(iris):
     # numpy indicator: labels 0..L-1
     frame = cross_validate(est, X, Y, cv=cv, stratified=False)
     assert list(to_counts(frame)["class"].values) == [0, 1, 2]
-    with pytest.raises(ValueError, match="stratified=True is not defined for multilabel y"):
-        cross_validate(est, X, Y, cv=3)
+    # stratified=True (the default) on multilabel y: iterative stratification of the labels
+    strat = cross_validate(est, X, Y, cv=3)
+    assert strat.attrs["stratified"] == "yes"
+    assert "MultilabelStratifiedKFold" in strat.attrs["splitter"]
 
 
 def test_to_counts_single_label_equals_accessor(iris):

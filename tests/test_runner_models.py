@@ -196,7 +196,7 @@ def test_scores_auto_per_model_and_a_model_without_scores_warns(data):
         "svc": "decision_function",
         "plain": "none",
     }
-    assert list(frame.columns)[-1] == "score"
+    assert list(frame.columns)[-2:] == ["score", "train_duplicate"]
     assert frame.loc[frame["model"] == "plain", "score"].isna().all()
     assert frame.loc[frame["model"] != "plain", "score"].notna().all()
     alone = cross_validate(_NoScores(), X, y, cv=3)
@@ -503,5 +503,13 @@ def test_single_estimator_frame_is_unchanged(data):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         frame = cross_validate(GaussianNB(), X, y, cv=3)
-    assert list(frame.columns) == ["repeat", "fold", "sample", "y_true", "y_pred", "score"]
+    assert list(frame.columns) == [
+        "repeat",
+        "fold",
+        "sample",
+        "y_true",
+        "y_pred",
+        "score",
+        "train_duplicate",
+    ]
     assert not {"estimators", "score_methods", "params", "model_params"} & set(frame.attrs)

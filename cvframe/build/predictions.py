@@ -21,7 +21,7 @@ from ..schema import CLASS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, valid
 from . import _kernel, _lazy
 from .tables import confusion_cube, multilabel_cube
 
-__all__ = ["FRAME_ATTRS", "FRAME_DIMS", "counts_from_frame", "from_predictions"]
+__all__ = ["FRAME_ATTRS", "FRAME_DIMS", "counts_from_frame", "frame_cube", "from_predictions"]
 
 #: Attrs of a predictions frame (set by cross_validate) that the cube keeps.
 FRAME_ATTRS = (
@@ -33,6 +33,7 @@ FRAME_ATTRS = (
     "score_methods",
     "source",
     "resampling",
+    "baselines",  # a list of model names: kept as a list of str
 )
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -101,8 +102,10 @@ def build(
     attrs: dict[str, Any],
     *,
     pos_from_attr: bool = False,
+    beta: float = 1.0,
 ) -> xr.Dataset:
-    """The cube of per-sample labels grouped by ``groups`` (outer to inner dims)."""
+    """The cube of per-sample labels grouped by ``groups`` (outer to inner dims); a
+    multilabel cube's per-sample F sums are at ``beta``."""
     if any(_labels.is_dask(v) for v in (y_true, y_pred, sample_weight, *(g for _, g in groups))):
         lazy = _build_lazy(
             y_true, y_pred, groups, labels, pos_label, sample_weight, attrs, pos_from_attr
@@ -121,7 +124,9 @@ def build(
     w = _weights(sample_weight, n)
     if getattr(yt, "ndim", 1) == 2 or getattr(yp, "ndim", 1) == 2:
         gcodes, gcoords = _code_groups(garr)
-        return multilabel_cube(y_true, y_pred, yt, yp, gcodes, gcoords, labels, pos_label, w, attrs)
+        return multilabel_cube(
+            y_true, y_pred, yt, yp, gcodes, gcoords, labels, pos_label, w, attrs, beta
+        )
     fast = _kernel.fast_confusion([v for _, v in garr], yt, yp, w, n)
     if fast is not None:
         raw, gvalues, present_t, present_p, lo = fast
@@ -400,6 +405,26 @@ def counts_from_frame(
     >>> ds.tp.sum("fold").values.tolist()
     [1, 1, 1]
     """
+    return frame_cube(
+        df, labels, pos_label, y_true=y_true, y_pred=y_pred, fold=fold, repeat=repeat,
+        sample_weight=sample_weight, dims=dims,
+    )  # fmt: skip
+
+
+def frame_cube(
+    df: pd.DataFrame,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    *,
+    y_true: str = "y_true",
+    y_pred: str = "y_pred",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    sample_weight: str | None = None,
+    dims: Sequence[str] | None = None,
+    beta: float = 1.0,
+) -> xr.Dataset:
+    """:func:`counts_from_frame` whose multilabel cube sums the per-sample F at ``beta``."""
     lazy = frame.is_dask_frame(df) and getattr(df, "ndim", 1) == 2
     if not isinstance(df, pd.DataFrame) and not lazy:
         raise TypeError(f"df must be a pandas or dask DataFrame, got {type(df).__name__}.")
@@ -424,7 +449,11 @@ def counts_from_frame(
     if frame.has_repeat(df, repeat) and repeat not in extra:
         groups.append((REPEAT, _checks.column(df, repeat, "repeat")))
     groups.append((FOLD, df[fold]))
-    attrs = {k: str(fattrs[k]) for k in FRAME_ATTRS if k in fattrs}
+    attrs = {
+        k: [str(v) for v in fattrs[k]] if isinstance(fattrs[k], list) else str(fattrs[k])
+        for k in FRAME_ATTRS
+        if k in fattrs
+    }
     if multi is not None:
         true_cols, pred_cols, names = multi
         attr_labels = fattrs.get("labels")
@@ -439,7 +468,9 @@ def counts_from_frame(
         yt, yp = df[y_true], df[y_pred]
         labels = _labels.attrs_labels(fattrs, labels)
     weight = None if sample_weight is None else df[sample_weight]
-    cube = build(yt, yp, groups, labels, pos_label, weight, attrs, pos_from_attr=pos_from_attr)
+    cube = build(
+        yt, yp, groups, labels, pos_label, weight, attrs, pos_from_attr=pos_from_attr, beta=beta
+    )
     return cube if is_lazy(cube) else validate(cube)
 
 

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .. import _checks, _labels
@@ -22,6 +23,7 @@ from ..build import counts_from_frame
 from ..errors import few, user_stacklevel
 from ..splits import n_samples
 from . import _fit, _splitter
+from . import nested as _nested
 from ._fit import (
     LONG_SECONDS,
     NotAClassifierError,
@@ -33,7 +35,15 @@ from ._fit import (
     wants_progress,
 )
 from ._splitter import Target, n_repeats
-from .params import AS_GIVEN, grid_attrs, grids_of, param_label, read_params
+from .baselines import (
+    BASELINES,
+    DUPLICATE,
+    baseline_scores,
+    model_name,
+    train_duplicates,
+    with_baselines,
+)
+from .params import AS_GIVEN, chosen_attrs, grid_attrs, grids_of, param_label, read_params
 
 __all__ = [
     "AS_GIVEN",
@@ -74,6 +84,10 @@ def cross_validate(
     param_grid: Any = None,
     pos_label: Hashable | None = None,
     progress: bool | None = None,
+    return_train_score: bool | None = None,
+    baselines: bool = False,
+    nested: int | None = None,
+    nested_metric: str = "error",
 ) -> pd.DataFrame:
     """Cross-validate one or several classifiers and keep every tested sample's outcome.
 
@@ -99,8 +113,10 @@ def cross_validate(
         multilabel task. Missing labels (None, NaN, pd.NA) raise.
     cv : int, scikit-learn splitter or list of (train, test) pairs, default 10
         An int ``k`` means k-fold: ``StratifiedKFold(k)`` when ``stratified`` (else
-        ``KFold(k)``), shuffled with ``random_state`` when one is given (unshuffled otherwise,
-        exactly as scikit-learn's ``cv=k``); with ``repeats > 1``,
+        ``KFold(k)``; for a multilabel ``y``, iterative stratification of every label,
+        :func:`cvframe.splits.multilabel_kfold`), shuffled with ``random_state`` when one
+        is given (unshuffled otherwise, exactly as scikit-learn's ``cv=k``); with
+        ``repeats > 1``,
         ``RepeatedStratifiedKFold(n_splits=k, n_repeats=repeats, random_state=random_state)``
         (or ``RepeatedKFold``): a seeded reshuffle per repeat. Otherwise any object with
         ``split(X, y, groups)``: KFold, StratifiedKFold, Repeated*, ShuffleSplit and
@@ -109,7 +125,8 @@ def cross_validate(
     repeats : int, default 1
         Number of repeats of an int ``cv``. With a splitter object use a Repeated* splitter.
     stratified : bool, default True
-        For an int ``cv``: stratified folds (every fold keeps the class proportions).
+        For an int ``cv``: stratified folds (every fold keeps the class proportions; for
+        multilabel ``y`` every label's proportion, as far as the counts allow).
         With a splitter object the splitter decides and the frame records what it is;
         ``stratified=False`` together with a stratified splitter raises.
     groups : array-like of shape (n_samples,), optional
@@ -156,6 +173,40 @@ def cross_validate(
         follows ``CVFRAME_PROGRESS`` (``0``/``1``) when set, else shows it in a terminal or a
         Jupyter kernel once the fits have run ``cvframe.runner.LONG_SECONDS`` (2 s), so a
         quick call prints nothing (:func:`wants_progress`).
+    return_train_score : bool or None, default None
+        scikit-learn's name for ``return_train``: the same flag, the same rows (``subset``
+        ``"train"``), so ``frame.cv.counts()`` has a ``subset`` dim and every metric gives
+        the train-test gap (``f_avg()`` on it equals the mean of scikit-learn's
+        ``train_score`` and ``test_score``). A train score is computed from the train
+        rows as every cvframe number is from rows; passing ``return_train=True`` with
+        ``return_train_score=False`` raises.
+    baselines : bool, default False
+        Also fit scikit-learn's ``DummyClassifier(strategy="prior")`` and
+        ``DummyClassifier(strategy="stratified", random_state=random_state or 0)`` on the
+        same splits, as models ``"dummy_prior"`` and ``"dummy_stratified"`` after the
+        user's models (:data:`cvframe.runner.baselines.BASELINES`). The frame then has a
+        ``model`` column even for a single estimator, which is named by its class in lower
+        case (``"logisticregression"``, as ``make_pipeline`` names steps; a
+        ``param_grid`` then belongs to it); ``attrs["baselines"]`` lists the baseline
+        names and ``frame.cv.counts()`` keeps it. A user's model with one of these names
+        raises. The baselines give ``predict_proba`` scores whatever ``scores`` names.
+    nested : int or None, default None
+        Also run nested cross-validation with this many repetitions (Bates, Hastie &
+        Tibshirani 2024, Algorithm 1): for every repetition a new partition into the run's
+        ``k`` folds (``RepeatedStratifiedKFold(n_splits=k, n_repeats=nested,
+        random_state=...)``, ``RepeatedKFold`` when unstratified, the multilabel one for
+        multilabel ``y``; seeded by ``random_state`` or the splitter's own), and for every
+        outer fold the outer fit and an inner (k-1)-fold CV on its training set. The fit
+        without folds ``k`` and ``k'`` tests both, so a repetition costs ``k + k(k-1)/2``
+        fits per model, on top of the ordinary run, which is kept as it is. The result
+        is ``attrs["nested_cv"]`` (see Returns); it needs k-fold splits with ``k >= 3``
+        and refuses ``param_grid`` (tune inside the estimator, e.g. ``GridSearchCV``) and
+        ``groups``. The bar of ``progress`` covers these fits too.
+    nested_metric : {"error", "accuracy", "brier", "log_loss"}, default "error"
+        The per-sample loss nested CV estimates: 0/1 error (multilabel: subset error),
+        accuracy (its complement), or from ``predict_proba`` the Brier score (sum over
+        classes, halved for two classes, as scikit-learn) and the log-loss. F and AUC are
+        not means over samples and have no nested estimate.
 
     Returns
     -------
@@ -183,7 +234,12 @@ def cross_validate(
           its decision_function score is NaN, with a warning);
         - multilabel instead: ``y_true_<label>``, ``y_pred_<label>`` (0/1) and
           ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
-          ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube.
+          ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube;
+        - ``train_duplicate`` (bool, last): True for a test row whose feature vector equals
+          a training row of the same split (the row was seen in training: the "twinning"
+          leak), False otherwise and on train rows. Rows of ``X`` are hashed once
+          (``pandas.util.hash_pandas_object``) and each split is one ``numpy.isin``; not
+          made for a sparse ``X`` (``attrs["train_duplicate"]`` says why).
 
         ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"), ``splitter`` (repr of
         the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
@@ -193,13 +249,24 @@ def cross_validate(
         (netCDF-safe) ``estimators`` (name -> one-line repr) and ``score_methods`` (name ->
         method or "none"); with ``param_grid``, ``params`` (JSON: label -> parameter values;
         read it back with :func:`read_params`) and, with several models, ``model_params``
-        (JSON: name -> its labels in grid order).
+        (JSON: name -> its labels in grid order). ``train_duplicate``: ``"computed"`` or
+        ``"skipped: ..."`` with the reason. With ``baselines=True``, ``baselines``: the list
+        ``["dummy_prior", "dummy_stratified"]``. With ``nested``, ``nested_cv``: a dict
+        ``{model name: {"metric", "estimate", "se", "bias", "cv_estimate", "mse",
+        "n_train", "repeats", "k", "fits"}}`` (a single estimator without a ``model``
+        column is its one entry, under its lower-case class name): ``estimate`` is the
+        nested CV point estimate (mean of the inner losses), ``bias`` the estimated bias
+        of it for a model trained on all ``n_train`` samples, ``se`` its standard error, so
+        the interval is ``estimate - bias ± z * se``; ``cv_estimate`` the mean of the outer
+        losses, ``mse`` the estimated mean squared error of the CV estimate before
+        rescaling, ``fits`` the number of fits of that model.
 
     Raises
     ------
     TypeError
         ``estimator`` is a class, not an instance; ``cv`` is neither an int nor has
-        ``split``; ``stratified`` or ``return_train`` is not a bool; a list ``estimator``
+        ``split``; ``stratified``, ``return_train``, ``return_train_score`` or ``baselines``
+        is not a bool; a list ``estimator``
         holds something other than (name, estimator) pairs, or a model name is not a
         non-empty string; ``param_grid`` is not a dict or list of dicts.
     NotAClassifierError
@@ -214,7 +281,11 @@ def cross_validate(
         ``scores``, ``n_jobs`` or ``random_state`` (a numpy Generator included); an empty
         ``estimator`` dict/list or a model name given twice; a ``param_grid`` naming
         parameters the estimator lacks, giving no or duplicate candidates, or (several
-        models) not keyed by model names.
+        models) not keyed by model names; a model named ``dummy_prior`` or
+        ``dummy_stratified`` with ``baselines=True``; ``return_train=True`` with
+        ``return_train_score=False``; an invalid ``nested`` or ``nested_metric``, or
+        ``nested`` with ``param_grid``, ``groups``, test sets that are not a partition,
+        fewer than 3 folds, or (Brier, log-loss) a model without ``predict_proba``.
 
     See Also
     --------
@@ -244,7 +315,7 @@ def cross_validate(
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> frame = cvframe.cross_validate(GaussianNB(), X, y, cv=5)
     >>> list(frame.columns)
-    ['repeat', 'fold', 'sample', 'y_true', 'y_pred', 'score']
+    ['repeat', 'fold', 'sample', 'y_true', 'y_pred', 'score', 'train_duplicate']
     >>> len(frame) == len(y), frame.attrs["stratified"], frame.attrs["test_sets"]
     (True, 'yes', 'partition')
     >>> frame.attrs["splitter"]
@@ -270,19 +341,32 @@ def cross_validate(
     >>> (lr.cv.f_tp_fp() > 0.95).values.ravel().tolist()
     [True, True]
     """
+    return_train = _train_flag(return_train, return_train_score)
+    if _checks.flag("baselines", baselines):
+        estimator, param_grid = with_baselines(estimator, param_grid, random_state)
     models = _fit.models_of(estimator)
     grids = grids_of(param_grid, models, isinstance(estimator, (Mapping, list, tuple)))
     stratified = _checks.flag("stratified", stratified)
-    return_train = _checks.flag("return_train", return_train)
     if progress is not None:
         progress = _checks.flag("progress", progress)
     n = n_samples(X)
     target = Target(y, n, pos_label)
     groups = _splitter.check_groups(groups, n)
+    n_nested, nested_metric = _nested.check(
+        nested, nested_metric, param_grid=param_grid, groups=groups, task=target.task
+    )
     splitter, strat = _splitter.make_splitter(cv, repeats, stratified, random_state, target)
-    methods = [_fit.score_method(est, scores, _fit.where_of(name, est)) for name, est in models]
+    methods = [
+        _fit.score_method(est, baseline_scores(name, scores), _fit.where_of(name, est))
+        for name, est in models
+    ]
     splits = _splitter.splits(splitter, X, target, groups)  # once: every model fits on these
     n_rep = n_repeats(splitter, len(splits))
+    test_sets = _splitter.partition_kind(splits, n_rep, n)
+    if n_nested:
+        cv_text = _splitter.splitter_repr(splitter)
+        named = [(name or model_name(est), est) for name, est in models]
+        _nested.check_design(named, nested_metric, len(splits) // n_rep, test_sets, cv_text)
     tasks = [
         (est, params, _fit.where_of(name, est, label))
         for (name, est), grid in zip(models, grids, strict=True)
@@ -303,6 +387,9 @@ def cross_validate(
             stacklevel=user_stacklevel(),
         )
     frame = _fit.stack(blocks, models, grids)
+    twins, twins_how = train_duplicates(X, splits, return_train)
+    if twins is not None:
+        frame[DUPLICATE] = np.tile(twins, len(tasks))
     silent = [name for (name, _), m in zip(models, methods, strict=True) if m is None]
     if scores == "auto" and silent and len(silent) < len(models):
         warnings.warn(
@@ -317,12 +404,45 @@ def cross_validate(
         stratified=strat,
         splitter=_splitter.splitter_repr(splitter),
         task=target.task,
-        test_sets=_splitter.partition_kind(splits, n_rep, n),
+        test_sets=test_sets,
         scores=found.pop() if len(found) == 1 else "mixed",
+        train_duplicate=twins_how,
     )
     if target.task == "binary":
         _labels.write_pos_label(frame, target.pos_label)
     else:
         frame.attrs["labels"] = list(target.labels)
     frame.attrs.update(grid_attrs(models, grids, methods))
+    frame.attrs.update(chosen_attrs(models, grids, results, len(splits) // n_rep))
+    if baselines:
+        frame.attrs["baselines"] = list(BASELINES)
+    if n_nested:
+        # the run's seed (an int cv) or the splitter's own (random_state= is refused with one)
+        seed = getattr(splitter, "random_state", None) if random_state is None else random_state
+        frame.attrs["nested_cv"] = _nested.run(
+            named,
+            X,
+            target,
+            len(splits) // n_rep,
+            n_nested,
+            nested_metric,
+            strat == "yes",
+            seed,
+            n_jobs,
+            progress,
+        )
     return frame
+
+
+def _train_flag(return_train: Any, return_train_score: Any) -> bool:
+    """``return_train`` and scikit-learn's name for it, ``return_train_score``: one flag."""
+    return_train = _checks.flag("return_train", return_train)
+    if return_train_score is None:
+        return return_train
+    return_train_score = _checks.flag("return_train_score", return_train_score)
+    if return_train and not return_train_score:
+        raise ValueError(
+            "return_train=True and return_train_score=False contradict each other; they are "
+            "one flag (return_train_score is scikit-learn's name for it): pass one of them."
+        )
+    return return_train or return_train_score

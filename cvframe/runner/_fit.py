@@ -228,9 +228,11 @@ def fit_pool(
     progress: bool | None,
     desc: str,
     pre_dispatch: Any = "2*n_jobs",
+    func: Any = None,
 ) -> list[Any]:
-    """:func:`fit_predict` over ``calls`` (``(args, kwargs)`` pairs) in one joblib pool, results
-    in call order, with a :func:`progress_bar` of ``total`` fits.
+    """:func:`fit_predict` (or ``func``, a module-level function that calls it) over ``calls``
+    (``(args, kwargs)`` pairs) in one joblib pool, results in call order, with a
+    :func:`progress_bar` of ``total`` fits.
 
     With more than one worker (``n_jobs``, or a ``joblib.parallel_config`` context) every fit
     runs with one BLAS/OpenMP thread (threadpoolctl): a limit around the pool for thread
@@ -245,9 +247,9 @@ def fit_pool(
     many = effective_n_jobs(n_jobs) > 1
     parent = os.getpid()
     jobs = (
-        delayed(_one_thread)(parent, fit_predict, *a, **kw)
+        delayed(_one_thread)(parent, func or fit_predict, *a, **kw)
         if many
-        else delayed(fit_predict)(*a, **kw)
+        else delayed(func or fit_predict)(*a, **kw)
         for a, kw in calls
     )
     parallel = Parallel(n_jobs=n_jobs, pre_dispatch=pre_dispatch, return_as="generator")
@@ -371,6 +373,8 @@ def fit_predict(
         raise
     t1 = time.perf_counter()
     out: dict[str, Any] = {"classes": getattr(est, "classes_", None)}
+    if isinstance(getattr(est, "best_params_", None), dict):  # a search: what it chose
+        out["best_params"] = est.best_params_
     subsets = [(TEST, test)] + ([(TRAIN, train)] if return_train else [])
     for name, idx in subsets:
         if idx.size == 0:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from .. import _labels
 from ..errors import few
-from ..splits import Bootstrap
+from ..splits import Bootstrap, multilabel_kfold
 
 
 class Target:
@@ -192,7 +192,9 @@ def many_classes_hint(target: Target) -> str:
 
 #: scikit-learn splitters by name (their subclasses count): whether their folds stratify.
 STRATIFIED_SPLITTERS = frozenset(
-    "StratifiedKFold RepeatedStratifiedKFold StratifiedShuffleSplit StratifiedGroupKFold".split()
+    "StratifiedKFold RepeatedStratifiedKFold StratifiedShuffleSplit StratifiedGroupKFold "
+    "MultilabelStratifiedKFold RepeatedMultilabelStratifiedKFold "
+    "MultilabelStratifiedShuffleSplit".split()
 )
 UNSTRATIFIED_SPLITTERS = frozenset(
     "KFold RepeatedKFold ShuffleSplit GroupKFold GroupShuffleSplit LeaveOneOut LeavePOut "
@@ -224,12 +226,9 @@ def make_splitter(
             raise ValueError(
                 f"cv={cv!r} is not valid; k-fold needs at least 2 folds (cv=10 is usual)."
             )
-        if stratified and target.task == "multilabel":
-            raise ValueError(
-                "stratified=True is not defined for multilabel y (scikit-learn's stratified "
-                "splitters need one class per sample); pass stratified=False for KFold, or a "
-                "multilabel-stratified splitter as cv."
-            )
+        if stratified and target.task == "multilabel":  # iterative stratification
+            splitter = multilabel_kfold(int(cv), int(repeats), random_state=random_state)
+            return splitter, "yes"
         if repeats > 1:
             cls = ms.RepeatedStratifiedKFold if stratified else ms.RepeatedKFold
             splitter = cls(n_splits=int(cv), n_repeats=int(repeats), random_state=random_state)

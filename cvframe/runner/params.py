@@ -197,3 +197,23 @@ def grid_attrs(models: Models, grids: Grids, methods: list[str | None]) -> dict[
             per = {n: [str(lb) for lb, _ in grid] for n, grid in zip(names, grids, strict=True)}
             out["model_params"] = json.dumps(per)
     return out
+
+
+def chosen_attrs(
+    models: Models, grids: Grids, results: list[list[dict[str, Any]]], k: int
+) -> dict[str, str]:
+    """``attrs["best_params"]`` (JSON) when the estimators are searches: the parameters each
+    one chose on each outer split (``best_params_``), which ``selection_stability`` reads."""
+    names = [name for (name, _), grid in zip(models, grids, strict=True) for _ in grid]
+    picked = [
+        {
+            "model": None if name is None else str(name),
+            "repeat": i // k,
+            "fold": i % k,
+            "params": {key: _jsonable(v) for key, v in sorted(o["best_params"].items())},
+        }
+        for name, res in zip(names, results, strict=True)
+        for i, o in enumerate(res)
+        if o.get("best_params") is not None
+    ]
+    return {"best_params": json.dumps(picked)} if picked else {}
