@@ -62,7 +62,7 @@ def test_the_differences_are_the_known_ones():
     assert {"f_tp_fp", "macro", "report"} <= set(CUBE_ONLY)
     assert {"roc", "auc", "counts"} <= set(FRAME_ONLY)
     assert CUBE_PLOTS == ["confusion", "folds", "methods"]
-    assert FRAME_PLOTS == ["cost_roc", "roc", "score_rates"]
+    assert FRAME_PLOTS == ["calibration", "cost_roc", "pr_curve", "roc", "score_rates"]
     assert "compare" not in CUBE_ONLY + FRAME_ONLY and "plot" not in CUBE_ONLY + FRAME_ONLY
 
 

@@ -52,10 +52,23 @@ def _draw(name: str, classes: int, models: int):
     df = _frame(classes, models)
     if name in ("folds", "methods", "confusion"):
         return getattr(plot, name)(_cube(df))
+    if name == "calibration":  # probabilities: a softmax of the scores
+        cols = [f"score_{c}" for c in range(classes)]
+        e = np.exp(df[cols].to_numpy())
+        df[cols] = e / e.sum(axis=1, keepdims=True)
     return getattr(plot, name)(df)
 
 
-PLOTS = ("folds", "methods", "confusion", "roc", "score_rates", "cost_roc")
+PLOTS = (
+    "folds",
+    "methods",
+    "confusion",
+    "roc",
+    "score_rates",
+    "cost_roc",
+    "pr_curve",
+    "calibration",
+)
 
 
 def _drawn_ticks(fig) -> set[int]:
@@ -111,7 +124,8 @@ def _problems(fig) -> list[str]:
 def _case(name: str, classes: int, models: int):
     """roc, cost_roc and score_rates draw a panel per class (score_rates: per class, model
     and rate); 20 panels and more take 2-30 s to lay out, so they run with the slow tests."""
-    per_class = {"roc": 1, "cost_roc": 1, "score_rates": 2 * models}.get(name, 0)
+    per_class = {"roc": 1, "cost_roc": 1, "pr_curve": 1, "calibration": 1}.get(name, 0)
+    per_class = 2 * models if name == "score_rates" else per_class
     panels = classes * per_class
     if panels >= 20:
         reason = f"{name} with {panels} panels renders in 2-30 s"

@@ -18,6 +18,8 @@ matplotlib and seaborn are imported on first use.
 ``confusion(ds)``                 the confusion matrix as a heatmap (counts or normalised)
 ``roc(df)``                       per-fold ROC curves and the merged one
 ``score_rates(df)``               per-fold FPR and TPR against the score (paper, Figure 3)
+``pr_curve(df)``                  per-fold precision-recall curves and the merged one
+``calibration(df)``               reliability diagram: folds, pooled curve, band of folds
 ``cost_roc(df)``                  ROC, convex hull, iso-cost line and optimal point
 ``f_surface()``                   F over precision x recall or FPR x TPR (paper, Figure 1)
 ``bias(study)``                   relative bias or std of the five methods (Figures 4-8)
@@ -28,7 +30,8 @@ matplotlib and seaborn are imported on first use.
 
 The accessors expose the cube and frame plots: ``ds.cv.plot.folds()``,
 ``ds.cv.plot.methods()``, ``ds.cv.plot.confusion()``, ``df.cv.plot.roc()``,
-``df.cv.plot.score_rates()``, ``df.cv.plot.cost_roc()``.
+``df.cv.plot.score_rates()``, ``df.cv.plot.cost_roc()``, ``df.cv.plot.pr_curve()``,
+``df.cv.plot.calibration()``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from ..tidy import METHOD_LABELS  # noqa: F401 - the display names, as before
 from .compare import critical_difference, differences
 from .cost import cost_roc
 from .cube import DatasetPlotter, confusion, folds, methods
+from .curves import calibration, pr_curve
 from .frame import DataFramePlotter, roc, score_rates
 from .study import bias, fold_risk
 from .surface import f_surface
@@ -45,6 +49,7 @@ __all__ = [
     "DataFramePlotter",
     "DatasetPlotter",
     "bias",
+    "calibration",
     "confusion",
     "cost_roc",
     "critical_difference",
@@ -53,6 +58,7 @@ __all__ = [
     "fold_risk",
     "folds",
     "methods",
+    "pr_curve",
     "roc",
     "score_rates",
 ]

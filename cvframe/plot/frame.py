@@ -40,6 +40,7 @@ from ._style import (
     wrap,
 )
 from .cost import cost_roc
+from .curves import calibration, pr_curve
 
 __all__ = ["DataFramePlotter", "roc", "score_rates"]
 
@@ -441,3 +442,5 @@ class DataFramePlotter:
     roc = as_method(roc)
     score_rates = as_method(score_rates)
     cost_roc = as_method(cost_roc)
+    pr_curve = as_method(pr_curve)
+    calibration = as_method(calibration)

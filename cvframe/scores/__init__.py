@@ -7,15 +7,15 @@ predictions frame (``fold``, optional ``repeat``, ``y_true`` and ``score`` or on
 ``score_<label>`` per class) and returns a DataArray over ``class`` (plus ``repeat``).
 
 Layout: :mod:`._keys` and :mod:`._rank` (the one packed sort), :mod:`._driver` (the one
-driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.calibration` (over the sums of
-:mod:`._sums`) and :mod:`.cost`.
+driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.thresholds`,
+:mod:`.calibration` (over the sums of :mod:`._sums`) and :mod:`.cost`.
 """
 
 from __future__ import annotations
 
 from ._driver import one_parse
 from .bep import break_even_point
-from .calibration import brier, brier_decomposition, log_loss
+from .calibration import brier, brier_decomposition, calibration_curve, log_loss
 from .cost import expected_cost, iso_cost_slope, optimal_operating_point, roc_hull
 from .curves import roc, score_rates
 from .ranking import AVERAGES as AVERAGES
@@ -25,6 +25,7 @@ from .ranking import Average as Average
 from .ranking import Method as Method
 from .ranking import Undefined as Undefined
 from .ranking import auc, auc_arrays, auc_methods, average_precision, precision_at_k, r_precision
+from .thresholds import metric_at_thresholds, pr_curve
 
 __all__ = [
     "auc",
@@ -37,8 +38,11 @@ __all__ = [
     "optimal_operating_point",
     "brier",
     "brier_decomposition",
+    "calibration_curve",
     "log_loss",
+    "metric_at_thresholds",
     "one_parse",
+    "pr_curve",
     "precision_at_k",
     "r_precision",
     "roc",

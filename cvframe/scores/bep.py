@@ -7,13 +7,15 @@ Filice; Sebastiani 2002, §7.1.3): a ranking metric of the one score driver (:mo
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import _checks
 from .._docs import doc, register
-from .._labels.frame import by_frame_dims
+from .._labels.frame import Frame, by_frame_dims
 from ._driver import Average, Method, Metric, Undefined, ranked, run
 from ._rank import Ranked
 
@@ -71,6 +73,55 @@ def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
 BEP = Metric("break_even_point", "no positives for a class", ranked(_bep_values))
 
 
+def _bep_thresholds(r: Ranked) -> tuple[np.ndarray, ...]:
+    """(BEP, n_pos, threshold, threshold_above, exact) per group: the cut-off t_j (the
+    first with k_j >= n_+), the one above it and whether k_j = n_+."""
+    value, npos = _bep_values(r)
+    thr, above, exact = (np.full(r.n_groups, np.nan) for _ in range(3))
+    ok = npos > 0
+    if ok.any():
+        ge = r.bounds[1:][ok]
+        cut = ge - npos[ok]  # the top n_+ of each group start here (ascending order)
+        bs, be, _ = r.blocks()
+        b = np.searchsorted(bs, cut, side="right") - 1
+        thr[ok] = r.block_scores(bs[b])
+        top = be[b] >= ge  # no run above: the cut-off above predicts nothing (+inf)
+        nxt = np.minimum(b + 1, len(bs) - 1)
+        above[ok] = np.where(top, np.inf, r.block_scores(bs[nxt]))
+        exact[ok] = (bs[b] == cut).astype(np.float64)
+    return value, npos, thr, above, exact
+
+
+#: The variables of ``break_even_point(..., return_threshold=True)``.
+_THRESHOLD_VARS = ("value", "support", "threshold", "threshold_above", "exact")
+
+
+def _threshold_values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+    """Per class, the :func:`_bep_thresholds` of every fold and/or pooled repeat."""
+    out: list[list[dict[str, np.ndarray]] | None] = []
+    for pf, wanted in ((True, per_fold), (False, merged)):
+        groups: list[dict[str, np.ndarray]] | None = [] if wanted else None
+        for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
+            if groups is None:
+                break
+            g, n_groups = fr.groups(pf)
+            r = Ranked(s, lo, hi, y, g, n_groups)
+            if pf and fr.present_ is None:
+                fr.present_ = r.size > 0
+            groups.append(dict(zip(_THRESHOLD_VARS, _bep_thresholds(r), strict=True)))
+        out.append(groups)
+    return out[0], out[1]
+
+
+BEP_THRESHOLD = Metric(
+    "break_even_point",
+    "no positives for a class",
+    _threshold_values,
+    methods=("fold", "merge"),
+    averages=(None,),
+)
+
+
 @doc
 @by_frame_dims
 def break_even_point(
@@ -79,13 +130,14 @@ def break_even_point(
     undefined: Undefined = "skip",
     *,
     average: Average = None,
+    return_threshold: bool = False,
     labels: Sequence[Hashable] | None = None,
     pos_label: Hashable | None = None,
     y_true: str = "y_true",
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
-) -> xr.DataArray:
+) -> xr.DataArray | xr.Dataset:
     r"""Precision-recall break-even point over thresholds, per fold, averaged or merged.
 
     For one fold (or the pooled folds of a repeat, ``method="merge"``) with :math:`n_+`
@@ -114,18 +166,33 @@ def break_even_point(
     the BEP interpolates precision and recall linearly. A fold without positives is
     undefined; a fold without negatives has BEP 1.
 
+    **The threshold.** With ``return_threshold=True`` (``method="fold"`` or ``"merge"``)
+    the cut-off is returned too, so that a threshold picked on validation folds can be
+    applied to a test set (predict positive when the score is :math:`\ge` ``threshold``):
+    ``threshold`` is :math:`t_j`, the highest cut-off predicting at least :math:`n_+`
+    samples positive. ``exact`` is 1 when :math:`k_j = n_+`: there :math:`P = R` holds
+    exactly (always so without ties at the cut). It is 0 when a run of tied scores spans
+    :math:`n_+`: no cut-off gives :math:`P = R`; it is met between ``threshold_above``
+    (:math:`t_{j-1}`, where :math:`P \ge R`; +inf when :math:`t_j` is the top score)
+    and ``threshold`` (where :math:`P < R`), and the BEP is the interpolated value above.
+
     Parameters
     ----------
     <<frame_params>>
     <<method_params>>
+    return_threshold : bool, default False
+        Return a Dataset with the BEP and its cut-off (``method`` "fold" or "merge",
+        ``average=None``).
 
     Returns
     -------
-    xarray.DataArray
+    xarray.DataArray or xarray.Dataset
         As :func:`auc`: over ``class`` (length 1 holding ``pos_label`` when binary), plus
         ``repeat`` when the frame has a repeat column, plus ``fold`` for ``method="fold"``;
         without ``class`` when ``average`` is given. Attrs record ``metric``, ``method``,
-        ``undefined``, ``average``, ``reduced_dims`` and ``n_undefined``.
+        ``undefined``, ``average``, ``reduced_dims`` and ``n_undefined``. With
+        ``return_threshold``: a Dataset of ``break_even_point``, ``threshold``,
+        ``threshold_above`` and ``exact`` (1.0 or 0.0; NaN where undefined).
 
     Raises
     ------
@@ -157,7 +224,16 @@ def break_even_point(
     ...                      "score": [0.9, 0.5, 0.5, 0.5, 0.1]})
     >>> round(scores.break_even_point(tied).item(), 4)  # P = R between k = 1 and k = 4
     0.6
+    >>> ds = scores.break_even_point(tied, "merge", return_threshold=True)
+    >>> ds.threshold.item(), ds.threshold_above.item(), ds.exact.item()
+    (0.5, 0.9, 0.0)
     """
-    return run(
-        df, BEP, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]["break_even_point"]
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    if not _checks.flag("return_threshold", return_threshold):
+        return run(df, BEP, (method,), undefined, average, *frame)[0]["break_even_point"]
+    (out,) = run(df, BEP_THRESHOLD, (method,), undefined, average, *frame)
+    ds = xr.Dataset(out)
+    ds.attrs = dict(out["break_even_point"].attrs)
+    for v in ds.data_vars.values():
+        v.attrs = {}
+    return ds

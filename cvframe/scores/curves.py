@@ -162,20 +162,25 @@ def curve_table(
     by: Sequence[str] = ("kind",),
     origin: bool = True,
     auc: bool = False,
+    why: str = WHY,
+    needs_negatives: bool = True,
 ) -> pd.DataFrame:
     """A tidy table of curves: ``rows`` of every kind and class, one warning for the curves
-    without positives or negatives (``undefined="skip"``), sorted by ``by``, repeat, fold."""
+    without positives or negatives (``undefined="skip"``; without positives only when not
+    ``needs_negatives``, as ``why`` says), sorted by ``by``, repeat, fold."""
     frames: list[pd.DataFrame] = []
     n_bad, total, where = 0, 0, []
     for kind, per_fold in kinds:
         for ci, pts in enumerate(points(fr, per_fold, origin, auc)):
+            if not needs_negatives:
+                pts["bad"] = pts["present"] & (pts["npos"] == 0)
             bad = np.flatnonzero(pts["bad"])
             n_bad += len(bad)
             total += int(pts["present"].sum())
             where += [place(fr, per_fold, g, fr.classes[ci]) for g in bad]
             frames += rows(pts, per_fold, kind, ci)
     if undefined == "skip":
-        warn(f"{what} ({WHY})", [(n_bad, total, "curves", few(where), "left out")], instead)
+        warn(f"{what} ({why})", [(n_bad, total, "curves", few(where), "left out")], instead)
     out = pd.concat(frames, ignore_index=True)
     keys = [c for c in (*by[:1], REPEAT, FOLD) if c in out.columns] + list(by[1:])
     out = out.sort_values(keys, kind="stable", ignore_index=True)

@@ -1,0 +1,480 @@
+r"""The decision threshold chosen on the pooled out-of-fold scores:
+:class:`PooledThresholdClassifierCV`.
+
+scikit-learn's ``TunedThresholdClassifierCV`` scores every fold's curve over thresholds and
+averages the curves; this meta-estimator pools the out-of-fold scores of
+:func:`cvframe.cross_validate` and chooses the threshold that maximises the pooled metric
+(F_tp,fp by default), reports what the fold-averaged curve would choose, the choice of each
+fold and repeat with its spread, and the folds where a class is absent. The counts at every
+threshold come from :func:`cvframe.scores.metric_at_thresholds`, the metrics from
+:func:`cvframe.reduce.aggregate` (one path for every number).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.utils import indexable
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
+
+from .. import _checks, formulas, reduce, scores
+from ..errors import few, user_stacklevel
+from ..runner import cross_validate
+from ..schema import CLASS, COUNTS, FOLD, REPEAT
+
+__all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
+
+#: Pooled metrics a threshold can be tuned for: name -> the count metrics averaged into it.
+THRESHOLD_SCORINGS: dict[str, tuple[str, ...]] = {
+    "f_tp_fp": ("f",),
+    "precision_tp_fp": ("precision",),
+    "recall_tp_fp": ("recall",),
+    "accuracy": ("accuracy",),
+    "balanced_accuracy_tp_fp": ("recall", "specificity"),
+    **{name: (name,) for name in formulas.METRIC_SPECS},
+}
+
+_THRESHOLD = "threshold"
+
+
+def _has(attr: str) -> Any:
+    """For ``available_if``: the fitted estimator (else the given one) has ``attr``."""
+
+    def check(self: Any) -> bool:
+        return hasattr(getattr(self, "estimator_", self.estimator), attr)
+
+    return check
+
+
+def _scoring(scoring: Any) -> tuple[str, tuple[str, ...]]:
+    """The pooled name and count metrics of ``scoring`` (a scikit-learn or pooled name)."""
+    if isinstance(scoring, str) and scoring in THRESHOLD_SCORINGS:
+        return scoring, THRESHOLD_SCORINGS[scoring]
+    pooled = formulas.scorer_metric(scoring)  # raises for a name cvframe does not pool
+    if pooled not in THRESHOLD_SCORINGS:
+        raise ValueError(
+            f"scoring={scoring!r} ({pooled}) does not depend on the decision threshold; pass a "
+            f"count metric: one of {few(list(THRESHOLD_SCORINGS), 12)}, or a cost_matrix."
+        )
+    return pooled, THRESHOLD_SCORINGS[pooled]
+
+
+def _cost_matrix(cost: Any) -> np.ndarray:
+    c = np.asarray(cost, dtype=np.float64)
+    if c.shape != (2, 2) or not np.isfinite(c).all():
+        raise ValueError(
+            f"cost_matrix must be a finite 2 x 2 array (rows: true negative/positive class, "
+            f"columns: predicted), got shape {c.shape}; e.g. [[0, 1], [5, 0]] when a false "
+            "negative costs 5 times a false positive."
+        )
+    return c
+
+
+class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
+    r"""Binary classifier whose decision threshold maximises a metric of the pooled folds.
+
+    Out-of-fold scores of ``estimator`` come from :func:`cvframe.cross_validate` on ``cv``
+    (repeats allowed); at every candidate threshold :math:`t` (predict the positive class
+    when its score is :math:`\ge t`) the counts of all folds and repeats are summed and the
+    metric computed once, e.g. for ``scoring="f1"``
+
+    .. math:: F_{tp,fp}(t) = \frac{2\sum_i TP^{(i)}(t)}
+        {2\sum_i TP^{(i)}(t) + \sum_i FP^{(i)}(t) + \sum_i FN^{(i)}(t)},
+
+    and ``best_threshold_`` is :math:`\arg\max_t F_{tp,fp}(t)` (the lowest of tied maxima);
+    with ``cost_matrix`` :math:`C` it minimises the pooled expected cost per sample
+    :math:`(C_{00} TN + C_{01} FP + C_{10} FN + C_{11} TP)/n`. scikit-learn's
+    ``TunedThresholdClassifierCV`` instead maximises the mean over folds of per-fold
+    curves; that choice is reported as ``fold_averaged_threshold_``, and each fold's own
+    choice as ``thresholds_per_fold_``. Pooling matters when positives are rare: a fold's
+    F is noisy or undefined, the pooled F is not (Forman & Scholz 2010, §2.3). Then the
+    estimator is refitted on all the data and predicts with the chosen threshold.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Has ``fit`` and ``predict_proba`` or ``decision_function``; cloned.
+    scoring : str, default "f1"
+        The pooled metric to maximise: scikit-learn names ``"f1"``, ``"precision"``,
+        ``"recall"``, ``"accuracy"``, ``"balanced_accuracy"`` (mapped by
+        :data:`cvframe.formulas.SCORER_ALIASES` to F_tp,fp, ...), their pooled names
+        (``"f_tp_fp"``, ...) or a count metric of :data:`cvframe.formulas.METRIC_SPECS`
+        (``"f"`` with ``beta``, ``"specificity"``). Ignored with ``cost_matrix``. A metric
+        undefined at a threshold (precision where nothing is predicted positive) counts
+        as 0 there, as in scikit-learn's scorers.
+    cv : int, splitter or iterable of splits, default 5
+        As in :func:`cvframe.cross_validate` (an int is a stratified k-fold, shuffled with
+        ``random_state`` when one is given; a Repeated* splitter gives repeats).
+    thresholds : None, int or array-like, default None
+        The candidates: None, every distinct out-of-fold score (the exact optimum); an int
+        ``n``, ``n`` equally spaced values from the lowest to the highest score (as
+        scikit-learn); an array, those values.
+    cost_matrix : array-like of shape (2, 2), optional
+        Cost of (true class, predicted class), rows and columns ordered (negative,
+        positive); the threshold of least pooled expected cost is chosen.
+    beta : float, default 1
+        The :math:`\beta` of ``scoring="f"``.
+    response_method : {"auto", "predict_proba", "decision_function"}, default "auto"
+        Which scores are thresholded (``"auto"``: ``predict_proba`` when available).
+    pos_label : label, optional
+        The positive class (default as :func:`cvframe.cross_validate`: 1/True, else the
+        last label in sorted order).
+    refit : bool, default True
+        Refit ``estimator`` on all the data. ``False`` uses ``estimator`` as given, which
+        must then be fitted already.
+    n_jobs : int, optional
+        Parallel fits of the cross-validation (joblib).
+    random_state : int, RandomState or None
+        Seed of the shuffle of an int ``cv``.
+
+    Attributes
+    ----------
+    estimator_ : classifier
+        The refitted (or given) estimator.
+    best_threshold_ : float
+        The chosen threshold: predict the positive class when its score is >= it.
+    best_score_ : float
+        The pooled metric there (the expected cost per sample with ``cost_matrix``).
+    fold_averaged_threshold_ : float
+        What the mean of the folds' curves would choose (scikit-learn's rule).
+    fold_averaged_score_ : float
+        That mean at ``fold_averaged_threshold_``.
+    thresholds_per_fold_ : pandas.DataFrame
+        One row per fold and repeat: ``repeat``, ``fold``, ``threshold`` (the fold's own
+        choice; NaN where a class is absent), ``score``, ``n_pos``, ``n_neg``.
+    threshold_spread_ : pandas.Series
+        ``n``, ``mean``, ``std`` (ddof=1), ``min``, ``max`` of the defined per-fold choices.
+    folds_missing_class_ : pandas.DataFrame
+        ``repeat``, ``fold``, ``missing`` ("positive" or "negative") of every test fold
+        without one of the classes; a warning says how many.
+    cv_results_ : pandas.DataFrame
+        The pooled curve: ``threshold``, the summed ``tp``, ``fp``, ``fn``, ``tn``,
+        ``pooled`` (the metric, or expected cost) and ``fold_averaged``.
+    cv_predictions_ : pandas.DataFrame
+        The out-of-fold predictions frame (``df.cv`` applies).
+    classes_ : numpy.ndarray
+        The classes of ``estimator_``.
+    pos_label_ : label
+        The positive class.
+    response_method_ : str
+        The scores thresholded: ``"predict_proba"`` or ``"decision_function"``.
+    scoring_ : str
+        The pooled metric tuned (``"f_tp_fp"``, ...) or ``"expected_cost"``.
+
+    See Also
+    --------
+    sklearn.model_selection.TunedThresholdClassifierCV : the fold-averaged choice.
+    cvframe.scores.metric_at_thresholds : the counts and metric at every cut-off.
+
+    References
+    ----------
+    .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
+       Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1),
+       2010, §2.3 and §5.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> import cvframe
+    >>> X, y = make_classification(300, weights=[0.85], random_state=0)
+    >>> clf = cvframe.PooledThresholdClassifierCV(LogisticRegression(), cv=5).fit(X, y)
+    >>> round(clf.best_threshold_, 3), round(clf.best_score_, 3)
+    (0.314, 0.784)
+    >>> clf.predict(X[:5]).tolist()
+    [1, 0, 0, 1, 1]
+    """
+
+    def __init__(
+        self,
+        estimator: Any,
+        *,
+        scoring: str = "f1",
+        cv: Any = 5,
+        thresholds: int | Sequence[float] | None = None,
+        cost_matrix: Any = None,
+        beta: float = 1.0,
+        response_method: str = "auto",
+        pos_label: Any = None,
+        refit: bool = True,
+        n_jobs: int | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.estimator = estimator
+        self.scoring = scoring
+        self.cv = cv
+        self.thresholds = thresholds
+        self.cost_matrix = cost_matrix
+        self.beta = beta
+        self.response_method = response_method
+        self.pos_label = pos_label
+        self.refit = refit
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def __sklearn_tags__(self) -> Any:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        try:
+            from sklearn.utils import get_tags
+
+            tags.input_tags.sparse = get_tags(self.estimator).input_tags.sparse
+        except (ImportError, AttributeError):  # scikit-learn < 1.6
+            pass
+        return tags
+
+    # --- fit ------------------------------------------------------------------------------
+    def fit(self, X: Any, y: Any, groups: Any = None) -> PooledThresholdClassifierCV:
+        """Cross-validate, choose the threshold on the pooled out-of-fold scores, refit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Binary labels.
+        groups : array-like, optional
+            Group labels for a group splitter.
+
+        Returns
+        -------
+        self
+        """
+        names = self._check_params()
+        X, y = indexable(X, y)
+        kind = type_of_target(y, input_name="y")
+        if kind != "binary" or len(np.unique(np.asarray(y))) < 2:
+            raise ValueError(
+                f"Only binary classification is supported. Unknown label type: {kind}; y "
+                f"needs exactly two classes, got {few(np.unique(np.asarray(y)).tolist())} "
+                "(one class cannot be thresholded)."
+            )
+        method = self.response_method
+        df = cross_validate(
+            clone(self.estimator),
+            X,
+            y,
+            cv=self.cv,
+            groups=groups,
+            scores=method,
+            n_jobs=self.n_jobs,
+            random_state=self.random_state,
+            pos_label=self.pos_label,
+            progress=False,
+        )
+        if df.attrs.get("scores") not in ("predict_proba", "decision_function"):
+            raise ValueError(
+                f"{type(self.estimator).__name__} has neither predict_proba nor "
+                "decision_function: a threshold needs scores."
+            )
+        self.cv_predictions_ = df
+        self.pos_label_ = df.attrs["pos_label"]
+        self.response_method_ = df.attrs["scores"]
+        s = df["score"].to_numpy(np.float64)
+        if not np.isfinite(s).all():
+            raise ValueError("the estimator gave NaN or infinite out-of-fold scores.")
+        candidates = self._candidates(s)
+        table = scores.metric_at_thresholds(
+            df, None, candidates, method="fold", pos_label=self.pos_label_
+        )
+        cube = self._cube(table)
+        self._choose(cube, candidates, names)
+        self._fit_final(X, y)
+        return self
+
+    def _check_params(self) -> tuple[str, ...]:
+        _checks.choice(
+            "response_method", self.response_method, ("auto", "predict_proba", "decision_function")
+        )
+        _checks.flag("refit", self.refit)
+        _checks.beta(self.beta)
+        if self.cost_matrix is not None:
+            self._cost = _cost_matrix(self.cost_matrix)
+            self.scoring_ = "expected_cost"
+            return ()
+        self.scoring_, names = _scoring(self.scoring)
+        return names
+
+    def _candidates(self, s: np.ndarray) -> np.ndarray:
+        t = self.thresholds
+        if t is None:
+            return np.unique(s)
+        if isinstance(t, Integral) and not isinstance(t, bool):
+            n = _checks.integer("thresholds", t, low=1, fix="an int is the number of thresholds.")
+            return np.unique(np.linspace(s.min(), s.max(), n))
+        arr = np.asarray(t, dtype=np.float64).ravel()
+        if arr.size == 0 or not np.isfinite(arr).all():
+            raise ValueError(
+                "thresholds must be None, an int, or a non-empty array of finite numbers; got "
+                f"{few(np.asarray(t).ravel().tolist())}."
+            )
+        return np.unique(arr)
+
+    @staticmethod
+    def _cube(table: pd.DataFrame) -> xr.Dataset:
+        """The per-fold counts as a cube over (repeat, fold, class, threshold)."""
+        keys = [REPEAT, FOLD, CLASS, _THRESHOLD]
+        ds = table.set_index(keys)[list(COUNTS)].to_xarray()
+        return ds.transpose(REPEAT, FOLD, CLASS, _THRESHOLD)
+
+    def _values(self, ds: xr.Dataset, names: tuple[str, ...], how: str | None) -> xr.DataArray:
+        """The objective per threshold: pooled (``"tp_fp"``), fold-averaged (``"avg"``) or
+        per fold (None); the expected cost per sample with a cost matrix."""
+        dims = (REPEAT, FOLD)
+        if not names:
+            c = self._cost
+            counts = reduce.pooled(ds, dims) if how == "tp_fp" else ds
+            cost = c[0, 0] * counts.tn + c[0, 1] * counts.fp + c[1, 0] * counts.fn
+            cost = (cost + c[1, 1] * counts.tp) / (counts.tp + counts.fp + counts.fn + counts.tn)
+            if how == "avg":
+                cost = reduce.fold_mean(cost, reduce.read_counts(ds), dims, np.nan)[0]
+            return cost.squeeze(CLASS, drop=True)
+        b = _checks.beta(self.beta)
+        parts = []
+        for name in names:  # 0 where undefined, as scikit-learn's scorers
+            value = reduce.aggregate(ds, name, how, dims, beta=b, zero_division=0.0)  # type: ignore[arg-type]
+            parts.append(value)
+        out = sum(parts[1:], parts[0]) / len(parts)
+        return out.squeeze(CLASS, drop=True)
+
+    def _best(self, values: np.ndarray) -> int:
+        """Index of the best candidate (the lowest threshold among ties); -1 if none."""
+        v = values if self.cost_matrix is None else -values
+        if not np.isfinite(v).any():
+            return -1
+        return int(np.nanargmax(np.where(np.isnan(v), -np.inf, v)))
+
+    def _choose(self, ds: xr.Dataset, candidates: np.ndarray, names: tuple[str, ...]) -> None:
+        thr = ds[_THRESHOLD].to_numpy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            pooled = self._values(ds, names, "tp_fp").to_numpy()
+            averaged = self._values(ds, names, "avg").to_numpy()
+            per_fold = self._values(ds, names, None)
+        i = self._best(pooled)
+        self.best_threshold_ = float(thr[i])
+        self.best_score_ = float(pooled[i])
+        j = self._best(averaged)
+        self.fold_averaged_threshold_ = float(thr[j]) if j >= 0 else np.nan
+        self.fold_averaged_score_ = float(averaged[j]) if j >= 0 else np.nan
+        sums = reduce.pooled(ds, (REPEAT, FOLD)).squeeze(CLASS, drop=True)
+        self.cv_results_ = pd.DataFrame(
+            {
+                _THRESHOLD: thr,
+                **{k: sums[k].to_numpy().astype(np.int64) for k in COUNTS},
+                "pooled": pooled,
+                "fold_averaged": averaged,
+            }
+        )
+        self._per_fold(ds, per_fold)
+
+    def _per_fold(self, ds: xr.Dataset, per_fold: xr.DataArray) -> None:
+        first = ds.isel({CLASS: 0, _THRESHOLD: 0})
+        n_pos, n_neg = first.tp + first.fn, first.fp + first.tn
+        real = reduce.read_counts(ds).is_fold.isel({CLASS: 0, _THRESHOLD: 0})
+        rows, missing = [], []
+        thr = ds[_THRESHOLD].to_numpy()
+        for r in ds[REPEAT].to_numpy():
+            for f in ds[FOLD].to_numpy():
+                at = {REPEAT: r, FOLD: f}
+                if not bool(real.sel(at)):
+                    continue
+                p, n = int(n_pos.sel(at)), int(n_neg.sel(at))
+                absent = [name for name, k in (("positive", p), ("negative", n)) if k == 0]
+                missing += [{REPEAT: r, FOLD: f, "missing": a} for a in absent]
+                k = -1 if absent else self._best(per_fold.sel(at).to_numpy())
+                value = float(per_fold.sel(at).to_numpy()[k]) if k >= 0 else np.nan
+                t = float(thr[k]) if k >= 0 else np.nan
+                rows.append(
+                    {REPEAT: r, FOLD: f, _THRESHOLD: t, "score": value, "n_pos": p, "n_neg": n}
+                )
+        self.thresholds_per_fold_ = pd.DataFrame(rows)
+        self.folds_missing_class_ = pd.DataFrame(missing, columns=[REPEAT, FOLD, "missing"])
+        t = self.thresholds_per_fold_[_THRESHOLD].dropna()
+        self.threshold_spread_ = pd.Series(
+            {
+                "n": len(t),
+                "mean": t.mean(),
+                "std": t.std(ddof=1),
+                "min": t.min(),
+                "max": t.max(),
+            }
+        )
+        if len(missing):
+            where = [f"repeat={m[REPEAT]} fold={m[FOLD]} (no {m['missing']}s)" for m in missing]
+            warnings.warn(
+                f"{len(missing)} of {len(rows)} test folds lack a class ({few(where)}): their "
+                "own threshold is undefined (NaN in thresholds_per_fold_); the pooled choice "
+                "uses their samples. Use stratified folds or fewer folds.",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+
+    def _fit_final(self, X: Any, y: Any) -> None:
+        if self.refit:
+            self.estimator_ = clone(self.estimator).fit(X, y)
+        else:
+            check_is_fitted(self.estimator)
+            self.estimator_ = self.estimator
+        if hasattr(self.estimator_, "n_features_in_"):
+            self.n_features_in_ = self.estimator_.n_features_in_
+        if hasattr(self.estimator_, "feature_names_in_"):
+            self.feature_names_in_ = self.estimator_.feature_names_in_
+
+    # --- predict --------------------------------------------------------------------------
+    @property
+    def classes_(self) -> np.ndarray:
+        """The class labels of the fitted estimator."""
+        return self.estimator_.classes_
+
+    def _score(self, X: Any) -> np.ndarray:
+        """The positive class's score, as in the cross-validation."""
+        check_is_fitted(self, "estimator_")
+        classes = [c.item() if hasattr(c, "item") else c for c in self.classes_]
+        pos = classes.index(self.pos_label_)
+        if self.response_method_ == "predict_proba":
+            return np.asarray(self.estimator_.predict_proba(X))[:, pos]
+        d = np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
+        return d if pos == 1 else -d
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The positive class where its score is >= ``best_threshold_``, else the other.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        numpy.ndarray of shape (n_samples,)
+        """
+        s = self._score(X)
+        pos = [c for c in self.classes_ if c == self.pos_label_][0]
+        neg = [c for c in self.classes_ if c != self.pos_label_][0]
+        return np.where(s >= self.best_threshold_, pos, neg)
+
+    @available_if(_has("predict_proba"))
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """``estimator_.predict_proba`` (the threshold does not change probabilities)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    @available_if(_has("predict_log_proba"))
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """``estimator_.predict_log_proba``."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_log_proba(X)
+
+    @available_if(_has("decision_function"))
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``estimator_.decision_function``."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.decision_function(X)
