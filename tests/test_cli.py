@@ -185,6 +185,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
     assert "COMMAND" in capsys.readouterr().out
 
 
+@pytest.mark.slow(reason="the demo end to end: fits, cubes, report and every figure (~8 s)")
 def test_demo_in_process(tmp_path, monkeypatch, capsys):
     """The demo end to end, small (one repeat of 3 folds, digits 0-3 only); the real run is
     timed by benchmarks/bench_demo.py. Every file the demo writes, and the printed report."""
@@ -246,7 +247,7 @@ def test_every_help_shows_its_defaults(capsys):
     import argparse
 
     parser, subs = cli._build()
-    assert set(subs) == {"demo", "report", "simulate", "explain"}
+    assert set(subs) == {"demo", "report", "simulate", "explain", "reconcile", "plan"}
     for name, p in subs.items():
         text = " ".join(p.format_help().split())  # unwrapped
         for action in p._actions:

@@ -12,6 +12,10 @@ Subcommands (one module each):
 - ``cvframe simulate ...``: the bias study of :func:`cvframe.bias_study`.
 - ``cvframe explain FILE --reported 0.873 [--metric f|accuracy|auc] [--format-in ...]``:
   which fold aggregation a reported number matches (:func:`cvframe.explain.explain`).
+- ``cvframe reconcile FILE --reported A --reported B [--metric ...]``: why two reported
+  numbers of the same folds disagree (:func:`cvframe.explain.reconcile`).
+- ``cvframe plan --counts 20,980 | --y FILE [--column C] [--k K] [--repeats R] ...``: plan a
+  study before fitting (:func:`cvframe.simulation.plan`).
 
 Exit codes: 0 on success, 2 on a user error: one line on stderr, in the command line's words
 (``--pos-label``, never ``pos_label=``), no traceback. Warnings are printed as one line each.
@@ -28,7 +32,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from . import demo, explain, report, simulate
+from . import demo, explain, plan, reconcile, report, simulate
 from ._common import Parser, UserError, first_line, translate
 from .demo import DEMO_FOLDS, DEMO_REPEATS
 
@@ -55,7 +59,7 @@ def _build() -> tuple[Parser, dict[str, Parser]]:
     )
     parser.add_argument("--version", action="version", version=f"cvframe {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    mods = (demo, report, simulate, explain)
+    mods = (demo, report, simulate, explain, reconcile, plan)
     return parser, {m.__name__.rsplit(".", 1)[1]: m.add_parser(sub) for m in mods}
 
 

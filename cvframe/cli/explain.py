@@ -9,7 +9,7 @@ from typing import Any
 from ..readers import FORMATS as READER_FORMATS
 from ._common import UserError, integer, label, number
 
-__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "run"]
+__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "pos_label_of", "read_data", "run"]
 
 #: Library argument names and the options that set them.
 OPTIONS = {
@@ -20,6 +20,9 @@ OPTIONS = {
     "beta": "--beta",
     "format": "--format-in",
 }
+
+#: The metrics ``--metric`` takes (scikit-learn scorer names for them are accepted too).
+METRICS = ["f", "accuracy", "auc"]
 
 #: The formats ``--format-in`` can force.
 FORMATS_IN = list(READER_FORMATS)
@@ -44,7 +47,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--reported", required=True, metavar="X", help="the reported number, e.g. 0.873 or 87.3"
     )
-    p.add_argument("--metric", default="f", choices=["f", "accuracy", "auc"], help="the metric")
+    p.add_argument(
+        "--metric",
+        default="f",
+        metavar="M",
+        help=f"the metric: {', '.join(METRICS)}, or a scikit-learn scorer name for one (f1, "
+        "accuracy, roc_auc)",
+    )
     p.add_argument(
         "--format-in",
         default=None,
@@ -65,7 +74,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _read(path: str, format_in: str | None) -> Any:
+def read_data(path: str, format_in: str | None) -> Any:
     """FILE as a cube (.nc) or what :func:`cvframe.readers.read` makes of it."""
     if not os.path.exists(path):
         raise UserError(f"FILE {path!r} does not exist.")
@@ -80,7 +89,7 @@ def _read(path: str, format_in: str | None) -> Any:
     return readers.read(path, format=format_in)
 
 
-def _pos_label(value: str | None, data: Any) -> Any:
+def pos_label_of(value: str | None, data: Any) -> Any:
     if value is None:
         return None
     import pandas as pd
@@ -98,14 +107,14 @@ def run(args: argparse.Namespace) -> int:
 
     beta = number(args.beta, "--beta", 0.0)
     digits = None if args.digits is None else integer(args.digits, "--digits", 0)
-    data = _read(args.file, args.format_in)
+    data = read_data(args.file, args.format_in)
     result = explain(
         args.reported,
         data,
-        args.metric,
+        args.metric,  # explain resolves scikit-learn's names (f1, roc_auc, ...)
         digits=digits,
         beta=beta,
-        pos_label=_pos_label(args.pos_label, data),
+        pos_label=pos_label_of(args.pos_label, data),
     )
     print(result.text)
     return 0

@@ -21,6 +21,7 @@ from scipy.special import gammaln
 from .. import _checks
 
 __all__ = [
+    "DEFAULT_F",
     "MAX_TRIALS",
     "Model",
     "as_seed",
@@ -30,6 +31,7 @@ __all__ = [
     "check_real",
     "check_trials",
     "hyper",
+    "rates",
     "seed_attr",
     "REFERENCE",
 ]
@@ -47,6 +49,8 @@ def _as_value_error(check: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
         raise ValueError(str(err)) from None
 
 
+#: The default ground-truth F of :func:`cvframe.simulate` and :func:`cvframe.bias_study`.
+DEFAULT_F = 0.8
 #: The most Monte-Carlo trials a study runs: beyond, it would not finish (nor fit in memory).
 MAX_TRIALS = 2**40
 
@@ -85,23 +89,84 @@ def check_flag(name: str, value: Any) -> bool:
     return bool(_as_value_error(_checks.flag, name, value))
 
 
+def rates(f: float, precision: Any, recall: Any) -> tuple[float, float, float]:
+    """(F, precision, recall) of the simulated classifier from ``f`` and the optional rates.
+
+    Neither rate: precision = recall = ``f`` (the paper's model). One rate: the other solves
+    ``2PR/(P + R) = f``. Both: they define the classifier and ``F = 2PR/(P + R)``; an ``f``
+    other than its default 0.8 that disagrees is an error.
+
+    >>> rates(0.8, None, None)
+    (0.8, 0.8, 0.8)
+    >>> [round(x, 4) for x in rates(0.8, 0.9, None)]
+    [0.8, 0.9, 0.72]
+    >>> [round(x, 4) for x in rates(0.8, 0.6, 0.9)]
+    [0.72, 0.6, 0.9]
+    """
+    if precision is None and recall is None:
+        return f, f, f
+    p = None if precision is None else check_real("precision", precision, 0.0, 1.0, high_open=False)
+    r = None if recall is None else check_real("recall", recall, 0.0, 1.0, high_open=False)
+    if p is not None and r is not None:
+        derived = 2 * p * r / (p + r)
+        if not math.isclose(f, derived, abs_tol=1e-9) and f != DEFAULT_F:
+            raise ValueError(
+                f"f={f!r} disagrees with precision={p!r} and recall={r!r}, whose F is "
+                f"{derived:.6g}; give f with one of precision and recall, or both rates "
+                "without f."
+            )
+        return derived, p, r
+    name, given = ("precision", p) if p is not None else ("recall", r)
+    assert given is not None
+    inv = 2.0 / f - 1.0 / given
+    if inv < 1.0 - 1e-12 or given <= f / 2:
+        low = f / (2 - f)
+        raise ValueError(
+            f"{name}={given!r} cannot give f={f!r}: with F = 2PR/(P+R) the other rate would "
+            f"be {'above 1' if inv < 1 and inv > 0 else 'negative or infinite'}; use "
+            f"{name} between {low:.4g} and 1 for f={f!r}."
+        )
+    other = 1.0 / max(inv, 1.0)
+    return (f, given, other) if name == "precision" else (f, other, given)
+
+
 @dataclass(frozen=True)
 class Model:
-    """One simulated CV design: ``n`` cases, ``pos`` positives, ``k`` folds, ground truth f."""
+    """One simulated CV design: ``n`` cases, ``pos`` positives, ``k`` folds, ground truth f.
+
+    ``recall_given`` and ``precision_given`` are None when they equal ``f`` (the paper's
+    classifier, precision = recall = f); otherwise ``f = 2PR/(P + R)``.
+    """
 
     n: int
     prevalence: float
     f: float
     k: int
     stratified: bool
+    recall_given: float | None = None
+    precision_given: float | None = None
 
     @classmethod
-    def make(cls, n: Any, prevalence: Any, f: Any, k: Any, stratified: Any) -> Model:
+    def make(
+        cls,
+        n: Any,
+        prevalence: Any,
+        f: Any,
+        k: Any,
+        stratified: Any,
+        precision: Any = None,
+        recall: Any = None,
+    ) -> Model:
         n = check_int("n", n, 2, fix="A data set needs at least 2 cases for 2 folds.")
         prevalence = check_real("prevalence", prevalence, 0.0, 1.0, high_open=True)
         f = check_real("f", f, 0.0, 1.0, high_open=False)
         k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
-        model = cls(n, prevalence, f, k, check_flag("stratified", stratified))
+        f, prec, rec = rates(f, precision, recall)
+        same = math.isclose(prec, f, rel_tol=0, abs_tol=1e-12) and math.isclose(
+            rec, f, rel_tol=0, abs_tol=1e-12
+        )
+        given = (None, None) if same else (rec, prec)
+        model = cls(n, prevalence, f, k, check_flag("stratified", stratified), *given)
         pos, neg = model.pos, model.neg
         if pos < 1:
             raise ValueError(
@@ -114,13 +179,29 @@ class Model:
                 f"prevalence={prevalence!r} gives {pos} positives of n={n}, no negatives; "
                 f"lower prevalence below {1 - 0.5 / n:.6g}."
             )
-        if pos * (1.0 - f) > neg:
+        fps = pos * rec * (1.0 - prec) / prec
+        if fps > neg:
+            what = (
+                f"f={f!r} is too low for prevalence={prevalence!r}: precision = recall = f"
+                if given == (None, None)
+                else f"precision={prec:.6g} with recall={rec:.6g} is too low for "
+                f"prevalence={prevalence!r}: it"
+            )
             raise ValueError(
-                f"f={f!r} is too low for prevalence={prevalence!r}: precision = recall = f "
-                f"needs P(1-f) = {pos * (1 - f):g} false positives out of only {neg} negatives; "
-                f"use f >= {1 - neg / pos:.4g}."
+                f"{what} needs P*recall*(1-precision)/precision = {fps:g} false positives out "
+                f"of only {neg} negatives; raise precision (or f), or the prevalence."
             )
         return model
+
+    @property
+    def recall(self) -> float:
+        """Ground-truth recall: the probability that a positive becomes a true positive."""
+        return self.f if self.recall_given is None else self.recall_given
+
+    @property
+    def precision(self) -> float:
+        """Ground-truth precision: expected TP over expected predicted positives."""
+        return self.f if self.precision_given is None else self.precision_given
 
     @property
     def pos(self) -> int:
@@ -133,8 +214,14 @@ class Model:
 
     @property
     def q(self) -> float:
-        """Probability that a negative becomes a false positive, ``P(1-f)/N``."""
-        return self.pos * (1.0 - self.f) / self.neg
+        """Probability that a negative becomes a false positive, ``P R (1-Pr)/(Pr N)``.
+
+        With precision = recall = f this is the paper's ``P(1-f)/N``.
+        """
+        if self.recall_given is None:
+            return self.pos * (1.0 - self.f) / self.neg
+        p, r = self.precision, self.recall
+        return self.pos * r * (1.0 - p) / (p * self.neg)
 
     @cached_property
     def sizes(self) -> np.ndarray:

@@ -115,7 +115,7 @@ class Tables:
         self.fast = size <= TABLE_LIMIT
         if not self.fast:
             return
-        self.tp = _Lookup(_binom_pmf(tp_rows, m.f, int(tp_rows.max()) + 1))
+        self.tp = _Lookup(_binom_pmf(tp_rows, m.recall, int(tp_rows.max()) + 1))
         self.fp = _Lookup(_binom_pmf(fp_rows, m.q, fp_w))
         if m.stratified:
             self.tp_row, self.fp_row = tp_row, fp_row
@@ -127,7 +127,8 @@ class Tables:
 
 @functools.lru_cache(maxsize=8)
 def _alloc_lookup(n: int, k: int, pos: int) -> _Lookup:
-    """The fold allocation of positives (it does not depend on f: shared by a grid's f values).
+    """The fold allocation of positives (it does not depend on the classifier: shared by a
+    grid's f values).
 
     Fold i takes a ~ Hypergeom(remaining cases, remaining positives r, size_i).
     """
@@ -206,7 +207,7 @@ class Sampler:
         else:
             pos = rng.multivariate_hypergeometric(m.sizes, m.pos, size=t)
         neg = m.sizes[None, :] - pos
-        return rng.binomial(pos, m.f), rng.binomial(neg, m.q), pos, neg
+        return rng.binomial(pos, m.recall), rng.binomial(neg, m.q), pos, neg
 
 
 def block_arrays(

@@ -36,21 +36,31 @@ def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -
             "stratified": "yes" if model.stratified else "no",
             "splitter": (
                 f"simulated {'stratified ' if model.stratified else ''}{model.k}-fold "
-                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}"
+                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}" + _rates_text(model)
             ),
             "simulation": (
-                f"Forman & Scholz (2010) model: TP ~ Binomial(positives in fold, f), "
-                f"FP ~ Binomial(negatives in fold, P(1-f)/N = {model.q:.6g})"
+                f"Forman & Scholz (2010) model: TP ~ Binomial(positives in fold, "
+                f"{'f' if model.recall_given is None else 'recall'}), FP ~ Binomial(negatives "
+                f"in fold, {'P(1-f)/N' if model.recall_given is None else 'P R (1-Pr)/(Pr N)'}"
+                f" = {model.q:.6g})"
             ),
             "sim_n": model.n,
             "sim_prevalence": model.prevalence,
             "sim_f": model.f,
+            "sim_precision": model.precision,
+            "sim_recall": model.recall,
             "sim_k": model.k,
             "sim_positives": model.pos,
             "seed": seed,
             "cvframe_version": __version__,
         },
     )
+
+
+def _rates_text(model: Model) -> str:
+    if model.recall_given is None:
+        return ""
+    return f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
 
 
 def simulate(
@@ -62,6 +72,9 @@ def simulate(
     stratified: bool = True,
     seed: Any = None,
     chunks: int | None = None,
+    *,
+    precision: float | None = None,
+    recall: float | None = None,
 ) -> xr.Dataset:
     r"""Simulate ``trials`` repetitions of k-fold cross-validation of a classifier of known F.
 
@@ -75,7 +88,12 @@ def simulate(
         TP_i \sim \mathrm{Bin}(P_i, f), \qquad
         FP_i \sim \mathrm{Bin}\!\left(N_i, \frac{P(1-f)}{N}\right),
 
-    :math:`FN_i = P_i - TP_i`, :math:`TN_i = N_i - FP_i`. Stratified folds spread positives
+    :math:`FN_i = P_i - TP_i`, :math:`TN_i = N_i - FP_i`. A classifier whose precision
+    :math:`\pi` and recall :math:`\rho` differ (``precision=``, ``recall=``) has
+    :math:`TP_i \sim \mathrm{Bin}(P_i, \rho)` and
+    :math:`FP_i \sim \mathrm{Bin}(N_i, P\rho(1-\pi)/(\pi N))`: expected TP
+    :math:`P\rho`, expected predicted positives :math:`P\rho/\pi`, ground-truth
+    :math:`F = 2\pi\rho/(\pi+\rho)`. Stratified folds spread positives
     and negatives as evenly as possible (each within 1 of the others); unstratified folds are a
     uniformly random partition of the ``n`` cases into folds of the same sizes, so the
     positives per fold follow the multivariate hypergeometric distribution and folds without
@@ -103,13 +121,20 @@ def simulate(
     chunks : int, optional
         Trials per chunk of a dask-backed (lazy) cube. The values do not depend on
         ``chunks`` (see the module notes).
+    precision, recall : float, optional
+        Ground-truth precision and recall in ``(0, 1]`` when they differ. One of them: the
+        other solves ``2PR/(P + R) = f``. Both: they define the classifier and ``f`` becomes
+        ``2PR/(P + R)`` (an ``f`` other than its default that disagrees is an error). A
+        classifier with precision < recall makes more false positives than one of the same
+        F with precision > recall, and fewer folds without predicted positives.
 
     Returns
     -------
     xarray.Dataset
         A counts cube: int64 ``tp``, ``fp``, ``fn``, ``tn`` over (``trial``, ``fold``,
         ``class``), ``class`` = ``[1]``, attrs ``task="binary"``, ``pos_label=1``,
-        ``stratified`` "yes"/"no", the model parameters (``sim_*``) and ``seed``.
+        ``stratified`` "yes"/"no", the model parameters (``sim_*``, ``sim_precision`` and
+        ``sim_recall`` included) and ``seed``.
 
     Raises
     ------
@@ -141,8 +166,14 @@ def simulate(
     [50, 50, 50, 50]
     >>> (ds.tp + ds.fp + ds.fn + ds.tn).isel(trial=0).values.ravel().tolist()
     [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]
+    >>> ds = cvframe.simulate(n=1000, prevalence=0.05, precision=0.6, recall=0.9, trials=2000,
+    ...                       seed=0)
+    >>> round(ds.attrs["sim_f"], 2)
+    0.72
+    >>> round(float(ds.tp.sum() / (ds.tp + ds.fp).sum()), 1)   # pooled precision near 0.6
+    0.6
     """
-    model = Model.make(n, prevalence, f, k, stratified)
+    model = Model.make(n, prevalence, f, k, stratified, precision, recall)
     trials = check_trials(trials)
     ss = as_seed(seed)
     sampler = Sampler(model, ss)

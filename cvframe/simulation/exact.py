@@ -20,7 +20,15 @@ from scipy.special import gammaln
 from ..errors import few
 from ._model import Model, binom, check_int, hyper
 
-__all__ = ["moments", "p_fold_without_positives"]
+__all__ = [
+    "EXACT_WORK",
+    "RISK_WORK",
+    "fold_risks",
+    "moments",
+    "p_fold_without_positives",
+    "risks_tractable",
+    "tractable",
+]
 
 
 def _support(m: int, p: float) -> np.ndarray:
@@ -36,7 +44,8 @@ def _support(m: int, p: float) -> np.ndarray:
 def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
     """E[F] and E[F^2] of one fold (or the pooled folds) with ``a`` positives, ``b`` negatives.
 
-    ``F = 2 TP / (TP + a + FP)`` with TP ~ Bin(a, f), FP ~ Bin(b, q); 0 when TP = 0, which is
+    ``F = 2 TP / (TP + a + FP)`` with TP ~ Bin(a, f), FP ~ Bin(b, q) (``f`` is the recall:
+    the probability that a positive becomes a true positive); 0 when TP = 0, which is
     what ``zero_division=0`` gives whenever precision or recall is undefined.
     """
     if a == 0:
@@ -49,19 +58,100 @@ def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
     return float(pt @ F @ px), float(pt @ (F * F) @ px)
 
 
-def _p_invalid(a: np.ndarray, b: np.ndarray, f: float, q: float) -> np.ndarray:
-    """P(V = 0) of a fold: no positives, or no predicted positive (TP = FP = 0)."""
+def _p_no_pred(a: Any, b: Any, f: float, q: float) -> np.ndarray:
+    """P(TP = FP = 0) of a fold with ``a`` positives and ``b`` negatives (``f``: recall)."""
     a, b = np.asarray(a), np.asarray(b)
     with np.errstate(divide="ignore"):
         p0 = np.exp(a * np.log1p(-f) if f < 1 else np.where(a > 0, -np.inf, 0.0))
-        p0 = p0 * np.exp(b * np.log1p(-q))
-    return np.where(a == 0, 1.0, p0)
+        return np.asarray(p0 * np.exp(b * np.log1p(-q)))
+
+
+def _p_invalid(a: np.ndarray, b: np.ndarray, f: float, q: float) -> np.ndarray:
+    """P(V = 0) of a fold: no positives, or no predicted positive (TP = FP = 0)."""
+    return np.where(np.asarray(a) == 0, 1.0, _p_no_pred(a, b, f, q))
+
+
+#: The most summed terms :func:`tractable` lets :func:`moments` take on unstratified folds
+#: (about a third of a second).
+EXACT_WORK = 3_000_000
+
+
+def tractable(model: Model) -> bool:
+    """Whether :func:`moments` finishes in well under a second for ``model``.
+
+    Stratified folds always; unstratified ones sum a fold's F over every count of positives
+    it may hold, about ``sum_a (a + 1)(s - a + 1)`` terms per fold size ``s``.
+    """
+    if model.stratified:
+        return True
+    s = int(model.sizes.max())
+    a = np.arange(min(model.pos, s) + 1, dtype=float)
+    return float(((a + 1) * (s - a + 1)).sum()) <= EXACT_WORK
+
+
+#: The largest allocation table (folds' positive counts x positives left) of the exact
+#: "some fold without predicted positives" of unstratified folds.
+RISK_WORK = 4_000_000
+
+
+def risks_tractable(model: Model) -> bool:
+    """Whether :func:`fold_risks` is cheap (stratified folds always; unstratified ones while
+    the dynamic programme's table stays below :data:`RISK_WORK` entries)."""
+    s = int(model.sizes.max())
+    return model.stratified or (min(s, model.pos) + 1) * (model.pos + 1) <= RISK_WORK
+
+
+def fold_risks(model: Model) -> dict[str, float]:
+    """Exact chances of a fold without positives and of one without predicted positives.
+
+    ``p_fold_no_pos`` and ``p_fold_no_pred``: the probability that a fold (averaged over the
+    folds) has no positives, and no predicted positives (TP = FP = 0); ``p_some_no_pos`` and
+    ``p_some_no_pred``: that some fold of one k-fold split does. Stratified folds hold their
+    dealt positives; unstratified ones the hypergeometric share of a random partition
+    (``p_some_no_pos`` is then :func:`p_fold_without_positives`, the same computation).
+
+    >>> from cvframe.simulation._model import Model
+    >>> r = fold_risks(Model.make(1000, 0.02, 0.8, 10, False))
+    >>> round(r["p_some_no_pos"], 4), round(r["p_fold_no_pos"], 4)
+    (0.7772, 0.119)
+    """
+    m = model
+    r, q = m.recall, m.q
+    sizes = [int(s) for s in m.sizes]
+    if m.stratified:
+        pos = m.strat_pos
+        no_pred = _p_no_pred(pos, m.sizes - pos, r, q)
+        no_pos = (pos == 0).astype(float)
+        some_no_pos = float(no_pos.max())
+        some_no_pred = 1.0 - float(np.prod(1.0 - no_pred))
+    else:
+        per_no_pos, per_no_pred = {}, {}
+        for s in set(sizes):
+            a = np.arange(min(m.pos, s) + 1)
+            h = hyper(a, m.n, m.pos, s)
+            per_no_pos[s] = float(h[0])
+            per_no_pred[s] = float(h @ _p_no_pred(a, s - a, r, q))
+        no_pos = np.array([per_no_pos[s] for s in sizes])
+        no_pred = np.array([per_no_pred[s] for s in sizes])
+        some_no_pos = _p_empty(m.pos, m.n, m.k)
+        ok = _alloc_expectation(m, lambda a, s: 1.0 - _p_no_pred(a, s - a, r, q))
+        some_no_pred = 1.0 - ok
+    return {
+        "p_fold_no_pos": float(np.mean(no_pos)),
+        "p_some_no_pos": float(min(max(some_no_pos, 0.0), 1.0)),
+        "p_fold_no_pred": float(np.mean(no_pred)),
+        "p_some_no_pred": float(min(max(some_no_pred, 0.0), 1.0)),
+    }
 
 
 def moments(model: Model) -> dict[str, float]:
-    """Exact mean and std of F_tp,fp and F_avg, and P(some fold invalid), under the model."""
+    """Exact mean and std of F_tp,fp and F_avg, and P(some fold invalid), under the model.
+
+    Exact for any precision and recall: only TP's success probability (the recall) and FP's
+    (``q``) enter the sums.
+    """
     m = model
-    f, q, k = m.f, m.q, m.k
+    f, q, k = m.recall, m.q, m.k  # TP ~ Bin(positives, recall), FP ~ Bin(negatives, q)
     out: dict[str, float] = {}
     e1, e2 = _f_moments(m.pos, m.neg, f, q)
     out["f_tp_fp_mean"], out["f_tp_fp_std"] = e1, math.sqrt(max(e2 - e1 * e1, 0.0))

@@ -19,7 +19,17 @@ import xarray as xr
 from .. import reduce
 from ..errors import few
 from ..schema import FOLD
-from ._model import REFERENCE, Model, as_seed, check_flag, check_int, check_trials, seed_attr
+from ._model import (
+    REFERENCE,
+    Model,
+    as_seed,
+    check_flag,
+    check_int,
+    check_real,
+    check_trials,
+    rates,
+    seed_attr,
+)
 from ._sampler import Sampler, block_arrays
 from ._scheduler import run
 from .cube import cube
@@ -50,18 +60,22 @@ _NOTES = {
     "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
     "p_undefined_se": "binomial standard error of p_undefined_mc",
     "positives": "positives in the data set, round(n * prevalence)",
+    "precision": "ground-truth precision of the simulated classifier",
+    "recall": "ground-truth recall of the simulated classifier",
 }
 
 
 def point_seed(root: np.random.SeedSequence, model: Model) -> np.random.SeedSequence:
     """The stream of one grid point: keyed by its parameters, not by its place in the grid."""
-    key = (
+    key: tuple[int, ...] = (
         int(model.stratified),
         int(round(model.prevalence * 1e12)),
         int(round(model.f * 1e12)),
         model.n,
         model.k,
     )
+    if model.recall_given is not None:  # the paper's classifier keeps its streams
+        key += (int(round(model.recall * 1e12)), int(round(model.precision * 1e12)))
     return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, *key))
 
 
@@ -102,12 +116,14 @@ def _grid(name: str, values: Any) -> list[Any]:
     return vals
 
 
-def _models(n: int, k: int, strats: list[Any], prevs: list[Any], fs: list[Any]) -> dict[Any, Model]:
+def _models(
+    n: int, k: int, strats: list[Any], prevs: list[Any], fs: list[Any], pr: tuple[Any, Any]
+) -> dict[Any, Model]:
     """The model of every grid point; an error names the point."""
     models = {}
     for sv, pv, fv in itertools.product(strats, prevs, fs):
         try:
-            models[(sv, pv, fv)] = Model.make(n, pv, fv, k, sv)
+            models[(sv, pv, fv)] = Model.make(n, pv, fv, k, sv, *pr)
         except ValueError as err:
             where = f"grid point stratified={sv}, prevalence={pv}, f={fv}"
             raise ValueError(f"{err} ({where})") from None
@@ -145,6 +161,8 @@ def bias_study(
     *,
     chunks: int = STUDY_CHUNK,
     progress: bool | None = None,
+    precision: float | None = None,
+    recall: float | None = None,
 ) -> xr.Dataset:
     r"""Relative bias and spread of the five F-measure estimators under simulated CV.
 
@@ -188,6 +206,11 @@ def bias_study(
         address (``"tcp://host:8786"``) to run on a cluster; a ``Client`` is used as is.
     chunks : int
         Trials per task.
+    precision, recall : float, optional
+        A classifier whose precision and recall differ (see :func:`simulate`): one of them
+        with each ``f`` of the grid (the other solves ``2PR/(P + R) = f``), or both (then
+        ``f`` is their F, a one-value grid). The study's ``precision`` and ``recall``
+        variables record them per ``f``.
     progress : bool, optional
         A ``tqdm.auto`` progress bar over the tasks (a widget in Jupyter, text on stderr
         elsewhere): ``True`` shows it, ``False`` hides it; ``None`` follows
@@ -242,6 +265,13 @@ def bias_study(
     """
     prevs = _grid("prevalence", prevalence)
     fs = _grid("f", f)
+    if precision is not None and recall is not None:  # the rates fix F: one grid value
+        fs = list(
+            dict.fromkeys(
+                rates(check_real("f", fv, 0.0, 1.0, high_open=False), precision, recall)[0]
+                for fv in fs
+            )
+        )
     strats = _grid("stratified", stratified)
     for sv in strats:
         if not isinstance(sv, (bool, np.bool_)):
@@ -252,7 +282,7 @@ def bias_study(
     chunks = check_int("chunks", chunks, 1)
     exact = check_flag("exact", exact)
     root = as_seed(seed)
-    models = _models(n, k, strats, prevs, fs)
+    models = _models(n, k, strats, prevs, fs, (precision, recall))
     tasks: list[tuple[Any, ...]] = []
     slots: list[tuple[Any, ...]] = []
     for key, model in models.items():
@@ -308,6 +338,9 @@ def bias_study(
     data["p_undefined"] = (dims3, p_und)
     data["p_undefined_mc"] = (dims3, p_und_mc)
     data["p_undefined_se"] = (dims3, p_und_se)
+    first = {fv: m for (_, _, fv), m in models.items()}
+    data["precision"] = (("f",), np.array([first[fv].precision for fv in fs]))
+    data["recall"] = (("f",), np.array([first[fv].recall for fv in fs]))
     positives = [int(math.floor(n * p + 0.5)) for p in prevs]
     data["positives"] = (("prevalence",), np.array(positives, dtype=np.int64))
     st = xr.Dataset(

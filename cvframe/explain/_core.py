@@ -1,12 +1,8 @@
-"""Which aggregation did a tool report? Match a published number to the fold aggregations.
+"""The matching of one reported number: :func:`explain`, its parser and its tables.
 
-A paper's "F1 = 0.873 (10-fold CV)" is one of several numbers the same folds give: the pooled
-F (:math:`F_{tp,fp}`), the mean of per-fold F (:math:`F_{avg}`), F of the mean precision and
-recall (:math:`F_{pr,re}`), their variants that skip undefined folds, and — for multiclass —
-macro, micro and weighted averages of each; per repeat or averaged over repeats. :func:`explain`
-computes them all from the folds and says which ones the reported number matches within the
-rounding its digits allow, and how far it is from the recommended pooled aggregation
-(Forman & Scholz 2010).
+Computes every fold aggregation of a metric and keeps those within the rounding of the
+reported number's digits; the tables say what each aggregation is and which tools report it
+(shared with :func:`cvframe.explain.reconcile`).
 """
 
 from __future__ import annotations
@@ -21,14 +17,44 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import _checks, multiclass, reduce, scores
-from .errors import user_stacklevel
+from .. import _checks, formulas, multiclass, reduce, scores
+from ..errors import user_stacklevel
 
-__all__ = ["Explanation", "explain"]
+__all__ = [
+    "ACCURACY",
+    "AUC_TABLE",
+    "F_BINARY",
+    "Explanation",
+    "as_cube",
+    "base_metric",
+    "explain",
+    "parse_reported",
+]
 
 #: The metrics :func:`explain` knows (all in [0, 1]).
 METRICS = ("f", "accuracy", "auc")
 _ALIASES = {"f1": "f", "f_measure": "f", "acc": "accuracy", "roc_auc": "auc"}
+
+
+def base_metric(metric: Any, known: Any) -> Any:
+    """The metric a name stands for: a scikit-learn scorer name (``"f1"``, ``"roc_auc"``,
+    ``"balanced_accuracy"``: :data:`cvframe.formulas.SCORER_ALIASES`) or a pooled name
+    (``"f_tp_fp"``, ``"auc_merge"``) gives its metric (``"f"``, ``"auc"``); a name in
+    ``known`` is kept. Anything else is returned as is, for the caller's check.
+
+    >>> base_metric("f1", ["f"]), base_metric("roc_auc", ["auc"]), base_metric("f", ["f"])
+    ('f', 'auc', 'f')
+    """
+    if not isinstance(metric, str) or metric in known:
+        return metric
+    name = _ALIASES.get(metric, metric)
+    aliases = getattr(formulas, "SCORER_ALIASES", {})
+    pooled = aliases.get(name, name)
+    for suffix in ("_tp_fp", "_merge"):
+        if pooled.endswith(suffix) and pooled[: -len(suffix)] in known:
+            return pooled[: -len(suffix)]
+    return pooled if pooled in known else name
+
 
 _FOLD: dict[Any, tuple[str, str]] = {
     "tp_fp": ("tp,fp", "counts pooled over folds"),
@@ -37,7 +63,7 @@ _FOLD: dict[Any, tuple[str, str]] = {
 }
 
 #: What each binary aggregation is, and which tools report it.
-_F_BINARY = {
+F_BINARY = {
     "f_tp_fp": (
         "F_tp,fp",
         "pooled F: TP, FP, FN summed over folds, then F",
@@ -72,7 +98,7 @@ _F_BINARY = {
 _ALL_REPEATS = "{}, over the folds of all repeats"
 _CARET = "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports"
 
-_ACCURACY: dict[Any, tuple[str, str, str]] = {
+ACCURACY: dict[Any, tuple[str, str, str]] = {
     "pooled": (
         "accuracy pooled",
         "correct predictions over all test samples of all folds",
@@ -88,7 +114,7 @@ _ACCURACY: dict[Any, tuple[str, str, str]] = {
     ),
 }
 
-_AUC = {
+AUC_TABLE = {
     "auc_avg": (
         "AUC_avg",
         "mean of per-fold AUC",
@@ -167,7 +193,7 @@ class Explanation:
 # --- the reported number ---------------------------------------------------------------------
 
 
-def _parse(value: Any, digits: Any) -> tuple[str, float, int, bool]:
+def parse_reported(value: Any, digits: Any) -> tuple[str, float, int, bool]:
     """The reported text, the value as a fraction, its digits, and whether it was a percent."""
     percent = False
     if isinstance(value, str):
@@ -185,7 +211,7 @@ def _parse(value: Any, digits: Any) -> tuple[str, float, int, bool]:
         value, (int, float, np.integer, np.floating)
     ):
         if isinstance(getattr(value, "dtype", None), np.dtype) and np.ndim(value) == 0:
-            return _parse(np.asarray(value)[()], digits)  # a 0-d array: its scalar
+            return parse_reported(np.asarray(value)[()], digits)  # a 0-d array: its scalar
         raise TypeError(
             f"value={value!r} must be a number or its text (e.g. '0.873'), "
             f"not {type(value).__name__}."
@@ -287,9 +313,9 @@ def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
     rows = []
     if _repeated(ds):
         da = reduce.f_tp_fp(ds, dim=("repeat", "fold"), beta=beta, zero_division=0)
-        label, meaning, _ = _F_BINARY["f_tp_fp"]
+        label, meaning, _ = F_BINARY["f_tp_fp"]
         rows += _rows(f"{label}, pooled over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
-    for var, (label, meaning, tools) in _F_BINARY.items():
+    for var, (label, meaning, tools) in F_BINARY.items():
         base = var.replace("_skip", "")
         if var != base and res[var].equals(res[base]):
             continue  # no undefined fold: the skip variant is the same number
@@ -299,10 +325,10 @@ def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
 
 def _accuracy_rows(ds: xr.Dataset) -> tuple[list[dict[str, Any]], str]:
     rows = []
-    for how, (label, meaning, tools) in _ACCURACY.items():
+    for how, (label, meaning, tools) in ACCURACY.items():
         rows += _rows(label, meaning, tools, reduce.accuracy(ds, how=how, zero_division=0))
     if _repeated(ds):
-        label, meaning, _ = _ACCURACY["pooled"]
+        label, meaning, _ = ACCURACY["pooled"]
         da = reduce.accuracy(ds, how="pooled", dim=("repeat", "fold"), zero_division=0)
         rows += _rows(f"{label} over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
     return rows, "accuracy pooled"
@@ -321,7 +347,7 @@ def _auc_rows(df: pd.DataFrame, pos_label: Any) -> tuple[list[dict[str, Any]], N
     averages = [None] if binary else ["macro", "weighted"]
     for average in averages:
         res = scores.auc_methods(df, average=average, pos_label=pos_label, repeat=repeat)
-        for var, (label, meaning, tools) in _AUC.items():
+        for var, (label, meaning, tools) in AUC_TABLE.items():
             name = label if average is None else f"{average} {label}"
             rows += _rows(name, meaning, tools if average is None else None, res[var])
     return rows, None
@@ -331,7 +357,7 @@ def _repeated(ds: xr.Dataset) -> bool:
     return "repeat" in ds.dims and ds.sizes["repeat"] > 1
 
 
-def _cube(data: Any, pos_label: Any) -> xr.Dataset:
+def as_cube(data: Any, pos_label: Any) -> xr.Dataset:
     if isinstance(data, xr.Dataset):
         ds = data
         if pos_label is not None and "class" in ds.dims:
@@ -523,10 +549,9 @@ def explain(
     >>> print(e.text[e.text.index("The recommended"):])
     The recommended pooled F_tp,fp is 0.769 (+0.102).
     """
-    name = _ALIASES.get(metric, metric) if isinstance(metric, str) else metric
-    metric = _checks.choice("metric", name, list(METRICS))
+    metric = _checks.choice("metric", base_metric(metric, METRICS), list(METRICS))
     b = _checks.beta(beta)
-    shown, num, places, percent = _parse(value, digits)
+    shown, num, places, percent = parse_reported(value, digits)
     half = 0.5 * 10.0**-places
     slack = 1e-9 * max(1.0, abs(num))
     lo, hi = num - half, num + half
@@ -540,7 +565,7 @@ def explain(
                 )
             rows, reference = _auc_rows(data, pos_label)
         else:
-            ds = _cube(data, pos_label)
+            ds = as_cube(data, pos_label)
             rows, reference = _f_rows(ds, b) if metric == "f" else _accuracy_rows(ds)
     for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
         warnings.warn(message, category, stacklevel=user_stacklevel())  # once each
