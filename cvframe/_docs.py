@@ -47,7 +47,7 @@ skip_undefined : bool, default False
 G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
    Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010.""",
     "metric": """\
-metric : {"precision", "recall", "f", "accuracy"}, default "f"
+metric : {"precision", "recall", "f", "accuracy", "jaccard"}, default "f"
     The per-class one-vs-all metric. ``"accuracy"`` of a class is its one-vs-all
     accuracy :math:`(TP + TN)/n` (not the multiclass accuracy; see Notes).""",
     "fold_method": """\

@@ -11,12 +11,18 @@ pooled float64 sums are exact while ``k * max(count) < 2**53`` (reported to the 
 
 Two engines: a compiled pass (numba, the ``fast`` extra) for inputs of at least
 :data:`NUMBA_MIN_SIZE` values, and numpy; ``CVFRAME_KERNEL=numpy`` (or :data:`ENGINE`)
-forces numpy.
+forces numpy. Importing numba costs about 0.25 s, more than the compiled passes save on a
+few million values: under ``"auto"`` a process that has not loaded numba yet uses numpy
+below :data:`NUMBA_LOAD_SIZE` values (a fresh ``cvframe report`` of 10^6 rows is faster
+without it), and the compiled pass once numba is loaded or the input pays for loading it.
+Compiled functions are cached on disk (:func:`jit`): a fresh process loads, not compiles.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from typing import Any
 
 import numpy as np
@@ -28,6 +34,7 @@ __all__ = [
     "AGGREGATIONS",
     "ENGINE",
     "METRIC_CODES",
+    "NUMBA_LOAD_SIZE",
     "NUMBA_MIN_SIZE",
     "cell_values",
     "engine",
@@ -44,6 +51,9 @@ METRIC_CODES = {name: spec.code for name, spec in METRIC_SPECS.items()}
 ENGINE = os.environ.get("CVFRAME_KERNEL", "auto")
 #: Smallest input (cells x folds) the compiled pass is used for under ``ENGINE="auto"``.
 NUMBA_MIN_SIZE = 1 << 16
+#: Smallest input that loads numba under ``ENGINE="auto"`` when it is not loaded yet: below
+#: it, the import (about 0.25 s) costs more than the compiled pass saves.
+NUMBA_LOAD_SIZE = 1 << 22
 #: Values (cells x folds) the numpy engine processes at once.
 _NUMPY_BLOCK = 1 << 17
 #: Pooled float sums are exact below this.
@@ -53,21 +63,31 @@ _compiled: Any = None
 
 
 def have_numba() -> bool:
-    """True when numba can be imported (the compiled passes are available)."""
+    """True when numba is installed (the compiled passes are available); does not import it."""
+    if "numba" in sys.modules:
+        return sys.modules["numba"] is not None
     try:
-        import numba  # noqa: F401
-    except ImportError:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 def engine(size: int) -> str:
     """The engine of every compiled pass for an input of ``size`` values: ``"numba"`` or
-    ``"numpy"`` (:func:`fold_aggregates` here, the ranking passes of ``cvframe.scores``)."""
+    ``"numpy"`` (:func:`fold_aggregates` here, the ranking passes of ``cvframe.scores`` and
+    the counting pass of ``cvframe.build``).
+
+    ``"auto"``: numpy below :data:`NUMBA_MIN_SIZE`; numba when it is loaded already or
+    ``size`` is at least :data:`NUMBA_LOAD_SIZE` (then its import pays for itself), numpy
+    otherwise. One operation asks with one size, so it runs in one engine throughout.
+    """
     choice = ENGINE
     if choice not in ("auto", "numba", "numpy"):
         raise ValueError(f"CVFRAME_KERNEL={choice!r} must be 'auto', 'numba' or 'numpy'.")
     if choice == "numpy" or (choice == "auto" and size < NUMBA_MIN_SIZE):
+        return "numpy"
+    loaded = sys.modules.get("numba") is not None
+    if choice == "auto" and not loaded and size < NUMBA_LOAD_SIZE:
         return "numpy"
     if have_numba():
         return "numba"
@@ -167,6 +187,8 @@ def _loop(tp, fp, fn, tn, code, b2, fill, out):  # pragma: no cover
             return d, d + b
         if code == 4:
             return a + d, a + b + c + d
+        if code == 5:
+            return a, a + b + c
         return np.nan, 1.0  # a metric without a branch here: NaN (the metric-table test fails)
 
     def mean(total, n):

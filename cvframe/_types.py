@@ -14,9 +14,9 @@ FoldMethod = Literal["tp_fp", "avg", "pr_re", None]
 #: Fold aggregations of Cohen's kappa.
 KappaFoldMethod = Literal["tp_fp", "avg", None]
 #: Metrics that can be averaged over classes.
-Metric = Literal["precision", "recall", "f", "accuracy"]
+Metric = Literal["precision", "recall", "f", "accuracy", "jaccard"]
 #: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds.
-CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity"]
+CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard"]
 #: The two definitions of macro-F in use.
 Definition = Literal["mean", "f_of_means"]
 #: Accuracy per fold (None), pooled over folds or averaged over folds.

@@ -24,6 +24,7 @@ from .errors import few
 
 __all__ = [
     "METRIC_SPECS",
+    "SCORER_ALIASES",
     "MetricSpec",
     "accuracy",
     "as_float",
@@ -35,6 +36,7 @@ __all__ = [
     "precision",
     "recall",
     "safe_divide",
+    "scorer_metric",
     "specificity",
     "valid",
 ]
@@ -145,8 +147,72 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             code=3,
             uses_tn=True,
         ),
+        MetricSpec(
+            "jaccard",
+            "TP",
+            "TP + FP + FN",
+            lambda tp, fp, fn, tn, beta: (tp, tp + fp + fn),
+            "TP = FP = FN = 0",
+            ("Jaccard (TP = FP = FN = 0)", "Jaccard (TP = FP = FN = 0 after pooling)"),
+            code=5,
+        ),
     )
 }
+
+
+#: scikit-learn scorer names -> the pooled metric that stands for them under cross-validation
+#: (the names of :class:`cvframe.search.PooledSearchCV`'s ``scoring=``). Counts are summed over
+#: the folds before the metric (``_tp_fp``), scores are ranked or averaged over the merged
+#: folds (``_merge``): where scikit-learn averages one number per fold, cvframe pools.
+#: Only the scorers cvframe computes are listed; :func:`scorer_metric` resolves a name.
+SCORER_ALIASES: dict[str, str] = {
+    "f1": "f_tp_fp",
+    "precision": "precision_tp_fp",
+    "recall": "recall_tp_fp",
+    "accuracy": "accuracy",
+    "balanced_accuracy": "balanced_accuracy_tp_fp",
+    "jaccard": "jaccard_tp_fp",
+    "roc_auc": "auc_merge",
+    "average_precision": "average_precision_merge",
+    "neg_brier_score": "neg_brier_merge",
+    "neg_log_loss": "neg_log_loss_merge",
+}
+
+
+def scorer_metric(name: str) -> str:
+    """The pooled metric of a scikit-learn scorer name (or of a pooled name itself).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SCORER_ALIASES` (``"f1"``, ``"roc_auc"``...) or one of its values
+        (``"f_tp_fp"``, ``"auc_merge"``...), which is returned as is.
+
+    Returns
+    -------
+    str
+        The pooled metric name, a value of :data:`SCORER_ALIASES`.
+
+    Raises
+    ------
+    ValueError
+        For any other name: the message lists the accepted names.
+
+    Examples
+    --------
+    >>> scorer_metric("f1"), scorer_metric("roc_auc"), scorer_metric("f_tp_fp")
+    ('f_tp_fp', 'auc_merge', 'f_tp_fp')
+    """
+    if isinstance(name, str):
+        if name in SCORER_ALIASES:
+            return SCORER_ALIASES[name]
+        if name in SCORER_ALIASES.values():
+            return name
+    accepted = [*SCORER_ALIASES, *dict.fromkeys(SCORER_ALIASES.values())]
+    raise ValueError(
+        f"scoring={name!r} is not a scorer cvframe pools; pass one of "
+        f"{', '.join(map(repr, accepted))} (a scikit-learn name maps to its pooled metric)."
+    )
 
 
 def metric(
@@ -161,7 +227,7 @@ def metric(
 
     Parameters
     ----------
-    name : {"precision", "recall", "f", "accuracy", "specificity"}
+    name : {"precision", "recall", "f", "accuracy", "specificity", "jaccard"}
     tp, fp, fn : number, array-like or DataArray
         Counts (numpy broadcasting / xarray alignment applies).
     tn : number, array-like or DataArray, optional

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: Metrics that can be averaged over classes.
-METRICS = ("precision", "recall", "f", "accuracy")
+METRICS = ("precision", "recall", "f", "accuracy", "jaccard")
 #: Fold aggregations that compose with class averaging (``None`` keeps the fold dim).
 FOLD_METHODS = ("tp_fp", "avg", "pr_re", None)
 #: The two definitions of macro-F in use.

@@ -116,6 +116,7 @@ def test_metric_matches_scikit_learn(name):
         "f": metrics.fbeta_score(y_true, y_pred, beta=2.0),
         "accuracy": metrics.accuracy_score(y_true, y_pred),
         "specificity": metrics.recall_score(y_true, y_pred, pos_label=0),
+        "jaccard": metrics.jaccard_score(y_true, y_pred),
     }[name]
     assert formulas.metric(name, tp, fp, fn, tn, beta=2.0) == pytest.approx(expected, rel=1e-15)
 

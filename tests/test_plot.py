@@ -145,10 +145,12 @@ def test_confusion_values_and_errors():
     assert texts[:3] == ["0.88", "0.10", "0.02"]
     with pytest.raises(ValueError, match="normalize='rows' is not valid"):
         plot.confusion(cvframe.datasets.table1(), normalize="rows")
-    multilabel = cvframe.datasets.slides_confusion().drop_vars("confusion")
-    multilabel.attrs["task"] = "multilabel"
+    counts_only = cvframe.datasets.slides_confusion().drop_vars("confusion")
     with pytest.raises(cvframe.CountsError, match="no 'confusion' variable"):
-        plot.confusion(multilabel)
+        plot.confusion(counts_only)
+    counts_only.attrs["task"] = "multilabel"  # one 2x2 panel (present/absent) per label
+    g = plot.confusion(counts_only)
+    assert len(g.axes.flat) == counts_only.sizes["class"]
 
 
 @pytest.mark.parametrize("kw", [dict(repeats=1), dict(classes=3, n=150), dict(models=("lr", "nb"))])

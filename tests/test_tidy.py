@@ -151,10 +151,15 @@ def test_confusion_table_binary_and_errors():
     assert t["value"].tolist() == expected
     with pytest.raises(ValueError, match="normalize='rows'"):
         tidy.confusion_table(ds, normalize="rows")
-    multilabel = cvframe.datasets.slides_confusion().drop_vars("confusion")
-    multilabel.attrs["task"] = "multilabel"
+    counts_only = cvframe.datasets.slides_confusion().drop_vars("confusion")
     with pytest.raises(cvframe.CountsError, match="no 'confusion' variable"):
-        tidy.confusion_table(multilabel)
+        tidy.confusion_table(counts_only)
+    counts_only.attrs["task"] = "multilabel"  # one 2x2 table (present/absent) per label
+    t = tidy.confusion_table(counts_only)
+    assert t.columns.tolist() == ["label", "true", "pred", "value"]
+    first = t[t["label"] == t["label"].iloc[0]]["value"].tolist()
+    label0 = counts_only.isel({"class": 0})
+    assert first == [float(label0[v].sum()) for v in ("tp", "fn", "fp", "tn")]
 
 
 def test_class_averages_are_the_multiclass_functions():

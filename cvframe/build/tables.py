@@ -15,6 +15,7 @@ import xarray as xr
 from .. import _checks, _labels
 from .._version import __version__ as _version
 from ..errors import CountsError, few
+from ..reduce.multilabel import SAMPLE_VARS
 from ..schema import (
     CLASS,
     CONFUSION,
@@ -29,7 +30,14 @@ from ..schema import (
 )
 from ._kernel import bincount, check_indicator, combined_index, ova_from_confusion
 
-__all__ = ["confusion_cube", "from_confusion", "from_counts", "make_cube", "multilabel_cube"]
+__all__ = [
+    "confusion_cube",
+    "from_confusion",
+    "from_counts",
+    "make_cube",
+    "multilabel_cube",
+    "sample_sums",
+]
 
 
 def make_cube(
@@ -99,8 +107,11 @@ def multilabel_cube(
     pos_label: Any,
     w: Any,
     attrs: dict[str, Any],
+    beta: float = 1.0,
 ) -> xr.Dataset:
-    """The cube of multilabel indicators ``yt``/``yp`` grouped by the coded groups."""
+    """The cube of multilabel indicators ``yt``/``yp`` grouped by the coded groups, with the
+    per-fold sums of per-sample outcomes (:data:`cvframe.reduce.SAMPLE_VARS`, F at
+    ``beta``)."""
     names, aligned = _indicator_names(y_true, y_pred)
     if aligned is not None:
         yp = aligned
@@ -129,7 +140,65 @@ def multilabel_cube(
     cnt = cnt.reshape(tuple(gshape) + (c, 4))
     ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
     out_attrs = {"task": "multilabel", **attrs, **({"weighted": "yes"} if w is not None else {})}
-    return make_cube(ova, list(gcoords), {**gcoords, CLASS: classes}, out_attrs)
+    ds = make_cube(ova, list(gcoords), {**gcoords, CLASS: classes}, out_attrs)
+    size = int(np.prod(gshape, dtype=np.int64))
+    for name, arr in sample_sums(yt, yp, g, size, w, beta).items():
+        ds[name] = (list(gcoords), arr.reshape(tuple(gshape)))
+    ds["n_samples"].attrs["n_labels"] = c  # the labels every per-sample outcome runs over
+    ds["sample_f_sum"].attrs["beta"] = float(beta)
+    return ds
+
+
+def sample_sums(yt: Any, yp: Any, g: Any, size: int, w: Any, beta: float = 1.0) -> dict[str, Any]:
+    r"""Per-group sums of the per-sample outcomes of 0/1 indicators ``(n, C)``.
+
+    Sample :math:`i` has :math:`tp_i, fp_i, fn_i` over its labels; its F is
+    :math:`(1+\beta^2)tp_i / ((1+\beta^2)tp_i + \beta^2 fn_i + fp_i)` and its Jaccard
+    :math:`tp_i / (tp_i + fp_i + fn_i)`, both undefined (left out of the sums, counted in
+    ``n_empty``) when :math:`tp_i = fp_i = fn_i = 0`; it is an exact match when
+    :math:`fp_i = fn_i = 0`. ``g`` is the group of every sample (``size`` groups), ``w`` the
+    sample weights or None; numpy or dask arrays (dask: lazy sums).
+
+    >>> yt = np.array([[1, 0], [1, 1], [0, 0]]); yp = np.array([[1, 1], [1, 1], [0, 0]])
+    >>> {k: v.tolist() for k, v in sample_sums(yt, yp, np.array([0, 0, 1]), 2, None).items()}
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'n_samples': [2, 1], 'subset_correct': [1, 1], 'n_empty': [0, 1],
+     'sample_f_sum': [1.6666666666666665, 0.0], 'jaccard_sum': [1.5, 0.0]}
+    """
+    tp = (yt & yp).sum(axis=1)
+    n_true, n_pred = yt.sum(axis=1), yp.sum(axis=1)
+    fp, fn = n_pred - tp, n_true - tp
+    b2 = float(beta) ** 2
+    f_den = (1.0 + b2) * tp + b2 * fn + fp
+    union = tp + fp + fn
+    per_sample = dict(  # in the order of SAMPLE_VARS; a 0/0 has numerator 0: divide by 1
+        zip(
+            SAMPLE_VARS,
+            (
+                None,  # n_samples
+                (fp + fn) == 0,  # subset_correct
+                union == 0,  # n_empty
+                (1.0 + b2) * tp / (f_den + (f_den == 0)),  # sample_f_sum
+                tp / (union + (union == 0)),  # jaccard_sum
+            ),
+            strict=True,
+        )
+    )
+    if _labels.is_dask(tp) and not _labels.is_dask(g):
+        import dask.array as da
+
+        g = da.from_array(np.asarray(g), chunks=(tp.chunks[0],))
+    out = {}
+    for name, x in per_sample.items():
+        if x is None:  # n_samples: the count (or total weight) of the group
+            out[name] = bincount(g, w, size)
+        elif w is not None:
+            out[name] = bincount(g, x * w, size)
+        elif x.dtype.kind == "b":  # a count: int64
+            out[name] = bincount(g, x.astype(np.int64), size).astype(np.int64)
+        else:
+            out[name] = bincount(g, x, size)
+    return out
 
 
 def as_counts(arr: Any, name: str) -> np.ndarray:

@@ -443,9 +443,9 @@ def confusion(
     Parameters
     ----------
     data : xarray.Dataset or pandas.DataFrame
-        A cube with ``confusion`` (single-label data) or a binary cube (its 2x2 table of
-        TP, FN / FP, TN is drawn), or its :func:`cvframe.tidy.confusion_table` filtered
-        with pandas.
+        A cube with ``confusion`` (single-label data), a binary cube (its 2x2 table of
+        TP, FN / FP, TN is drawn) or a multilabel cube (one 2x2 panel per label, present /
+        absent), or its :func:`cvframe.tidy.confusion_table` filtered with pandas.
     normalize : {None, "true", "pred", "all"}, default None
         As in :func:`sklearn.metrics.confusion_matrix`: counts, or shares of each true class
         (rows sum to 1), of each predicted class (columns), or of all samples (ignored for
@@ -482,7 +482,7 @@ def confusion(
     Raises
     ------
     CountsError
-        A multilabel cube (no ``confusion``): plot its per-class counts with ``folds``.
+        A multiclass cube from counts (no ``confusion``): plot its counts with ``folds``.
     ValueError
         ``ax`` given for several matrices.
 

@@ -6,8 +6,9 @@ mean over the real folds) and F of averaged precision and recall (``"pr_re"``). 
 F-measure aggregations of Forman & Scholz (2010, §2.3) -- ``f_tp_fp``, ``f_avg``, ``f_pr_re``
 and the ``_skip`` twins of the last two, over the folds where precision and recall are
 defined -- are named uses of it, and so are :func:`cvframe.multiclass.macro`, ``micro`` and
-``weighted``. A cell whose counts are all 0 or all NaN is not a fold; every undefined cell
-has one wording (``UNDEFINED``) and a call emits one warning.
+``weighted`` and the multilabel metrics of :mod:`.multilabel` (samples-averaged F and
+Jaccard, subset accuracy, Hamming loss). A cell whose counts are all 0 or all NaN is not a
+fold; every undefined cell has one wording (``UNDEFINED``) and a call emits one warning.
 
 The numbers come from one kernel (:mod:`cvframe._kernel`: numba when installed, a numpy
 fallback bit for bit the same), run through ``xarray.apply_ufunc`` so dask cubes stay lazy;
@@ -32,10 +33,23 @@ from ._engine import (
 )
 from .cells import accuracy, error_rate, f, precision, recall, specificity, valid
 from .fmethods import aggregate, f_avg, f_methods, f_pr_re, f_tp_fp, pooled
+from .multilabel import (
+    JACCARD_AVERAGES,
+    ML_FOLD_METHODS,
+    SAMPLE_VARS,
+    f_samples,
+    hamming_loss,
+    jaccard,
+    multilabel_metrics,
+    subset_accuracy,
+)
 
 __all__ = [
     "FOLD_METHODS",
     "F_METHODS",
+    "JACCARD_AVERAGES",
+    "ML_FOLD_METHODS",
+    "SAMPLE_VARS",
     "METRICS",
     "UNDEFINED",
     "FoldValues",
@@ -51,14 +65,19 @@ __all__ = [
     "f_methods",
     "f_methods_counts",
     "f_pr_re",
+    "f_samples",
     "f_tp_fp",
     "fold_dims",
     "fold_mean",
+    "hamming_loss",
+    "jaccard",
+    "multilabel_metrics",
     "pooled",
     "precision",
     "read_counts",
     "recall",
     "specificity",
+    "subset_accuracy",
     "valid",
     "warn",
 ]

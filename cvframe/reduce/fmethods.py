@@ -49,7 +49,7 @@ def aggregate(
     Parameters
     ----------
     <<ds>>
-    metric : {"precision", "recall", "f", "accuracy", "specificity"}, default "f"
+    metric : {"precision", "recall", "f", "accuracy", "specificity", "jaccard"}, default "f"
         The per-class one-vs-all metric.
     fold_method : {"tp_fp", "avg", "pr_re", None}, default "tp_fp"
     <<dim>>

@@ -215,14 +215,27 @@ def _binary_confusion(ds: xr.Dataset, counts: dict[str, xr.DataArray]) -> xr.Dat
     return table.assign_coords({TRUE: labels, PRED: labels})
 
 
+def _label_confusion(counts: dict[str, xr.DataArray]) -> xr.DataArray:
+    """The 2x2 table of every label of a multilabel cube (rows true, columns predicted: the
+    label present, absent; scikit-learn's ``multilabel_confusion_matrix`` reversed), over a
+    ``label`` dim."""
+    c = {v: counts[v].rename({CLASS: "label"}) for v in COUNTS}
+    table = xr.concat(
+        [xr.concat([c["tp"], c["fn"]], dim=PRED), xr.concat([c["fp"], c["tn"]], dim=PRED)], dim=TRUE
+    )
+    return table.assign_coords({TRUE: ["present", "absent"], PRED: ["present", "absent"]})
+
+
 def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataFrame:
     """The confusion matrix summed over folds (and repeats) as a long frame.
 
     Parameters
     ----------
     ds : xarray.Dataset
-        A cube with ``confusion`` (single-label data) or a binary cube (its 2x2 table of
-        TP, FN / FP, TN; the classes are the positive label and "not <label>").
+        A cube with ``confusion`` (single-label data), a binary cube (its 2x2 table of
+        TP, FN / FP, TN; the classes are the positive label and "not <label>") or a
+        multilabel cube (the 2x2 table of every label, over a ``label`` column; the classes
+        are "present" and "absent").
     normalize : {None, "true", "pred", "all"}, default None
         As in :func:`sklearn.metrics.confusion_matrix`: counts, or shares of each true class
         (rows sum to 1), of each predicted class (columns), or of all samples. A row or
@@ -231,13 +244,13 @@ def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataF
     Returns
     -------
     pandas.DataFrame
-        Columns: the user dims (``model``, ...), ``true``, ``pred``, ``value`` (float), in
-        the class order of the cube.
+        Columns: the user dims (``model``, ...; ``label`` for a multilabel cube), ``true``,
+        ``pred``, ``value`` (float), in the class order of the cube.
 
     Raises
     ------
     CountsError
-        A multilabel cube (no ``confusion``).
+        A multiclass cube without ``confusion`` (from counts).
 
     Examples
     --------
@@ -257,10 +270,13 @@ def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataF
     elif ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS) == 1:
         counts = read_counts(ds).as_dict()
         table = _binary_confusion(ds, counts).sum([d for d in (FOLD, REPEAT) if d in ds.dims])
+    elif ds.attrs.get("task") == "multilabel":  # one 2x2 table per label
+        counts = read_counts(ds).as_dict()
+        table = _label_confusion(counts).sum([d for d in (FOLD, REPEAT) if d in ds.dims])
     else:
         raise CountsError(
-            "ds has no 'confusion' variable (multilabel or counts-only cube); "
-            "a confusion heatmap needs single-label data. Use plot.folds(ds) "
+            "ds has no 'confusion' variable (a multiclass cube from counts); "
+            "a confusion heatmap needs single-label predictions. Use plot.folds(ds) "
             "for the per-class counts."
         )
     table = table.astype("float64")
