@@ -36,6 +36,11 @@ RENAMED = {
     # compare takes a cube or a predictions frame: a twin on both accessors
     ("ds", "compare"): ("compare", "compare"),
     ("df", "compare"): ("compare", "compare"),
+    # interval takes a cube or a predictions frame: a twin on both accessors
+    ("ds", "interval"): ("compare.interval", "interval"),
+    ("df", "interval"): ("compare.interval", "interval"),
+    # the multilabel metrics of a frame: the cube's, with the per-sample F at any beta
+    ("df", "multilabel_metrics"): ("build", "multilabel_metrics"),
 }
 # Public functions of a cube module that are deliberately not methods, with the reason.
 NO_TWIN = {
@@ -47,7 +52,7 @@ NO_TWIN = {
 }
 DATA = {"ds": "ds", "df": "df"}
 # Functions whose data argument has another name (compare's ``data``: a cube or a frame).
-DATA_NAMED = {"compare": "data"}
+DATA_NAMED = {"compare": "data", "interval": "data"}
 
 
 def _data(kind: str, name: str) -> str:

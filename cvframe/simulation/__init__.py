@@ -20,15 +20,20 @@ threads or a distributed cluster).
 
 from __future__ import annotations
 
+from .coverage import coverage_study
 from .cube import simulate
 from .exact import p_fold_without_positives
+from .plan import Plan, plan
 from .study import ESTIMATORS, EXACT_ESTIMATORS, bias_study, study_for_netcdf
 
 __all__ = [
     "ESTIMATORS",
     "EXACT_ESTIMATORS",
+    "Plan",
     "bias_study",
+    "coverage_study",
     "p_fold_without_positives",
+    "plan",
     "simulate",
     "study_for_netcdf",
 ]

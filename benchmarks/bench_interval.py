@@ -1,0 +1,169 @@
+"""Benchmark of cvframe.interval and cvframe.coverage_study.
+
+Rows (``rows(quick)`` is what ``benchmarks/run.py`` calls):
+
+1. ``interval(ds, "f")`` (the posterior of F_tp,fp, exact Beta quantiles) on a 10-model x
+   10-repeat x 10-fold binary cube, against computing the number alone
+   (``ds.cv.f_tp_fp()``); goal: well under a second;
+2. ``interval(ds, "f", average="macro")`` on the same design with 10 classes (Monte-Carlo
+   posterior, 2000 draws), against ``ds.cv.macro()``;
+3. ``interval(ds, "f_avg")`` (corrected t) on the binary cube, against ``ds.cv.f_avg()``;
+4. ``coverage_study`` of one cell (n=1000, k=10, prevalence 5%, F 0.8) at 10^4
+   replications, against ``simulate`` of the same 10^4 trials (the floor); goal: seconds;
+5. ``interval(frame, "auc")`` (DeLong, logit scale) on a frame of 10^5 rows x 10 repeats,
+   against ``scores.auc(frame, "merge")``.
+
+Timings interleave cvframe and its yardstick (benchmarks/_timing.py), best of a few rounds.
+
+Usage::
+
+    python benchmarks/bench_interval.py            # the table of rows()
+    python benchmarks/bench_interval.py --quick    # small sizes, one round
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the repository's cvframe
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _timing
+
+from _timing import interleaved  # noqa: E402
+
+import cvframe  # noqa: E402
+
+
+def cube(models: int = 10, repeats: int = 10, folds: int = 10, classes: int = 1, seed: int = 0):
+    """A counts cube (model, repeat, fold, class) of 1000 samples per repeat."""
+    rng = np.random.default_rng(seed)
+    shape = (models, repeats, folds, classes)
+    size = 1000 // folds
+    pos = np.full(shape, size // (classes + 1 if classes > 1 else 10))
+    tp = rng.binomial(pos, 0.8)
+    fp = rng.binomial(size - pos, 0.02)
+    dims = ("model", "repeat", "fold", "class")
+    data = {k: (dims, v) for k, v in (("tp", tp), ("fp", fp), ("fn", pos - tp))}
+    data["tn"] = (dims, size - pos - fp)
+    coords = {"model": [f"m{i}" for i in range(models)], "class": np.arange(classes)}
+    task = "binary" if classes == 1 else "multilabel"
+    return xr.Dataset(data, coords=coords, attrs={"task": task})
+
+
+def frame(rows: int, repeats: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = (rng.random(rows) < 0.1).astype(np.int64)
+    parts = [
+        pd.DataFrame(
+            {
+                "repeat": r,
+                "fold": rng.permutation(np.arange(rows) % 10),
+                "y_true": y,
+                "score": rng.standard_normal(rows) + 1.2 * y,
+            }
+        )
+        for r in range(repeats)
+    ]
+    return pd.concat(parts, ignore_index=True)
+
+
+def _row(what: str, t: Any, a: str, b: str, yard: str, goal: str, met: bool, note: str = ""):
+    return {
+        "what": what,
+        "cvframe_s": t.min(a),
+        "yardstick": yard,
+        "yardstick_s": t.min(b),
+        "ratio": t.ratio(a, b),
+        "goal": goal,
+        "met": met,
+        "note": note or t.spread(),
+    }
+
+
+def rows(quick: bool = False) -> list[dict[str, Any]]:
+    rounds = 1 if quick else 5
+    out = []
+    n_models = 3 if quick else 10
+    ds = cube(models=n_models)
+    t = interleaved(
+        {"interval": lambda: cvframe.interval(ds, "f"), "number": lambda: ds.cv.f_tp_fp()},
+        rounds,
+    )
+    what = f"interval F_tp,fp, {n_models} models x 10 repeats x 10 folds"
+    out.append(
+        _row(what, t, "interval", "number", "ds.cv.f_tp_fp()", "< 1 s", t.min("interval") < 1)
+    )
+    dm = cube(models=n_models, classes=10)
+    t = interleaved(
+        {
+            "interval": lambda: cvframe.interval(dm, "f", average="macro"),
+            "number": lambda: dm.cv.macro(),
+        },
+        rounds,
+    )
+    what = f"interval macro F_tp,fp, 10 classes, {n_models} models (Monte Carlo)"
+    out.append(_row(what, t, "interval", "number", "ds.cv.macro()", "< 1 s", t.min("interval") < 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = interleaved(
+            {"interval": lambda: cvframe.interval(ds, "f_avg"), "number": lambda: ds.cv.f_avg()},
+            rounds,
+        )
+    what = f"interval F_avg (corrected t), {n_models} models x 10 x 10"
+    out.append(_row(what, t, "interval", "number", "ds.cv.f_avg()", "< 1 s", t.min("interval") < 1))
+    trials = 1000 if quick else 10_000
+    t = interleaved(
+        {
+            "study": lambda: cvframe.coverage_study(prevalence=0.05, f=0.8, trials=trials),
+            "simulate": lambda: cvframe.simulate(prevalence=0.05, f=0.8, trials=trials, seed=0),
+        },
+        rounds,
+    )
+    what = f"coverage_study, one cell, {trials:,} replications"
+    out.append(
+        _row(what, t, "study", "simulate", "simulate (same trials)", "< 5 s", t.min("study") < 5)
+    )
+    df = frame(10_000 if quick else 100_000, 10)
+    t = interleaved(
+        {
+            "interval": lambda: cvframe.interval(df, "auc"),
+            "number": lambda: cvframe.scores.auc(df, "merge"),
+        },
+        rounds,
+    )
+    what = f"interval AUC_merge (DeLong), {len(df):,} rows, 10 repeats"
+    out.append(
+        _row(
+            what,
+            t,
+            "interval",
+            "number",
+            'scores.auc(df, "merge")',
+            "< 3x",
+            t.ratio("interval", "number") < 3,
+        )
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    for r in rows(args.quick):
+        print(
+            f"{r['what']:<60} {r['cvframe_s']:.4f} s vs {r['yardstick']} "
+            f"{r['yardstick_s']:.4f} s  ratio {r['ratio']:.1f}  goal {r['goal']}  met {r['met']}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""Intervals over per-fold values and from nested cross-validation.
+
+:func:`corrected_t`: the mean of per-fold values and Nadeau & Bengio's corrected t interval
+over the folds of (repeated) CV, with the correction of :func:`cvframe.compare.fold.moments`
+(the one used by ``compare(test="corrected_t")``); :func:`nested`: the interval of Bates,
+Hastie & Tibshirani (2024) from the estimates ``cvframe.cross_validate(..., nested=R)``
+records in ``attrs["nested_cv"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from .. import _labels
+from ..errors import few
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
+from .fold import moments
+
+__all__ = ["corrected_t", "nested"]
+
+#: Nested-CV metrics that are shares (their interval is clipped to [0, 1]).
+_UNIT = ("error", "error_rate", "accuracy", "brier", "zero_one")
+
+
+def _one(ds: xr.Dataset, v: xr.DataArray) -> tuple[xr.Dataset, xr.DataArray, str]:
+    """A dim to hand to :func:`moments` (it reads the fold sizes of the first entry of it)."""
+    for d in ("model", *FRAME_DIMS):
+        if d in v.dims and d in ds.dims:
+            return ds, v, d
+    return ds.expand_dims("_one"), v.expand_dims("_one"), "_one"
+
+
+def corrected_t(
+    ds: xr.Dataset, v: xr.DataArray, name: str, level: float
+) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
+    """Mean of the per-fold values ``v`` and its Nadeau-Bengio corrected t interval."""
+    from scipy import stats
+
+    real = read_counts(ds).is_fold
+    real = real if CLASS in v.dims else real.any(CLASS)
+    bad = v.isnull() & real
+    if bool(bad.any()):
+        raise ValueError(
+            f"method='corrected_t' needs {name} on every fold, but it is undefined on "
+            f"{int(bad.sum())} fold(s) ({few(np.argwhere(bad.values).tolist())}): pass "
+            "zero_division=0.0 (the fold-average convention), use stratified folds, or use "
+            "the pooled metric (fold_method=None)."
+        )
+    obs = v.notnull().sum([d for d in (REPEAT, FOLD) if d in v.dims])
+    if int(obs.min()) < 2:
+        raise ValueError(
+            f"method='corrected_t' needs at least two folds (got {int(obs.min())}): a single "
+            "fold has no spread to estimate; run k-fold cross-validation, or use the pooled "
+            "metric's interval (fold_method=None)."
+        )
+    cube, vals, dim = _one(ds, v)
+    mean, se, df, info = moments(vals, cube, dim, "corrected_t")
+    if dim == "_one":
+        mean, se, df = (x.squeeze("_one", drop=True) for x in (mean, se, df))
+    q = xr.apply_ufunc(stats.t.ppf, (1 + level) / 2, df)
+    info = {k: info[k] for k in ("n_test", "n_train", "test_train_ratio", "n_folds_used")}
+    info["bounds"] = "mean +- t * se, clipped to [0, 1] (the metric's range)"
+    return mean, (mean - q * se).clip(0.0, 1.0), (mean + q * se).clip(0.0, 1.0), info
+
+
+def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, Any]]:
+    """Nested CV's ``estimate - bias +- z se`` per model from ``data.attrs["nested_cv"]``."""
+    from scipy import stats
+
+    table = getattr(data, "attrs", {}).get("nested_cv")
+    if not table:
+        raise ValueError(
+            "method='nested' reads the nested cross-validation estimates in "
+            "data.attrs['nested_cv'], which this data does not have: run "
+            "cvframe.cross_validate(..., nested=...) and pass its result."
+        )
+    names = list(table)
+    asked = [table[m].get("metric") for m in names]
+    same = {"error": "error_rate", "error_rate": "error"}
+    if any(a not in (metric, same.get(metric)) for a in asked):
+        raise ValueError(
+            f"metric={metric!r}, but the nested cross-validation estimated "
+            f"{few(sorted(set(map(str, asked))))}; pass metric= that metric."
+        )
+    z = float(stats.norm.ppf((1 + level) / 2))
+    rows = [table[m] for m in names]
+    est = np.array([float(r["estimate"]) for r in rows])
+    centre = est - np.array([float(r["bias"]) for r in rows])
+    half = z * np.array([float(r["se"]) for r in rows])
+    top = 1.0 if metric in _UNIT else np.inf  # a share cannot leave [0, 1], no loss is < 0
+    lower, upper = np.clip(centre - half, 0.0, top), np.clip(centre + half, 0.0, top)
+    coords = {"model": _labels.coord(names)}
+    out = xr.Dataset(
+        {k: ("model", v) for k, v in (("estimate", est), ("lower", lower), ("upper", upper))},
+        coords=coords,
+    )
+    has_model = "model" in getattr(data, "dims", ()) or "model" in getattr(data, "columns", ())
+    if len(names) == 1 and not has_model:
+        out = out.isel(model=0, drop=True)
+    fits = sum(int(r.get("fits", 0)) for r in rows)
+    info = {
+        "fits": fits,
+        "n_train": int(rows[0].get("n_train", 0)),
+        "repeats": int(rows[0].get("repeats", 0)),
+        "centre": "estimate - bias (the interval is centred on the bias-corrected value)",
+        "bounds": f"estimate - bias +- z * se, clipped to [0, {top:g}]",
+    }
+    return out, info

@@ -1,0 +1,514 @@
+r"""How sure is the number? :func:`interval` gives every cross-validated number an interval
+that says what it estimates, by which method, and with what reference; its coverage is
+measured by :func:`cvframe.coverage_study`.
+
+Methods (:data:`METHODS`): ``"posterior"`` and ``"bootstrap"`` for pooled count metrics
+(:mod:`._interval_pooled`), ``"delong"`` for AUC_merge (:mod:`._interval_auc`),
+``"corrected_t"`` for per-fold aggregations (the correction of
+:func:`cvframe.compare.fold.moments`) and ``"nested"`` for nested cross-validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import _checks, build, formulas, scores
+from .._docs import doc
+from .._labels import frame as frame_reader
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
+from . import _interval_auc, _interval_fold, _interval_pooled
+from ._common import Request, cube_metric, fold_values
+
+__all__ = ["METHODS", "REFERENCES", "delong", "interval"]
+
+#: The values ``method=`` takes.
+METHODS = ("auto", "posterior", "bootstrap", "delong", "corrected_t", "nested")
+#: Score metrics of a predictions frame, by the names ``metric=`` takes.
+SCORE_METRICS = {"auc": "auc", "ap": "average_precision", "average_precision": "average_precision"}
+SCORE_METRICS["brier"] = "brier"
+AVERAGES = (None, "macro", "micro", "weighted")
+
+#: The reference of every method (copied to the result's ``attrs["reference"]``).
+REFERENCES = {
+    "posterior": (
+        "C. Goutte and E. Gaussier, A probabilistic interpretation of precision, recall and "
+        "F-score, with implication for evaluation, ECIR 2005; L. D. Brown, T. T. Cai and A. "
+        "DasGupta, Interval estimation for a binomial proportion, Statistical Science 16(2), "
+        "2001 (Jeffreys prior)."
+    ),
+    "bootstrap": (
+        "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993 (percentile "
+        "interval; resampled within strata fold x true class)."
+    ),
+    "delong": (
+        "E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Comparing the areas under two "
+        "or more correlated receiver operating characteristic curves: a nonparametric "
+        "approach, Biometrics 44(3), 1988; X. Sun and W. Xu, Fast implementation of DeLong's "
+        "algorithm for comparing the areas under correlated receiver operating characteristic "
+        "curves, IEEE Signal Processing Letters 21(11), 2014 (logit scale)."
+    ),
+    "corrected_t": (
+        "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
+        "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
+        "tests for comparing learning algorithms, PAKDD 2004."
+    ),
+    "nested": (
+        "S. Bates, T. Hastie and R. Tibshirani, Cross-validation: what does it estimate and "
+        "how well does it do it?, Journal of the American Statistical Association 119(546), "
+        "2024."
+    ),
+}
+
+
+def _display(name: str) -> str:
+    """How a sentence names the number: F_tp,fp, F_avg, AUC_merge, pooled precision, ..."""
+    base, _, how = name.partition("_")
+    if base == "average":
+        base, how = "average_precision", name.removeprefix("average_precision_")
+    short = {"f": "F", "auc": "AUC", "ap": "AP", "average_precision": "AP", "brier": "Brier"}
+    if base in short:
+        return f"{short[base]}_{how.replace('tp_fp', 'tp,fp')}" if how else short[base]
+    return f"{'fold-averaged' if how == 'avg' else 'pooled'} {base}"
+
+
+def _estimand(method: str, name: str) -> str:
+    name = name if method == "nested" else _display(name)
+    if method in ("posterior", "bootstrap"):
+        return (
+            f"{name} of these fitted fold models on new samples from the same population "
+            "(the population value of the pooled counts), conditional on the training sets"
+        )
+    if method == "delong":
+        return (
+            f"{name} of the merged fold scores on new samples from the same population, "
+            "conditional on the fitted fold models"
+        )
+    if method == "corrected_t":
+        return (
+            f"expected {name} of the learning procedure over training sets of this size "
+            "(approximate)"
+        )
+    return (
+        f"expected {name} of the learning procedure fitted on training sets of this size "
+        "from this population (nested cross-validation)"
+    )
+
+
+# --- arguments ------------------------------------------------------------------------------
+
+
+def _parse(metric: Any, fold_method: Any) -> tuple[str, str]:
+    """(base metric, "pooled" or "avg") of ``metric`` and ``fold_method``."""
+    if not isinstance(metric, str):
+        raise TypeError(f"metric={metric!r} must be a metric name such as 'f' or 'auc'.")
+    known = [*formulas.METRIC_SPECS, *SCORE_METRICS]
+    base, how = metric, None
+    for suffix, kind in (("_tp_fp", "pooled"), ("_pooled", "pooled"), ("_merge", "pooled")):
+        if metric.endswith(suffix) and metric.removesuffix(suffix) in known:
+            base, how = metric.removesuffix(suffix), kind
+    if metric.endswith("_avg") and metric.removesuffix("_avg") in known:
+        base, how = metric.removesuffix("_avg"), "avg"
+    if metric in ("f_pr_re", "f_pr_re_skip", "f_avg_skip") or fold_method == "pr_re":
+        raise ValueError(
+            f"metric={metric!r}, fold_method={fold_method!r}: interval() has no method for "
+            "F_pr,re or the _skip aggregations; use metric='f' (F_tp,fp) or "
+            "fold_method='avg' (F_avg)."
+        )
+    if base not in known:
+        raise ValueError(
+            f"metric={metric!r} is not valid; expected one of {known}, optionally with "
+            "'_tp_fp', '_pooled', '_merge' or '_avg' (e.g. 'f_avg', 'auc_merge')."
+        )
+    asked = _checks.choice("fold_method", fold_method, [None, "tp_fp", "pooled", "merge", "avg"])
+    asked = None if asked is None else ("avg" if asked == "avg" else "pooled")
+    if how is not None and asked is not None and how != asked:
+        raise ValueError(
+            f"metric={metric!r} is {how} but fold_method={fold_method!r} asks otherwise; pass "
+            f"metric={base!r} with fold_method, or the spelled name alone."
+        )
+    return base, how or asked or "pooled"
+
+
+def _data(data: Any) -> Any:
+    """The cube computed (dask), or the frame's test rows (a dask frame computed)."""
+    if frame_reader.is_dask_frame(data):
+        data = data.compute()
+    if isinstance(data, pd.DataFrame):
+        return frame_reader.test_rows(data)
+    if not isinstance(data, xr.Dataset):
+        raise TypeError(
+            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
+            f"(pandas.DataFrame), got {type(data).__name__}."
+        )
+    if any(v.chunks is not None for v in data.variables.values()):
+        data = data.compute()
+    return data
+
+
+def _choose(method: str, base: str, how: str, is_frame: bool, average: Any) -> str:
+    """The method ``"auto"`` picks, or the forced one checked against the design."""
+    score = base in SCORE_METRICS
+    if score and not is_frame:
+        raise ValueError(
+            f"metric={base!r} reads scores: pass the predictions frame (df.cv.interval), not "
+            "the counts cube."
+        )
+    if score and base != "auc" and how == "pooled":
+        raise ValueError(
+            f"metric={base!r} merged over the folds has no interval method yet (DeLong is "
+            f"for AUC); pass fold_method='avg' for the corrected t over the per-fold "
+            f"{base}, or use metric='auc'."
+        )
+    if method == "auto":
+        if how == "avg":
+            return "corrected_t"
+        return "delong" if score else "posterior"
+    if method == "corrected_t" and how != "avg":
+        raise ValueError(
+            f"method='corrected_t' is an interval over per-fold values, but metric={base!r} "
+            "is pooled (one value per repeat): pass fold_method='avg' (e.g. F_avg), or use "
+            f"method={'delong' if score else 'posterior'!r} for the pooled metric."
+        )
+    if method in ("posterior", "bootstrap", "delong") and how == "avg":
+        raise ValueError(
+            f"method={method!r} is for a pooled metric, but fold_method='avg' averages "
+            "per-fold values: use method='corrected_t', or drop fold_method='avg'."
+        )
+    if method == "delong" and base != "auc":
+        raise ValueError(
+            f"method='delong' is the interval of AUC_merge; metric={base!r} is not AUC. Use "
+            "method='auto'."
+        )
+    if method in ("posterior", "bootstrap") and score:
+        raise ValueError(
+            f"method={method!r} resamples confusion counts; metric={base!r} is a score "
+            "metric: use method='delong' (AUC) or fold_method='avg' (corrected t)."
+        )
+    if method == "bootstrap" and average is not None:
+        raise ValueError(
+            f"method='bootstrap' resamples each class's one-vs-all counts and cannot average "
+            f"classes (average={average!r}); use method='posterior', or average=None."
+        )
+    return method
+
+
+# --- the methods ----------------------------------------------------------------------------
+
+
+def _request(base: str, level: float, beta: float, zd: Any, average: Any, pos: Any) -> Request:
+    return Request(
+        base, "corrected_t", None, "model", 1 - level, 2000, None, 0.0, beta, zd, average, pos
+    )
+
+
+def _counts_cube(
+    df: pd.DataFrame, labels: Any, pos_label: Any, cols: dict[str, Any], y_pred: str = "y_pred"
+) -> xr.Dataset:
+    """The counts cube of a frame, by the one builder (``model``, ``dataset``... as dims)."""
+    dims = [d for d in FRAME_DIMS if d in df.columns]
+    return build.counts_from_frame(
+        df,
+        labels,
+        pos_label,
+        y_true=cols["y_true"],
+        y_pred=y_pred,
+        fold=cols["fold"],
+        repeat=cols["repeat"],
+        dims=dims,
+    )
+
+
+def _pooled(
+    ds: xr.Dataset, base: str, method: str, req: Request, n_boot: int, seed: int
+) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
+    """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
+    average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
+    if ds.attrs.get("task") == "multiclass" and base == "accuracy":
+        average = None
+    est = cube_metric(ds, base, "tp_fp", average, req)
+    est = est.mean(REPEAT) if REPEAT in est.dims else est
+    level = 1 - req.alpha
+    if method == "bootstrap":
+        if ds.attrs.get("task") == "multiclass" and base == "accuracy":
+            raise ValueError(
+                "method='bootstrap' resamples one-vs-all counts; multiclass accuracy counts "
+                "every sample once across classes: use method='posterior'."
+            )
+        lo, hi, info = _interval_pooled.bootstrap(ds, base, level, req.beta, n_boot, seed)
+    else:
+        lo, hi, info = _interval_pooled.posterior(ds, base, average, level, req.beta, n_boot, seed)
+    return est, lo, hi, info
+
+
+def _score_folds(df: pd.DataFrame, name: str, average: Any, frame: tuple) -> xr.DataArray:
+    func = getattr(scores, name)
+    return func(
+        df,
+        "fold",
+        "nan",
+        average=average,
+        labels=frame[0],
+        pos_label=frame[1],
+        y_true=frame[2],
+        fold=frame[3],
+        repeat=frame[4],
+        score=frame[5],
+    )
+
+
+def _finish(
+    out: xr.Dataset,
+    method: str,
+    level: float,
+    name: str,
+    reduced: Sequence[str],
+    info: dict[str, Any],
+) -> xr.Dataset:
+    for v in out.data_vars.values():
+        v.attrs = {}
+    out.attrs = {
+        "method": method,
+        "level": level,
+        "estimand": _estimand(method, name),
+        "training_variability": method in ("corrected_t", "nested"),
+        "reference": REFERENCES[method],
+        "metric": name,
+        "reduced_dims": ",".join(reduced),
+        **{k: v for k, v in info.items() if v is not None},
+    }
+    return out
+
+
+# --- the function ---------------------------------------------------------------------------
+
+
+@doc
+def interval(
+    data: xr.Dataset | pd.DataFrame,
+    metric: str = "f",
+    *,
+    fold_method: str | None = None,
+    method: str = "auto",
+    level: float = 0.95,
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+    average: str | None = None,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    n_boot: int = 2000,
+    random_state: int | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> xr.Dataset:
+    r"""An interval for a cross-validated number that says what it estimates.
+
+    The number follows cvframe's defaults: ``metric="f"`` is F_tp,fp (the counts pooled
+    over the folds), ``fold_method="avg"`` F_avg; ``"f_tp_fp"``, ``"f_avg"``,
+    ``"accuracy"`` (pooled), ``"accuracy_avg"``, ... spell both at once. On a predictions
+    frame ``metric="auc"`` is AUC_merge and ``fold_method="avg"`` AUC_avg (also ``"ap"``,
+    ``"brier"`` with ``fold_method="avg"``). ``method="auto"`` picks:
+
+    - **pooled count metrics** (F_tp,fp, pooled precision, recall, specificity, accuracy,
+      micro averages): ``"posterior"``, the posterior of the pooled confusion cells
+      (Goutte & Gaussier 2005) under a Dirichlet(1/2) prior. F is a monotone function of
+      the Jaccard index :math:`J = TP/(TP+FP+FN)`, whose posterior is a Beta, so
+
+      .. math:: F \in \left[\frac{2 J_{\alpha/2}}{1 + J_{\alpha/2}},\;
+                \frac{2 J_{1-\alpha/2}}{1 + J_{1-\alpha/2}}\right], \qquad
+                J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
+
+      exact quantiles; precision, recall, specificity and accuracy are Beta shares of the
+      cells in the same way; :math:`F_\beta` (:math:`\beta \ne 1`) and class averages use
+      ``n_boot`` Monte-Carlo draws. ``"bootstrap"`` (forced) is the percentile bootstrap
+      stratified within fold x true class. With repeats the counts of **one pass** are
+      used (the per-repeat pooled counts averaged over the repeats): the repeats re-test
+      the same samples, so they are not more evidence about the population.
+    - **AUC_merge** (a frame): ``"delong"``, DeLong's variance (DeLong et al. 1988) from
+      the midrank placements of Sun & Xu (2014), on the logit scale,
+      :math:`\mathrm{expit}(\mathrm{logit}\,\widehat{A} \pm z\,\widehat{se}/(\widehat A(1 -
+      \widehat A)))`; with repeats, the mean AUC and the mean per-repeat variance.
+    - **per-fold aggregations** (F_avg, accuracy_avg, AUC_avg, ...): ``"corrected_t"``,
+      Nadeau & Bengio's corrected t over the :math:`n = kr` folds of (repeated) CV,
+
+      .. math:: \bar x \pm t_{n-1,\,1-\alpha/2}
+                \sqrt{\left(\frac1n + \frac{n_{test}}{n_{train}}\right)\hat\sigma^2},
+
+      :math:`n_{test}/n_{train}` from the cube's fold totals (the correction
+      :func:`cvframe.compare.compare` uses for ``test="corrected_t"``).
+    - ``"nested"`` (forced): nested cross-validation (Bates, Hastie & Tibshirani 2024) from
+      ``data.attrs["nested_cv"]``, written by ``cvframe.cross_validate(..., nested=R)``:
+      :math:`\widehat{err}_{NCV} - \widehat{bias} \pm z\,\widehat{se}`.
+
+    Parameters
+    ----------
+    data : xarray.Dataset or pandas.DataFrame
+        The counts cube, or the predictions frame (count metrics build the cube with
+        :func:`cvframe.build.counts_from_frame`; score metrics read the scores).
+    metric : str, default "f"
+        ``"f"``, ``"precision"``, ``"recall"``, ``"specificity"``, ``"accuracy"``,
+        ``"auc"``, ``"ap"``, ``"brier"``, optionally with ``"_tp_fp"``/``"_pooled"``/
+        ``"_merge"`` or ``"_avg"``.
+    fold_method : {None, "tp_fp", "pooled", "merge", "avg"}, optional
+        None: pooled (merged for scores), unless ``metric`` says ``_avg``.
+    method : {"auto", "posterior", "bootstrap", "delong", "corrected_t", "nested"}
+        Each method refuses a design it does not fit, saying why and what to do.
+    level : float, default 0.95
+        Coverage the interval aims at, in (0, 1).
+    beta : float, default 1
+        Weight of recall in F.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default "warn"
+        Value of an undefined metric in the estimate (see :func:`cvframe.reduce.aggregate`);
+        the corrected t refuses folds left undefined (NaN).
+    average : {None, "macro", "micro", "weighted"}, optional
+        Data with several classes: per class (None) or averaged.
+    labels, pos_label : optional
+        As in :func:`cvframe.build.counts_from_frame` and :func:`cvframe.scores.auc`.
+    n_boot : int, default 2000
+        Bootstrap resamples or Monte-Carlo posterior draws (100 to 1,000,000).
+    random_state : int, optional
+        Seed of the draws (default 0: the interval is reproducible).
+    y_true, fold, repeat, score : str
+        Column names of the predictions frame (count metrics read ``y_pred``).
+
+    Returns
+    -------
+    xarray.Dataset
+        ``estimate`` (the number cvframe reports: the mean over repeats), ``lower``,
+        ``upper`` over every dim not reduced (``model``, ``class`` when per class,
+        ``dataset``, ``trial``, ...): ``fold`` and ``repeat`` are reduced, ``class`` when
+        averaged. Attrs ``method``, ``level``, ``estimand`` (one sentence),
+        ``training_variability`` (whether the interval includes the variation of the fitted
+        models over training sets), ``reference``, ``metric``, ``reduced_dims`` and the
+        method's own (``n_test``/``n_train`` of the corrected t, ``draws``...).
+
+    Raises
+    ------
+    ValueError
+        An unknown metric or method; a method forced on a design it does not fit (the
+        corrected t on a pooled metric or a single fold or undefined folds, DeLong without
+        2 positives and 2 negatives, nested without ``attrs["nested_cv"]``, a score metric
+        on a cube).
+
+    Notes
+    -----
+    The posterior and DeLong intervals are conditional on the fitted fold models (they do
+    not include training variability); the corrected t and nested CV aim at the learning
+    procedure. Coverage of every method on the simulation model of Forman & Scholz (2010)
+    is in the docs page "How sure is the number?" (:func:`cvframe.coverage_study`).
+
+    References
+    ----------
+    Goutte & Gaussier (2005); Brown, Cai & DasGupta (2001); DeLong, DeLong &
+    Clarke-Pearson (1988); Sun & Xu (2014); Nadeau & Bengio (2003); Bates, Hastie &
+    Tibshirani (2024).
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> ds = cvframe.datasets.table1()
+    >>> iv = cvframe.interval(ds, "f")
+    >>> iv.attrs["method"], [round(float(iv[v].item()), 3) for v in ("estimate", "lower", "upper")]
+    ('posterior', [0.583, 0.406, 0.728])
+    >>> print(iv.attrs["estimand"][:60])
+    F_tp,fp of these fitted fold models on new samples from the
+    >>> ds.cv.interval("f_avg").attrs["method"]
+    'corrected_t'
+    """
+    level = _checks.real(
+        "level", level, 0.0, 1.0, low_open=True, high_open=True, fix="Pass e.g. level=0.95."
+    )
+    method = _checks.choice("method", method, METHODS)
+    n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
+    seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
+    average = _checks.choice("average", average, AVERAGES)
+    data = _data(data)
+    if method == "nested":
+        table, extra = _interval_fold.nested(data, metric, level)
+        return _finish(table, "nested", level, metric, (), extra)
+    base, how = _parse(metric, fold_method)
+    is_frame = isinstance(data, pd.DataFrame)
+    chosen = _choose(method, base, how, is_frame, average)
+    req = _request(base, level, beta, zero_division, average, pos_label)
+    cols = {"y_true": y_true, "fold": fold, "repeat": repeat, "score": score}
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    name = base + ("_avg" if how == "avg" else "_merge" if base in SCORE_METRICS else "_tp_fp")
+    name = "accuracy_pooled" if name == "accuracy_tp_fp" else name
+    info: dict[str, Any] = {}
+    if base in SCORE_METRICS:
+        if average == "micro":
+            raise ValueError(
+                f"average='micro' is not defined for metric={base!r}; pass None, 'macro' or "
+                "'weighted'."
+            )
+        if chosen == "delong":
+            est, lo, hi, info = _interval_auc.frame_interval(data, average, level, frame)
+        else:
+            v = _score_folds(data, SCORE_METRICS[base], average, frame)
+            cube = _counts_cube(data, labels, pos_label, cols, y_pred=y_true)
+            est, lo, hi, info = _interval_fold.corrected_t(cube, v, name, level)
+    else:
+        ds = _counts_cube(data, labels, pos_label, cols) if is_frame else data
+        if chosen == "corrected_t":
+            avg = average if ds.sizes.get(CLASS, 1) > 1 else None
+            est, lo, hi, info = _interval_fold.corrected_t(ds, fold_values(ds, req), name, level)
+            info["average"] = str(avg)
+        else:
+            est, lo, hi, info = _pooled(ds, base, chosen, req, n_boot, seed)
+    out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
+    out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
+    reduced = [d for d in (FOLD, REPEAT) if d in _dims(data)]
+    if CLASS not in out.dims and CLASS in _dims(data):
+        reduced.append(CLASS)
+    return _finish(out, chosen, level, name, reduced, info)
+
+
+def _dims(data: Any) -> tuple[str, ...]:
+    if isinstance(data, xr.Dataset):
+        return tuple(map(str, data.dims))
+    return (FOLD, CLASS) + ((REPEAT,) if REPEAT in data.columns else ())
+
+
+def delong(scores: Any, y: Any, *, level: float = 0.95) -> tuple[np.ndarray, ...]:
+    r"""AUC and its DeLong interval (logit scale) of every row of a score array.
+
+    The array form of ``interval(frame, "auc")`` for one pass of merged scores: rows are
+    independent data sets (e.g. the trials of :func:`cvframe.coverage_study`).
+
+    Parameters
+    ----------
+    scores : array-like of shape (..., S)
+        Scores, higher meaning more positive.
+    y : array-like of 0/1 or bool, broadcast with ``scores``
+        Whether each sample is positive.
+    level : float, default 0.95
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(estimate, lower, upper)`` of shape ``scores.shape[:-1]``; NaN ends where a row
+        has fewer than 2 positives or 2 negatives.
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson (1988); Sun & Xu (2014).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> est, lo, hi = delong(np.array([0.1, 0.4, 0.35, 0.8, 0.7, 0.2]), [0, 0, 1, 1, 1, 0])
+    >>> float(est), bool(lo < est < hi)
+    (0.8888888888888888, True)
+    """
+    from scipy import stats
+
+    level = _checks.real("level", level, 0.0, 1.0, low_open=True, high_open=True)
+    auc, var = _interval_auc.delong_arrays(scores, y)
+    lo, hi = _interval_auc.logit_interval(auc, var, float(stats.norm.ppf((1 + level) / 2)))
+    return auc, lo, hi
