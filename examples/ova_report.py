@@ -109,7 +109,8 @@ def main() -> None:
     summaries = {name: ds.cv.summary(res, ci=0.95) for name, res in results.items()}
     table = pd.DataFrame({name: fmt(s) for name, s in summaries.items()}).T
     print(
-        f"class averages: mean over repeats [95% t-interval: ci_low, ci_high], n={REPEATS} repeats"
+        f"class averages: mean over repeats [95% spread across the {REPEATS} repeats' "
+        "partitions: ci_low, ci_high; not an interval for the metric, see cvframe.interval]"
     )
     print(table.to_string())
     print()

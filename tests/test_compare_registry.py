@@ -125,7 +125,7 @@ def test_multiclass_f_is_compared_through_the_class_average(average):
 def test_multiclass_per_class_on_request_and_one_class_by_pos_label():
     df, ds = _multiclass()
     res = compare(ds, "f", baseline="a", average=None)
-    assert res.sizes["class"] == 3 and "not adjusted" in res.attrs["classes"]
+    assert res.sizes["class"] == 3 and "Holm-adjusted" in res.attrs["classes"]
     one = compare(df, "f", baseline="a", pos_label=2)
     assert one["mean"].item() == pytest.approx(res["mean"].sel({"class": 2}).item())
     boot = compare(df, "f_tp_fp", baseline="a", pos_label=2, n_resamples=100)

@@ -255,3 +255,51 @@ def test_doc_page_examples_run(page):
         warnings.simplefilter("ignore")  # the page itself records the warnings it shows
         runner.run(test, out=failures.append)
     assert runner.failures == 0, "".join(failures)
+
+
+# --- the spread across repeats is not an interval for the metric --------------------------
+
+
+def test_summary_says_its_t_interval_is_the_spread_across_partitions():
+    ds = repeated_cube(0)
+    s = ds.cv.summary()
+    assert "not an interval for the metric" in s.attrs["spread"]
+    assert "cvframe.interval" in s.attrs["spread"]
+
+
+def test_summary_shows_a_given_interval_with_its_method_and_estimand():
+    ds = repeated_cube(1, models=2)
+    iv = xr.Dataset(
+        {
+            "estimate": xr.DataArray([[0.5, 0.6, 0.7]] * 2, dims=("model", "class")),
+            "lower": xr.DataArray([[0.4, 0.5, 0.6]] * 2, dims=("model", "class")),
+            "upper": xr.DataArray([[0.6, 0.7, 0.8]] * 2, dims=("model", "class")),
+        },
+        coords={"model": ["m0", "m1"], "class": [0, 1, 2]},
+        attrs={
+            "method": "posterior",
+            "level": 0.95,
+            "estimand": "F of these models",
+            "training_variability": False,
+            "reference": "Goutte & Gaussier 2005",
+        },
+    )
+    s = ds.cv.summary(interval=iv)
+    xr.testing.assert_equal(s["lower"], iv["lower"])
+    assert s.attrs["interval_method"] == "posterior"
+    assert s.attrs["interval_estimand"] == "F of these models"
+    assert s.attrs["interval_training_variability"] == "no"  # netCDF-safe
+    assert set(s["mean"].dims) == {"model", "class"}
+    with pytest.raises(ValueError, match="cvframe.interval returns"):
+        ds.cv.summary(interval=iv["lower"])
+    with pytest.raises(ValueError, match=r"dims \['repeat'\]"):
+        ds.cv.summary(interval=iv.expand_dims(repeat=[0]))
+
+
+def test_summary_takes_the_interval_of_cvframe_interval():
+    interval = pytest.importorskip("cvframe.compare.interval").interval
+    ds = repeated_cube(2)
+    iv = interval(ds, "f", zero_division=0.0)
+    s = ds.cv.summary(ds.cv.f_tp_fp(zero_division=0.0), interval=iv)
+    assert float((s["lower"] <= s["upper"]).all())
+    assert s.attrs["interval_method"] == iv.attrs["method"]

@@ -40,7 +40,7 @@ def test_text_report_of_table2():
     for value in ("0.7692", "0.6667", "0.6818", "0.8889", "0.9091"):
         assert value in text
     assert "policy: zero_division=0.0" in text
-    assert "[fold=1, class=1] undefined_precision: no predicted positives" in text
+    assert "[fold=1, class=1] " in text and "undefined_precision: no predicted positives" in text
     assert text.rstrip().splitlines()[-1] == RECOMMENDATION
     assert "F_tp,fp" in RECOMMENDATION and "unbiased" in RECOMMENDATION
 
@@ -322,26 +322,43 @@ def _multi(n: int = 180, k: int = 3, reps: int = 3, folds: int = 5, seed: int = 
     return pd.concat(parts, ignore_index=True)
 
 
-def test_summary_leads_with_the_recommended_number_and_its_interval():
-    from scipy import stats
-
+def test_summary_shows_the_interval_of_the_recommended_number_not_the_repeat_spread():
+    interval = pytest.importorskip("cvframe.compare.interval").interval
     ds = _frame(repeats=3).cv.counts()
     out = json.loads(report(ds, format="json"))
+    assert list(out)[0] == "findings"  # the findings lead every format
     row = out["summary"][0]
     per_rep = ds.cv.f_tp_fp(zero_division=0.0).squeeze().values
-    half = stats.t.ppf(0.975, 2) * per_rep.std(ddof=1) / np.sqrt(3)
+    want = interval(ds, "f", zero_division=0.0).squeeze()
     assert row["metric"] == "F_tp,fp" and row["repeats"] == 3
-    assert row["value"] == pytest.approx(per_rep.mean())
-    assert row["ci_low"] == pytest.approx(per_rep.mean() - half)
-    assert row["ci_high"] == pytest.approx(per_rep.mean() + half)
+    assert row["value"] == pytest.approx(float(want["estimate"]))
+    assert row["value_ci_low"] == pytest.approx(float(want["lower"]))
+    assert row["value_ci_high"] == pytest.approx(float(want["upper"]))
+    assert row["interval"] == f"95% {want.attrs['method']}"
+    assert row["sd_repeats"] == pytest.approx(per_rep.std(ddof=1))
+    assert out["intervals"][row["interval"]].startswith(want.attrs["estimand"])
+    assert "not an interval for the metric" in out["spread"]
     lines = report(ds).splitlines()
     first = next(i for i, x in enumerate(lines) if x.startswith("Summary:"))
-    assert first < next(i for i, x in enumerate(lines) if x.startswith("Findings"))
+    assert next(i for i, x in enumerate(lines) if x.startswith("Findings")) < first
     assert first < next(i for i, x in enumerate(lines) if x.startswith("Five aggregations"))
-    assert (
-        f"{per_rep.mean():.4f} [{per_rep.mean() - half:.4f}, {per_rep.mean() + half:.4f}]"
-        in (lines[first + 2])
-    )
+    low, high = float(want["lower"]), float(want["upper"])
+    assert f"{float(want['estimate']):.4f} [{low:.4f}, {high:.4f}]" in lines[first + 2]
+    assert any("estimates" in x and want.attrs["estimand"][:30] in x for x in lines)
+    assert any("not an interval for the metric" in x for x in lines[first:])
+
+
+def test_summary_shows_auc_merge_with_its_interval_when_scores_are_given():
+    interval = pytest.importorskip("cvframe.compare.interval").interval
+    df = _frame(repeats=1)
+    ds = df.cv.counts()
+    out = json.loads(report(ds, scores=df, format="json"))
+    rows = {r["metric"]: r for r in out["summary"]}
+    want = interval(df, "auc").squeeze()
+    assert rows["AUC_merge"]["value_ci_low"] == pytest.approx(float(want["lower"]))
+    assert rows["AUC_merge"]["value_ci_high"] == pytest.approx(float(want["upper"]))
+    assert rows["AUC_merge"]["value"] == pytest.approx(float(df.cv.auc("merge").squeeze()))
+    assert rows["AUC_merge"]["interval"] in out["intervals"]
 
 
 def test_class_averages_have_intervals_across_repeats():
@@ -412,10 +429,10 @@ def test_html_sections_in_order():
     page = report(df.cv.counts(), scores=df, format="html", plots=False)
     order = [
         page.index(f'<section class="{c}"')
-        for c in ("summary", "findings", "methods", "class-averages", "auc", "per-fold")
+        for c in ("findings", "summary", "methods", "class-averages", "auc", "per-fold")
     ]
     assert order == sorted(order)
-    assert page.index("Which model is better") < page.index('<section class="findings"')
+    assert page.index('<section class="findings"') < page.index("Which model is better")
 
 
 def test_html_with_figures_returns_the_embedded_pngs(rendered):

@@ -27,7 +27,16 @@ from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
 from ._common import AVERAGES, FOLD_METRICS, POOLED_METRICS, Request, Test, result
 
-__all__ = ["FOLD_METRICS", "POOLED_METRICS", "REGISTRY", "TESTS", "Test", "compare"]
+__all__ = [
+    "FOLD_METRICS",
+    "POOLED_METRICS",
+    "REGISTRY",
+    "TESTS",
+    "Test",
+    "adjust_classes",
+    "choose",
+    "compare",
+]
 
 _NADEAU = (
     "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
@@ -81,8 +90,9 @@ REGISTRY: dict[str, Test] = {
             "t",
             "fold",
             "cube",
-            "per-fold differences are independent and normal, which cross-validation breaks: "
-            "the type I error is far above alpha",
+            "per-fold differences are independent and normal, which cross-validation breaks "
+            "(the type I error is far above alpha): refused by compare, listed so the refusal "
+            "names it",
             "Student's paired t-test over all folds (no correction for overlapping training sets).",
             fold.run,
         ),
@@ -178,8 +188,17 @@ def compare(
     is None — the paired difference ``model - baseline`` of ``metric``: per repeat, its
     mean, a ``1 - alpha`` interval and a two-sided p-value of the chosen test.
 
-    **Which test for which data** (``test="auto"`` picks the first that applies and says so
-    in ``attrs["test"]``):
+    **Which test for which data.** ``test="auto"`` reads the design (:func:`choose`): a
+    ``dataset`` dim or column with two or more data sets gives ``"friedman"``; a pooled
+    metric on the frame the paired ``"bootstrap"`` (``"mcnemar"`` for the pooled accuracy of
+    one CV run); a per-fold metric ``"5x2cv_t"`` on 5 repeats x 2 folds, else
+    ``"corrected_t"``. ``attrs["test"]`` says which, ``attrs["reason"]`` why. Refused with
+    the reason: a pooled metric on the cube, ``"friedman"`` with the folds of one data set
+    as blocks, ``"t"`` (the uncorrected t over the folds of one data set), and unpaired
+    folds (fold sizes, supports or sample ids that differ between models). Every result has
+    an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired per-fold
+    differences (fold tests), of the per-data-set differences (Friedman), or the difference
+    itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
 
     - per-fold metrics (``"f"``, ``"accuracy"``, ``"precision"``, ``"recall"``,
       ``"specificity"`` and their ``"_avg"`` names, which average them) on a cube or a frame:
@@ -200,8 +219,8 @@ def compare(
       (Dietterich 1998): :math:`t = p_1^{(1)} / \sqrt{\tfrac15 \sum_i s_i^2}` on 5 df;
       ``"5x2cv_f"`` (Alpaydin 1999):
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
-      5 repeats of 2 folds. ``"t"`` is the uncorrected paired t over folds; it warns
-      (its type I error is far above ``alpha``, Dietterich 1998).
+      5 repeats of 2 folds. ``"t"``, the uncorrected paired t over folds, is refused (its
+      type I error is far above ``alpha``, Dietterich 1998).
     - pooled metrics (``"f_tp_fp"``, ``"precision_tp_fp"``, ``"recall_tp_fp"``,
       ``"accuracy_pooled"``, ``"auc_merge"``) have no per-fold values, so they need the
       predictions frame: ``"bootstrap"`` resamples the samples within strata fold (of the
@@ -255,8 +274,9 @@ def compare(
         (F, precision, recall, specificity, their pooled forms, AUC_merge) is averaged over
         the classes before the models are compared, so there is one comparison per pair of
         models, not one per class (``attrs["average"]`` says which average). None keeps
-        the classes (a ``class`` dim; its p-values are not adjusted for the number of
-        classes) — fold tests only; the resampling tests take ``pos_label=`` for one class.
+        the classes (a ``class`` dim; its p-values are Holm-adjusted over every (contrast,
+        class) test, the unadjusted ones in ``p_value_raw``) — fold tests only; the
+        resampling tests take ``pos_label=`` for one class.
         Accuracy counts every sample once and has no class average. Binary data: ignored.
     pos_label : label, optional
         Positive class of the frame (binary default as in ``df.cv.counts()``); on a
@@ -270,10 +290,12 @@ def compare(
     xarray.Dataset
         Over ``contrast`` (labels ``"a - b"``, with coordinates ``dim`` and ``baseline``)
         and every kept dim (``class``, ``dataset``, ...): ``difference`` (per repeat, or per
-        data set for Friedman), ``mean``, ``low``, ``high``, ``statistic``, ``p_value``,
-        ``significant`` and the test's own variables. ``attrs``: ``test``, ``metric``,
-        ``alpha``, ``assumes``, ``reference``, ``interval``, and where they apply
-        ``n_test``/``n_train``, ``n_resamples``, ``random_state``.
+        data set for Friedman), ``mean``, ``low``, ``high``, ``effect_size``,
+        ``statistic``, ``p_value``, ``significant`` (and ``p_value_raw`` per class) and the
+        test's own variables. ``attrs``: ``test``, ``chosen_by`` (``"auto"`` or
+        ``"user"``), ``reason``, ``metric``, ``alpha``, ``assumes``, ``reference``,
+        ``interval``, ``effect_size``, and where they apply ``n_test``/``n_train``,
+        ``n_resamples``, ``random_state``, ``correction``.
 
     Raises
     ------
@@ -282,7 +304,8 @@ def compare(
         infinite scores (naming the column and rows), an unpaired design
         (models tested on different folds: fold sizes, supports or sample ids differ), a
         design the test cannot use (5x2cv without 5 x 2 folds, McNemar on several repeats,
-        Friedman without two data sets), a pooled metric on a cube.
+        Friedman without two data sets: folds are not blocks), a pooled metric on a cube,
+        ``test="t"``.
 
     References
     ----------
@@ -299,8 +322,8 @@ def compare(
     ...          for acc in (0.7, 0.9)]
     >>> ds = xr.concat(cubes, dim=pd.Index(["weak", "strong"], name="model"))
     >>> res = compare(ds, "f", baseline="weak")
-    >>> res.attrs["test"], res["contrast"].values.tolist()
-    ('corrected_t', ['strong - weak'])
+    >>> res.attrs["test"], res.attrs["chosen_by"], res["contrast"].values.tolist()
+    ('corrected_t', 'auto', ['strong - weak'])
     >>> bool(res["mean"].item() > 0), bool(res["p_value"].item() < 0.05)
     (True, True)
     """
@@ -348,12 +371,119 @@ def compare(
         | {"repeat": repeat, "sample": sample},
         data=_data(data),
     )
-    if req.test == "auto":  # fold tests for per-fold metrics, resampling for pooled ones
-        test = "corrected_t"  # a pooled metric on a cube is refused with the fix
-        if req.metric in POOLED_METRICS and req.is_frame:
-            rep = req.cols["repeat"]
-            one = rep is None or rep not in req.data.columns or req.data[rep].nunique() == 1
-            test = "mcnemar" if req.metric == "accuracy_pooled" and one else "bootstrap"
+    reason = ""
+    if req.test == "auto":
+        test, reason = choose(req)
         req = replace(req, test=test)
+    elif req.test == "t":
+        raise ValueError(UNCORRECTED_T)
     spec = REGISTRY[req.test]
-    return result(spec.run(req), spec, req)
+    out = result(spec.run(req), spec, req)
+    out.attrs["chosen_by"] = "auto" if reason else "user"
+    out.attrs["reason"] = reason or f"test={req.test!r} was asked for"
+    return adjust_classes(out)
+
+
+#: Why ``test="t"`` is refused.
+UNCORRECTED_T = (
+    "test='t' (the uncorrected paired t-test over the folds of one data set) is refused: the "
+    "folds share training data, so the per-fold differences are correlated and its type I "
+    "error is far above alpha (Dietterich 1998; Nadeau & Bengio 2003). Use "
+    "test='corrected_t' (or test='auto')."
+)
+
+
+def _n_datasets(req: Request) -> int:
+    """How many data sets the data holds (a ``dataset`` dim or frame column)."""
+    if req.is_frame:
+        col = req.data.get("dataset")
+        return 0 if col is None else int(col.nunique())
+    return int(req.data.sizes.get("dataset", 0))
+
+
+def _design(req: Request) -> tuple[int, int]:
+    """Repeats and folds of the data (the frame's columns, or the cube's dims)."""
+    if not req.is_frame:
+        return int(req.data.sizes.get(REPEAT, 1)), int(req.data.sizes.get(FOLD, 0))
+    rep, fold_col = req.cols["repeat"], req.cols["fold"]
+    df = req.data
+    n_rep = int(df[rep].nunique()) if rep is not None and rep in df.columns else 1
+    return n_rep, int(df[fold_col].nunique()) if fold_col in df.columns else 0
+
+
+def choose(req: Request) -> tuple[str, str]:
+    """The test ``test="auto"`` runs for this metric and design, and why (one sentence).
+
+    - a ``dataset`` dim (or frame column) with two or more data sets: ``"friedman"`` (the
+      models ranked per data set; data sets are independent blocks, folds are not);
+    - a pooled metric (no per-fold values): on the frame, ``"mcnemar"`` for the pooled
+      accuracy of one CV run, else the paired ``"bootstrap"``; on a cube, refused (the
+      samples are needed to resample);
+    - a per-fold metric: ``"5x2cv_t"`` when the design is 5 repeats x 2 folds, else
+      ``"corrected_t"`` over the repeats x folds.
+    """
+    metric, n_sets = req.metric, _n_datasets(req)
+    if n_sets >= 2:
+        return "friedman", (
+            f"the data hold {n_sets} data sets: the models are ranked per data set and "
+            "compared by Friedman's test with Nemenyi/Holm post-hoc (Demsar 2006); data sets "
+            "are independent blocks, the folds of one data set are not"
+        )
+    if metric in POOLED_METRICS:
+        if not req.is_frame:
+            raise ValueError(
+                f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
+                "over the folds and has no per-fold values, so a paired test must resample "
+                "the tested samples: pass the predictions frame (a paired bootstrap), or "
+                "compare per-fold F with metric='f' (corrected t)."
+            )
+        n_rep, _ = _design(req)
+        if metric == "accuracy_pooled" and n_rep == 1:
+            return "mcnemar", (
+                "pooled accuracy of one CV run (each sample tested once by both models): "
+                "McNemar's exact test of the discordant pairs"
+            )
+        return "bootstrap", (
+            f"{metric!r} is pooled over the folds (no per-fold values): the paired bootstrap "
+            "resamples the tested samples within fold x class, the same draw for both models"
+        )
+    if metric in ("auc", "auc_avg"):
+        raise ValueError(
+            f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
+            "'dataset' dim with two or more data sets); on one data set compare "
+            "metric='auc_merge' on the predictions frame (paired bootstrap)."
+        )
+    n_rep, n_fold = _design(req)
+    if n_rep == 5 and n_fold == 2:
+        return "5x2cv_t", (
+            "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"
+        )
+    return "corrected_t", (
+        f"per-fold metric on {n_rep} repeat(s) x {n_fold} folds of one data set: the "
+        "corrected repeated k-fold t-test (Nadeau & Bengio 2003), whose variance accounts "
+        "for the training sets the folds share"
+    )
+
+
+def adjust_classes(out: xr.Dataset) -> xr.Dataset:
+    """Per-class p-values adjusted for the number of tests (Holm), when classes are kept.
+
+    The family is every (contrast, class, ...) p-value of the result; ``p_value_raw`` keeps
+    the unadjusted ones and ``significant`` follows the adjusted.
+    """
+    if CLASS not in out.dims or out.sizes[CLASS] < 2 or "p_value" not in out:
+        return out
+    if out.attrs["test"] == "friedman":  # its post-hoc p-values are adjusted per class
+        return out
+    raw = out["p_value"]
+    flat = raw.values.ravel()
+    ok = np.isfinite(flat)
+    adj = flat.copy()
+    if ok.any():
+        adj[ok] = friedman.holm(flat[ok])
+    out = out.assign(p_value_raw=raw, p_value=raw.copy(data=adj.reshape(raw.shape)))
+    out["significant"] = out["p_value"] < out.attrs["alpha"]
+    out.attrs["correction"] = (
+        f"Holm over the {flat.size} (contrast, class) p-values; p_value_raw unadjusted"
+    )
+    return out

@@ -153,7 +153,7 @@ def average_info(classes: Any, metric: str, average: str | None) -> dict[str, st
     if base_metric(metric) in ("accuracy", "auc_merge", "auc", "auc_avg"):
         return {"average": "none (accuracy counts every sample once)"}
     if average is None:
-        how = "compared per class (p-values not adjusted for the number of classes)"
+        how = "compared per class (p-values Holm-adjusted over the classes and contrasts)"
     else:
         how = f"per-class values averaged ({average}) before the comparison"
     return {"average": str(average), "classes": f"{len(classes)} classes {few(classes)}: {how}"}
@@ -205,7 +205,17 @@ def diff(da: xr.DataArray, dim: str, ia: list[int], ib: list[int]) -> xr.DataArr
     return a.rename({dim: "contrast"}) - b.rename({dim: "contrast"})
 
 
-_ORDER = ("difference", "mean", "low", "high", "statistic", "df", "p_value", "significant")
+_ORDER = (
+    "difference",
+    "mean",
+    "low",
+    "high",
+    "effect_size",
+    "statistic",
+    "df",
+    "p_value",
+    "significant",
+)
 
 
 def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:

@@ -25,7 +25,13 @@ from ._common import (
     pairs,
 )
 
-__all__ = ["counts_cube", "run", "run_5x2cv", "run_bayes"]
+__all__ = ["EFFECT_SIZE", "counts_cube", "moments", "run", "run_5x2cv", "run_bayes"]
+
+#: What ``effect_size`` of the fold tests is.
+EFFECT_SIZE = (
+    "Cohen's d_z: mean / sd (ddof=1) of the paired per-fold differences over the repeats x "
+    "folds ('mean' is the difference on the metric's scale)"
+)
 
 
 def counts_cube(req: Request) -> xr.Dataset:
@@ -79,7 +85,7 @@ def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int],
     return ds, models, ia, ib, diff(fold_values(ds, req), dim, ia, ib)
 
 
-def _moments(
+def moments(
     d: xr.DataArray, ds: xr.Dataset, dim: str, test: str
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Mean, standard error (corrected unless ``test="t"``) and df of the differences."""
@@ -119,8 +125,13 @@ def _t_interval(
 def _outcome(
     out: dict[str, xr.DataArray], d: xr.DataArray, ds: xr.Dataset, info: dict, req: Request
 ) -> dict[str, Any]:
-    """Add the per-repeat difference, the design's sizes and how classes were compared."""
+    """Add the per-repeat difference, the effect size, the design's sizes and how classes
+    were compared."""
     out["difference"] = d.mean(FOLD) if REPEAT in d.dims else d.mean(FOLD).expand_dims(REPEAT)
+    obs = [x for x in (REPEAT, FOLD) if x in d.dims]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["effect_size"] = d.mean(obs) / d.std(obs, ddof=1)
+    info["effect_size"] = EFFECT_SIZE
     info.update(n_folds=ds.sizes[FOLD], n_repeats=ds.sizes.get(REPEAT, 1))
     info.update(average_info(ds[CLASS].values, req.metric, req.average))
     return info
@@ -139,7 +150,7 @@ def run(req: Request) -> Outcome:
             UserWarning,
             stacklevel=user_stacklevel(),
         )
-    mean, se, df, info = _moments(d, ds, req.dim, req.test)
+    mean, se, df, info = moments(d, ds, req.dim, req.test)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = xr.where(se > 0, mean / se, xr.where(mean == 0, 0.0, np.sign(mean) * np.inf))
     p = xr.apply_ufunc(lambda tt, dd: 2 * stats.t.sf(np.abs(tt), dd), t, df)
@@ -157,7 +168,7 @@ def run_bayes(req: Request) -> Outcome:
     from scipy import stats
 
     ds, models, ia, ib, d = _prepare(req)
-    mean, scale, df, info = _moments(d, ds, req.dim, req.test)
+    mean, scale, df, info = moments(d, ds, req.dim, req.test)
 
     def cdf(v: float) -> xr.DataArray:
         with np.errstate(divide="ignore", invalid="ignore"):

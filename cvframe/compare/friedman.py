@@ -103,8 +103,11 @@ def run(req: Request) -> Outcome:
     if "dataset" not in score.dims or score.sizes["dataset"] < 2:
         raise ValueError(
             f"test='friedman' compares {dim}s across data sets and needs a 'dataset' dim with "
-            f"at least two data sets (got {score.sizes.get('dataset', 0)}); for one data set "
-            "use test='corrected_t' (per-fold values) or 'bootstrap' (pooled metrics)."
+            f"at least two data sets (got {score.sizes.get('dataset', 0)}). Ranking the "
+            f"{dim}s per fold (folds as blocks) is not valid: the folds of one data set share "
+            "training data and are not independent blocks. For one data set use "
+            "test='corrected_t' (per-fold values) or 'bootstrap' (pooled metrics), or "
+            "test='auto'."
         )
     if bool(score.isnull().any()):
         raise ValueError("test='friedman' needs a score for every model and data set (got NaN).")
@@ -127,9 +130,15 @@ def run(req: Request) -> Outcome:
         posthoc, how = "holm", "Holm-adjusted z (vs baseline)"
     d = diff(score, dim, ia, ib)
     out: dict[str, Any] = dict(difference=d, mean=d.mean("dataset"), rank=mean_rank)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["effect_size"] = d.mean("dataset") / d.std("dataset", ddof=1)
     out.update(rank_difference=rank_diff)
     out.update(low=rank_diff - cd, high=rank_diff + cd, statistic=z, p_value=p_pair)
     out.update(significant=sig, **omnibus, critical_difference=xr.DataArray(cd))
     interval = "rank difference +/- the Nemenyi critical difference"
     info = dict(posthoc=posthoc, n_datasets=score.sizes["dataset"], interval=interval)
+    info["effect_size"] = (
+        "Cohen's d_z over data sets: mean / sd (ddof=1) of the per-data-set differences "
+        "of the score; rank_difference is the difference of mean ranks"
+    )
     return Outcome(out, models, ia, ib, {**info, "p_value": how, **classes})

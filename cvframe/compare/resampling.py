@@ -347,6 +347,10 @@ def _check(req: Request) -> None:
 
 def _info(req: Request, pr: Paired) -> dict[str, Any]:
     info: dict[str, Any] = {"n_samples": len(pr.y), "n_repeats": pr.n_repeats}
+    info["effect_size"] = (
+        f"the difference itself, on the scale of {req.metric!r} (a pooled metric has no "
+        "per-fold spread to standardise by)"
+    )
     if req.test == "mcnemar":
         info["interval"] = f"{1 - req.alpha:.0%} Wald interval of the paired difference"
         info["p_value"] = (
@@ -386,7 +390,7 @@ def run(req: Request) -> Outcome:
     diff = obs[ia] - obs[ib]  # (C, R)
     mean = diff.mean(-1)
     test = {"mcnemar": mcnemar, "bootstrap": bootstrap, "permutation": permutation}[req.test]
-    res = {"difference": diff, "mean": mean, **test(pr, req, ia, ib, mean)}
+    res = {"difference": diff, "mean": mean, **test(pr, req, ia, ib, mean), "effect_size": mean}
     coords = {} if pr.repeats is None else {REPEAT: np.asarray(pr.repeats)}
     dims = ("contrast", REPEAT)
     out = {

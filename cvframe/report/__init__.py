@@ -1,14 +1,17 @@
 """The apples-to-apples report of a counts cube: text for the terminal, JSON, or one HTML file.
 
-The report composes the library's tables, in this order: a summary (the recommended number
-per model with its interval across repeats, led by which model is better when the cube has
-several), the findings of :func:`cvframe.diagnostics.anomalies`, the five F aggregations
-per class, the class averages with their intervals, AUC_avg next to AUC_merge when a
-predictions frame with scores is given, the plots (HTML) and every fold's counts (capped,
-the rows with a finding first), with the ``zero_division`` policy that produced the
-numbers. :mod:`.content` computes each table once (and :mod:`.decision` the one decision);
-:mod:`.text` and :mod:`.html` draw them, the plots draw its frames; :func:`html_with_figures`
-returns the page with its PNGs (each plot drawn once), :func:`render` several formats of one
+The report composes the library's tables, in this order: the findings of
+:func:`cvframe.diagnostics.anomalies` (first, with every column they have), a summary (which
+model is better when the cube has several -- each difference with its interval, test,
+effect size and a sentence to paste -- then each headline number with its interval from
+:func:`cvframe.interval`, its method and estimand, and the spread across repeats labelled as
+what it is), the five F aggregations per class, the class averages with their spread across
+repeats, AUC_avg next to AUC_merge when a predictions frame with scores is given, the plots
+(HTML) and every fold's counts (capped, the rows with a finding first), with the
+``zero_division`` policy that produced the numbers. :mod:`.content` computes each table once
+(:mod:`.headline` the headline intervals, :mod:`.decision` the one decision); :mod:`.text`
+and :mod:`.html` draw them, the plots draw its frames; :func:`html_with_figures` returns the
+page with its PNGs (each plot drawn once), :func:`render` several formats of one
 computation.
 """
 
@@ -154,19 +157,22 @@ def report(
 ) -> str:
     r"""The apples-to-apples report of a counts cube, as text, JSON or a self-contained HTML page.
 
-    In this order: a **summary** (the recommended number per model -- F_tp,fp, macro F_tp,fp
-    for multiclass cubes -- with its 95% Student-t interval across repeats
-    (:func:`cvframe.repeats.summary`), led, when the cube has a ``model`` dim with two or
-    more models, by which model is better: the best by mean per-fold F (F_avg) and each other
-    model's difference of F_avg to it, its interval and p-value, from
-    ``cvframe.compare(ds, "f", test="auto")`` on the cube (the corrected repeated k-fold
-    t-test), whether or not ``scores`` is given; F_tp,fp, pooled over the folds, has no
-    per-fold values, and the report says how to test it on the predictions); the
-    **findings** of
-    :func:`cvframe.diagnostics.anomalies`; the **five F aggregations** per class
+    In this order: the **findings** of :func:`cvframe.diagnostics.anomalies`, first in every
+    format (every column they have: severity, code, kind, where, detail, explanation); a
+    **summary**: when the cube has a ``model`` dim with two or more models, which model is
+    better -- the best by mean per-fold F (F_avg; macro F_avg for multiclass cubes) and each
+    other model's difference of F_avg to it with its interval, p-value, effect size, the test
+    ``cvframe.compare(ds, "f", test="auto")`` chose from the design and why, and one plain
+    sentence a reviewer can paste ("... the interval includes 0: this data does not show rf
+    to be better than lr."); F_tp,fp, pooled over the folds, has no per-fold values, and the
+    report says how to test it on the predictions -- then each headline number (F_tp,fp, or
+    macro F_tp,fp for multiclass cubes; AUC_merge when ``scores`` is given) with the 95%
+    interval of :func:`cvframe.interval`, its method and what it estimates, and, with
+    repeats, the sd across repeats, labelled as the spread across partitions (not an
+    interval for the metric); the **five F aggregations** per class
     (:func:`cvframe.reduce.f_methods`; with repeats their mean and the sd of F_tp,fp); the
     **averages over classes** (macro, micro, weighted F, and kappa and accuracy when the cube
-    has ``confusion``) of multiclass cubes, with their intervals across repeats;
+    has ``confusion``) of multiclass cubes, with their spread across repeats;
     AUC_avg next to AUC_merge when ``scores`` is given; in HTML the **plots** (every fold,
     the five methods, the confusion matrix, and the ROC curves -- one panel per class --
     when ``scores`` is given); then **every fold's** counts and metrics, the rows named by

@@ -9,7 +9,9 @@ and the methods plot; the class averages are computed once per repeat and summar
 predictions frame is read for the AUC table (AUC_avg next to AUC_merge,
 :func:`cvframe.scores.auc_methods`, with the Brier score of probability scores) and, for the
 HTML page, the ROC table (:func:`cvframe.tidy.roc_table`); the decision is
-:func:`.decision.decision` on the cube. Nothing here formats text; :mod:`.text` and
+:func:`.decision.decision` on the cube; the headline numbers get their intervals from
+:func:`cvframe.interval` (:mod:`.headline`, AUC_merge from the AUC table's values). Nothing
+here formats text; :mod:`.text` and
 :mod:`.html` only draw what :func:`content` returns, and the plots draw its frames.
 """
 
@@ -18,7 +20,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -26,10 +27,11 @@ from .. import _checks, diagnostics, multiclass, reduce, repeats, tidy
 from .. import scores as score_metrics
 from .._labels import frame as labels_frame
 from ..reduce import F_METHODS
-from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT, SUBSET
+from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT
 from ..tidy.curves import frame_args
 from ._common import binary, plain, pos_label
 from .decision import decision
+from .headline import SPREAD_NOTE, auc_interval, headline_table
 
 __all__ = [
     "CI",
@@ -42,7 +44,7 @@ __all__ = [
     "undefined_cells",
 ]
 
-#: Confidence level of the report's intervals across repeats (Student t).
+#: Level of the report's intervals (cvframe.interval, and the spread across repeats).
 CI = 0.95
 
 #: The one-line recommendation every report ends with.
@@ -102,52 +104,6 @@ def default_title(ds: xr.Dataset, name: str = "") -> str:
     return f"{name}: {text}" if name else text
 
 
-def _interval(result: xr.DataArray, ds: xr.Dataset) -> xr.Dataset:
-    """Mean over repeats with its Student-t interval (:func:`cvframe.repeats.summary`).
-
-    Without a ``repeat`` dim of two or more, the value itself with NaN spread (n = 1).
-    """
-    if result.sizes.get(REPEAT, 0) >= 2:
-        return repeats.summary(ds, result, dim=REPEAT, ci=CI)
-    kept = result.isel({REPEAT: 0}, drop=True) if REPEAT in result.dims else result
-    nan = xr.full_like(kept, np.nan, dtype="float64")
-    one = xr.full_like(kept, 1, dtype="int64")
-    return xr.Dataset(
-        {"mean": kept.astype("float64"), "std": nan, "ci_low": nan, "ci_high": nan, "n": one}
-    )
-
-
-def summary_table(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.DataFrame:
-    """The recommended number per model (and other user dims) with its interval over repeats.
-
-    Binary cubes: F_tp,fp of the positive class; multiclass cubes: macro F_tp,fp. Columns:
-    the user dims other than ``repeat``, ``metric``, ``value`` (mean over repeats),
-    ``ci_low``, ``ci_high`` (Student t, level :data:`CI`; NaN with one repeat), ``sd`` and
-    ``repeats``.
-    """
-    if SUBSET in ds.dims:
-        ds = ds.sel({SUBSET: "test"}, drop=True)
-    if binary(ds):
-        val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
-        val = val.isel({CLASS: 0}, drop=True) if CLASS in val.dims else val
-        metric = "F_tp,fp"
-    else:
-        val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
-        metric = "macro F_tp,fp"
-    s = _interval(val, ds)
-    by = [str(d) for d in s["mean"].dims]
-    frame = (
-        s[["mean", "ci_low", "ci_high", "std", "n"]].to_dataframe().reset_index()
-        if by
-        else pd.DataFrame({k: [s[k].item()] for k in ("mean", "ci_low", "ci_high", "std", "n")})
-    )
-    frame = frame[[*by, "mean", "ci_low", "ci_high", "std", "n"]].rename(
-        columns={"mean": "value", "std": "sd", "n": "repeats"}
-    )
-    frame.insert(len(by), "metric", metric)
-    return frame.reset_index(drop=True)
-
-
 def _class_averages(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.DataFrame | None:
     """:func:`cvframe.tidy.class_averages` with ``<name>_ci_low``/``_ci_high`` across repeats.
 
@@ -167,7 +123,10 @@ def _class_averages(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.Da
     by = [c for c in per_repeat.columns if c not in values and c != _PER_REPEAT]
     long = per_repeat.rename(columns={_PER_REPEAT: REPEAT}).set_index([REPEAT, *by])[values]
     s = repeats.summary(ds, long.to_xarray(), dim=REPEAT, ci=CI)
-    keys = per_repeat[by].drop_duplicates().reset_index(drop=True)
+    # with no key column, drop_duplicates keeps every repeat's row: one row of averages
+    keys = (
+        per_repeat[by].drop_duplicates().reset_index(drop=True) if by else pd.DataFrame(index=[0])
+    )
     out = keys.copy()
     for col in values:
         for stat, name in (
@@ -198,42 +157,77 @@ def _with_kappa_band(frame: pd.DataFrame | None) -> pd.DataFrame | None:
     return out
 
 
+def _multilabel(ds: xr.Dataset, zero_division: Any) -> pd.DataFrame | None:
+    """The multilabel metrics of a multilabel cube built from predictions, pooled over the
+    folds (``tp_fp``) and averaged over them (``avg``); mean over repeats (F at the beta of
+    the cube's per-sample sums)."""
+    if ds.attrs.get("task") != "multilabel" or "sample_f_sum" not in ds.data_vars:
+        return None
+    extra = tidy.extra_dims(ds)
+    by = [d for d in extra if d != REPEAT]
+    b = float(ds["sample_f_sum"].attrs.get("beta", 1.0))
+    rows = []
+    for fm in ("tp_fp", "avg"):
+        res = reduce.multilabel_metrics(ds, fm, beta=b, zero_division=zero_division)
+        dims, names = [d for d in extra if d in res.dims], [str(v) for v in res.data_vars]
+        t = res.to_dataframe().reset_index()[dims + names] if dims else None
+        t = pd.DataFrame({k: [res[k].item()] for k in names}) if t is None else t
+        rows.append(tidy.over_repeats(t, by, names, REPEAT in extra))
+        rows[-1]["fold_method"] = fm
+    out = pd.concat(rows, ignore_index=True)
+    return out[[*by, "fold_method", *[c for c in out.columns if c not in (*by, "fold_method")]]]
+
+
+def _default_columns(score_kwargs: dict[str, Any]) -> bool:
+    """Whether the predictions frame has the default column names (y_true, fold, ...)."""
+    default = {"y_true": "y_true", "fold": "fold", "score": "score"}
+    return all(score_kwargs.get(k, v) == v for k, v in default.items()) and score_kwargs.get(
+        "repeat", "repeat"
+    ) in ("repeat", None)
+
+
+def score_args(frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]) -> dict:
+    """The arguments the report reads the predictions frame with (labels, pos_label, columns)."""
+    labels = None if binary(ds) else list(ds.indexes[CLASS])
+    return frame_args(frame, dict(score_kwargs, labels=labels, pos_label=pos_label(ds)))
+
+
 def _score_tables(
-    frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any], draw: bool
-) -> tuple[pd.DataFrame, pd.DataFrame | None, str]:
+    frame: pd.DataFrame, ds: xr.Dataset, kw: dict[str, Any], draw: bool
+) -> tuple[pd.DataFrame, pd.DataFrame | None, str, tuple[xr.DataArray, Any]]:
     """The predictions frame read for the report: the AUC table and (``draw``) the ROC table.
 
     The AUC table holds AUC_avg and AUC_merge per class (and per model/dataset column of the
     frame), with Brier_avg and Brier_merge beside them when the scores are probabilities;
     the ROC table (:func:`cvframe.tidy.roc_table`, the points and each curve's AUC) is of the
-    first repeat, the one the HTML page draws, which the returned note names.
+    first repeat, the one the HTML page draws, which the returned note names; and AUC_merge
+    per class and repeat with its interval (the headline's). :func:`content` calls it
+    inside one :func:`cvframe.scores.one_parse` block: one parse of the frame.
     """
-    labels = None if binary(ds) else list(ds.indexes[CLASS])
-    kw = frame_args(frame, dict(score_kwargs, labels=labels, pos_label=pos_label(ds)))
-    with score_metrics.one_parse():  # AUC, Brier and the ROC curves from one parse
-        m = score_metrics.auc_methods(frame, undefined="nan", **kw)
-        shown = ["auc_avg", "auc_merge"]
-        try:  # Brier needs probabilities: decision values leave the AUC columns alone
-            for method in ("avg", "merge"):
-                m[f"brier_{method}"] = score_metrics.brier(frame, method, **kw)
-                shown.append(f"brier_{method}")
-        except ValueError as err:
-            if "outside [0, 1]" not in str(err):
-                raise
-        roc = tidy.roc_table(frame, **kw) if draw else None
+    m = score_metrics.auc_methods(frame, undefined="nan", **kw)
+    shown = ["auc_avg", "auc_merge"]
+    try:  # Brier needs probabilities: decision values leave the AUC columns alone
+        for method in ("avg", "merge"):
+            m[f"brier_{method}"] = score_metrics.brier(frame, method, **kw)
+            shown.append(f"brier_{method}")
+    except ValueError as err:
+        if "outside [0, 1]" not in str(err):
+            raise
+    roc = tidy.roc_table(frame, **kw) if draw else None
+    iv = auc_interval(frame, kw, level=CI, binary=binary(ds))
     dims = [str(d) for d in m.dims]
     auc = m.to_dataframe().reset_index()[dims + shown]
     if REPEAT in dims:
         by = [d for d in dims if d != REPEAT]
         auc = auc.groupby(by, sort=False)[shown].mean().reset_index()
     if roc is None:
-        return auc, None, ""
+        return auc, None, "", (m["auc_merge"], iv)
     rep, note = kw.get("repeat"), ""
     if rep is not None and rep in roc.columns:
         first, n = frame[rep].iloc[0], frame[rep].nunique()
         roc = roc[roc[rep] == first].reset_index(drop=True)
         note = f" ({rep} {first} of {n})" if n > 1 else ""
-    return auc, roc, note
+    return auc, roc, note, (m["auc_merge"], iv)
 
 
 def content(
@@ -250,13 +244,18 @@ def content(
 ) -> dict[str, Any]:
     """Every table and fact of one cube's report, each computed once.
 
-    Keys: ``title``, ``summary`` (:func:`summary_table`), ``decision``
-    (:func:`.decision.decision`), ``ci``, ``dims``, ``count_dims``, ``attrs``, ``policy``,
-    ``methods`` (the five F methods per class, averaged over repeats),
-    ``methods_per_repeat``, ``class_averages`` (multiclass only, with their intervals across
-    repeats), ``auc`` (when ``scores`` is given), ``per_fold``, ``findings``,
-    ``tolerance``, ``alpha``, ``recommendation``; and ``plots`` (not data of the report: the
-    frames the plots draw, with ``draw``: ``folds`` and its ``lines``, ``methods``,
+    Keys: ``findings`` (first: :func:`cvframe.diagnostics.anomalies`, whatever columns
+    it returns), ``title``, ``summary`` (:func:`.headline.headline_table`: each headline
+    number with its interval), ``intervals`` (each interval's method -> its estimand),
+    ``spread`` (what the sd across repeats is), ``decision`` (:func:`.decision.decision`:
+    each difference with its interval, test, effect size and sentence), ``ci``, ``dims``,
+    ``count_dims``, ``attrs``, ``policy``, ``methods`` (the five F methods per class,
+    averaged over repeats), ``methods_per_repeat``, ``class_averages`` (multiclass only,
+    with their spread across repeats), ``multilabel`` (multilabel cubes built from
+    predictions: :func:`cvframe.reduce.multilabel_metrics` pooled and averaged), ``auc``
+    (when ``scores`` is given; not for multilabel frames), ``per_fold``,
+    ``tolerance``, ``alpha``, ``recommendation``; and ``plots`` (not data of the report:
+    the frames the plots draw, with ``draw``: ``folds`` and its ``lines``, ``methods``,
     ``confusion`` and ``roc``).
     """
     extra = tidy.extra_dims(ds)
@@ -266,11 +265,33 @@ def content(
     methods = tidy.methods_table(ds, beta=beta, zero_division=zero_division)
     auc = roc = None
     roc_note = ""
-    if scores is not None:
-        auc, roc, roc_note = _score_tables(labels_frame.test_rows(scores), ds, score_kwargs, draw)
+    merged: tuple[xr.DataArray | None, Any] = (None, None)
+    frame = None  # the predictions frame the findings read (baselines, duplicates, AUC < 0.5)
+    with score_metrics.one_parse():  # AUC, Brier, ROC curves and findings from one parse
+        if scores is not None and ds.attrs.get("task") != "multilabel":  # no multilabel scores
+            # anomalies reads the frame by the default column names only
+            frame = scores if _default_columns(score_kwargs) else None
+            rows = labels_frame.test_rows(scores)
+            kw = score_args(rows, ds, score_kwargs)
+            auc, roc, roc_note, merged = _score_tables(rows, ds, kw, draw)
+        # the findings lead every format: what a reader must look at before any number
+        findings = diagnostics.anomalies(
+            ds, tolerance=tolerance, alpha=alpha, beta=beta, methods=methods, frame=frame
+        )
+    headline, legend = headline_table(
+        ds,
+        beta=beta,
+        zero_division=zero_division,
+        level=CI,
+        auc_merge=merged[0],
+        auc_interval=merged[1],
+    )
     out = {
+        "findings": findings,
         "title": title if title is not None else default_title(ds),
-        "summary": summary_table(ds, beta=beta, zero_division=zero_division),
+        "summary": headline,
+        "intervals": legend,
+        "spread": SPREAD_NOTE,
         "decision": decision(ds, per_fold, beta=beta, zero_division=zero_division),
         "ci": CI,
         "dims": {str(k): int(v) for k, v in ds.sizes.items()},
@@ -290,17 +311,17 @@ def content(
         "class_averages": _with_kappa_band(
             _class_averages(ds, beta=beta, zero_division=zero_division)
         ),
+        "multilabel": _multilabel(ds, zero_division),
         "auc": auc,
         "per_fold": per_fold,
-        "findings": diagnostics.anomalies(
-            ds, tolerance=tolerance, alpha=alpha, beta=beta, methods=methods
-        ),
         "tolerance": tolerance,
         "alpha": alpha,
         "recommendation": RECOMMENDATION,
     }
     if draw:
-        has_confusion = CONFUSION in ds.data_vars or binary(ds)
+        has_confusion = (
+            CONFUSION in ds.data_vars or binary(ds) or ds.attrs.get("task") == "multilabel"
+        )
         out["plots"] = {
             "beta": beta,
             "zero_division": zero_division,

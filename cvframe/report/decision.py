@@ -4,11 +4,13 @@ One rule, whatever the entry point (``ds.cv.report()``, ``ds.cv.report(scores=fr
 ``cvframe report FILE``): :func:`decision` ranks the models by the mean per-fold F (F_avg;
 macro F_avg for multiclass cubes), read from the report's per-fold table, and compares every
 other model with the best one by :func:`cvframe.compare.compare` on the cube with
-``test="auto"`` (the corrected repeated k-fold t-test on per-fold F). The difference it shows
-is the difference of the value it shows. F_tp,fp, the report's recommended number, is pooled
-over the folds: its paired bootstrap needs the per-sample predictions, and the note says so
-and how to run it. The result is plain data (JSON-ready); :func:`decision_lines` and
-:func:`decision_html` draw it.
+``test="auto"`` (on repeated folds the corrected repeated k-fold t-test on per-fold F, macro
+averaged over the classes of a multiclass cube). The difference it shows is the difference
+of the value it shows, with its interval, p-value, effect size, the test auto chose and why,
+and one plain sentence a reviewer can paste (:func:`sentence`). F_tp,fp, the report's
+recommended number, is pooled over the folds: its paired bootstrap needs the per-sample
+predictions, and the note says so and how to run it. The result is plain data (JSON-ready);
+:func:`decision_lines` and :func:`decision_html` draw it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from ..schema import CLASS, FOLD, PRED, REPEAT, SUBSET, TRUE
 from ..tidy import fold_table
 from ._common import binary, plain
 
-__all__ = ["MODEL", "decision", "decision_frame", "decision_html", "decision_lines"]
+__all__ = [
+    "MODEL",
+    "decision",
+    "decision_frame",
+    "decision_html",
+    "decision_lines",
+    "sentence",
+    "sentences",
+]
 
 MODEL = "model"
 
@@ -58,7 +68,10 @@ def decision(
         None when the cube has no ``model`` dim with two or more models. Keys: ``metric``
         (``"F_avg"``, or ``"macro F_avg"``), ``best``, ``rows`` (one record per model:
         ``model``, the metric, ``difference`` = model - best of that metric, ``low``,
-        ``high``, ``p_value``), ``test``, ``tested_metric``, ``interval`` and ``note``.
+        ``high``, ``p_value``, ``effect_size`` and ``sentence``, one plain sentence a
+        reviewer can paste), ``test``, ``reason`` (why ``test="auto"`` chose it),
+        ``tested_metric``, ``interval``, ``effect_size`` (what it is), ``level`` and
+        ``note``.
     """
     if MODEL not in ds.dims or ds.sizes[MODEL] < 2:
         return None
@@ -78,8 +91,11 @@ def decision(
     out: dict[str, Any] = {
         "metric": metric,
         "test": None,
+        "reason": "",
         "tested_metric": None,
         "interval": "",
+        "effect_size": "",
+        "level": None,
         "note": "",
     }
     if any(ds.sizes[d] > 1 for d in other):
@@ -101,7 +117,7 @@ def decision(
     table[MODEL] = [plain(m) for m in table[MODEL]]
     defined = table[metric].notna()
     best = table.loc[table[metric].idxmax(), MODEL] if defined.all() else None
-    for col in ("difference", "low", "high", "p_value"):
+    for col in (*_TESTED, "effect_size"):
         table[col] = float("nan")
     out["best"] = best
     if n_undefined or best is None:
@@ -110,31 +126,90 @@ def decision(
             "(model, fold) cells under zero_division=nan, and the paired test needs every "
             "fold: report with zero_division=0 (the paper's) to compare the models."
         )
-    elif not is_binary:
-        out["note"] = (
-            "no significance test for a class average: compare per class with "
-            "cvframe.compare(ds, 'f', baseline=...)."
-        )
     else:
         try:
             res = compare(
-                ds, "f", baseline=best, test="auto", beta=beta, zero_division=zero_division
+                ds,
+                "f",
+                baseline=best,
+                test="auto",
+                beta=beta,
+                zero_division=zero_division,
+                average=None if is_binary else "macro",
             )
         except ValueError as err:
             out["note"] = f"no test: {err}"
         else:
-            res = res.isel({CLASS: 0}, drop=True) if CLASS in res.dims else res
-            for j, m in enumerate(res[MODEL].values):
-                i = table.index[table[MODEL] == plain(m)][0]
-                table.loc[i, ["difference", "low", "high", "p_value"]] = [
-                    float(res[v].values[j]) for v in ("mean", "low", "high", "p_value")
-                ]
-            out["test"] = res.attrs.get("test")
-            out["tested_metric"] = res.attrs.get("metric")
-            out["interval"] = res.attrs.get("interval", "")
-            out["note"] = POOLED_NOTE
+            _tested(out, table, res, metric)
     out["rows"] = [{k: plain(v) for k, v in r.items()} for r in table.to_dict("records")]
     return out
+
+
+def _tested(out: dict[str, Any], table: pd.DataFrame, res: xr.Dataset, metric: str) -> None:
+    """Fill the table's differences from ``compare``'s result, and the decision's attrs."""
+    res = res.isel({CLASS: 0}, drop=True) if CLASS in res.dims else res
+    level = 1 - float(res.attrs.get("alpha", 0.05))
+    test = str(res.attrs.get("test"))
+    table["sentence"] = None
+    for j, m in enumerate(res[MODEL].values):
+        i = table.index[table[MODEL] == plain(m)][0]
+        vals = [float(res[v].values[j]) for v in ("mean", "low", "high", "p_value", "effect_size")]
+        table.loc[i, [*_TESTED, "effect_size"]] = vals
+        table.loc[i, "sentence"] = sentence(
+            plain(m), out["best"], metric, *vals, test=test, level=level
+        )
+    out.update(test=test, tested_metric=res.attrs.get("metric"), level=level)
+    out["interval"] = res.attrs.get("interval", "")
+    out["reason"] = res.attrs.get("reason", "")
+    out["effect_size"] = res.attrs.get("effect_size", "")
+    out["note"] = POOLED_NOTE
+
+
+#: The columns of a difference that compare fills (besides the effect size).
+_TESTED = ("difference", "low", "high", "p_value")
+
+
+def sentence(
+    model: Any,
+    best: Any,
+    metric: str,
+    difference: float,
+    low: float,
+    high: float,
+    p_value: float,
+    effect_size: float,
+    *,
+    test: str,
+    level: float = 0.95,
+) -> str:
+    """One plain sentence a reviewer can paste about ``model - best``.
+
+    >>> s = sentence("lr", "rf", "F_avg", -0.02, -0.05, 0.01, 0.2, -0.4, test="corrected_t")
+    >>> print(s[:61])
+    lr - rf in F_avg: -0.0200, 95% interval [-0.0500, +0.0100] (c
+    >>> print(s[s.index(";") + 2 :])
+    the interval includes 0: this data does not show rf to be better than lr.
+    """
+    nums = f"{difference:+.4f}"
+    if low == low and high == high:  # not NaN
+        nums += f", {level:.0%} interval [{low:+.4f}, {high:+.4f}]"
+    how = f"{test}, p={p_value:.3g}" + (
+        f", effect size d_z={effect_size:+.2f}" if effect_size == effect_size else ""
+    )
+    head = f"{model} - {best} in {metric}: {nums} ({how}); "
+    if not (low == low and high == high):
+        verdict = "no interval: judge by the p-value alone"
+        return head + verdict + "."
+    if low <= 0 <= high:
+        return (
+            head + f"the interval includes 0: this data does not show {best} to be better "
+            f"than {model}."
+        )
+    better, worse = (model, best) if low > 0 else (best, model)
+    return (
+        head + f"the interval excludes 0: this data shows {better} to be better than {worse} "
+        f"by {min(abs(low), abs(high)):.4f} to {max(abs(low), abs(high)):.4f}."
+    )
 
 
 def decision_frame(d: dict[str, Any]) -> pd.DataFrame:
@@ -143,7 +218,7 @@ def decision_frame(d: dict[str, Any]) -> pd.DataFrame:
     Interval columns are named ``minus <best>_ci_low``/``_ci_high``, as the renderers join
     them into the value's cell.
     """
-    rows = pd.DataFrame(d["rows"])
+    rows = pd.DataFrame(d["rows"]).drop(columns="sentence", errors="ignore")
     name = f"minus {d['best']}"
     rows = rows.rename(
         columns={"difference": name, "low": f"{name}_ci_low", "high": f"{name}_ci_high"}
@@ -151,6 +226,13 @@ def decision_frame(d: dict[str, Any]) -> pd.DataFrame:
     if d["test"] is None:
         rows = rows[[MODEL, d["metric"]]]
     return rows.astype({c: "float64" for c in rows.columns if c != MODEL})
+
+
+def sentences(d: dict[str, Any] | None) -> list[str]:
+    """The decision's pasteable sentences, one per difference (none without a test)."""
+    if d is None or d.get("test") is None:
+        return []
+    return [r["sentence"] for r in d["rows"] if r.get("sentence")]
 
 
 def _sentence(d: dict[str, Any]) -> str:
@@ -172,7 +254,10 @@ def _sentence(d: dict[str, Any]) -> str:
         p = f", p={r['p_value']:.3g}" if r["p_value"] is not None else ""
         parts.append(f"{r[MODEL]} {r['difference']:+.4f}{ci}{p}")
     return (
-        head + f". Others minus {d['best']} ({d['test']} on per-fold F): " + "; ".join(parts) + "."
+        head
+        + f". Others minus {d['best']} ({d['test']} on {_tested_values(d)}): "
+        + "; ".join(parts)
+        + "."
     )
 
 
@@ -184,9 +269,20 @@ def decision_lines(d: dict[str, Any] | None) -> list[str]:
     if d["best"] is None:
         return lines + [f"  {d['note']}", ""]
     lines.append("  " + _sentence(d))
+    lines += [f"  - {text}" for text in sentences(d)]
+    if d.get("reason"):
+        lines.append(f"  (test chosen: {d['test']}, because {d['reason']}; {_effect_words(d)})")
     if d["note"]:
         lines.append(f"  ({d['note']})")
     return lines
+
+
+def _tested_values(d: dict[str, Any]) -> str:
+    return "per-fold F" if d["metric"] == "F_avg" else "per-fold macro F"
+
+
+def _effect_words(d: dict[str, Any]) -> str:
+    return f"effect size: {d['effect_size']}" if d.get("effect_size") else "no effect size"
 
 
 def decision_html(d: dict[str, Any] | None) -> list[str]:
@@ -198,6 +294,14 @@ def decision_html(d: dict[str, Any] | None) -> list[str]:
     if d["best"] is None:
         return parts + [f'<p class="meta">{e(d["note"])}</p>']
     parts.append(f'<p class="lead">{e(_sentence(d))}</p>')
+    said = sentences(d)
+    if said:
+        parts.append('<ul class="sentences">' + "".join(f"<li>{e(t)}</li>" for t in said) + "</ul>")
+    if d.get("reason"):
+        parts.append(
+            f'<p class="meta">test chosen: {e(str(d["test"]))}, because {e(d["reason"])}; '
+            f"{e(_effect_words(d))}</p>"
+        )
     if d["note"]:
         parts.append(f'<p class="meta">{e(d["note"])}</p>')
     return parts

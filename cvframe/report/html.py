@@ -1,7 +1,8 @@
 """The report as one self-contained HTML page: tables and plots embedded, no external resource.
 
-The page reads top to bottom at 1400 px: the summary (the recommended number per model with
-its interval across repeats, and which model is better), the findings (highlighted), the five
+The page reads top to bottom at 1400 px: the findings (highlighted, first), the summary (the
+recommended number per model with its interval and method, and which model is better: each
+difference with its interval, test, effect size and a sentence to paste), the five
 methods, the class averages, the AUC table, the plots at their natural size, and the per-fold
 table (collapsed, the rows with a finding first and highlighted, capped). :func:`figures`
 draws each plot once, as PNG bytes that the page embeds and a caller can write to disk.
@@ -21,7 +22,15 @@ import xarray as xr
 from ..schema import CLASS
 from .content import content
 from .decision import decision_frame, decision_html
-from .text import averages_frame, fmt_frame, fold_rows, kept_columns, numeric_columns, summary_frame
+from .text import (
+    averages_frame,
+    findings_counts,
+    fmt_frame,
+    fold_rows,
+    kept_columns,
+    numeric_columns,
+    summary_frame,
+)
 
 __all__ = ["DPI", "MAX_WIDTH_PX", "Figure", "draw", "figures", "to_html"]
 
@@ -323,13 +332,12 @@ def _summary(c: dict[str, Any]) -> list[str]:
     e = html.escape
     s = c["summary"]
     n = int(s["repeats"].max()) if len(s) else 1
-    what = (
-        f"mean over {n} repeats [{c['ci']:.0%} Student-t interval across repeats]"
-        if n >= 2
-        else "one repeat: no interval across repeats"
-    )
     metric = str(s["metric"].iloc[0]) if len(s) else "F_tp,fp"
     d = c.get("decision")
+    legend = "".join(
+        f"<li><b>{e(method)}</b>: estimates {e(what)}</li>"
+        for method, what in c.get("intervals", {}).items()
+    )
     parts = [
         '<section class="summary" id="summary">',
         "<h2>Summary</h2>",
@@ -337,8 +345,10 @@ def _summary(c: dict[str, Any]) -> list[str]:
         _table(decision_frame(d), 4, "decision-table") if d and d["rows"] else "",
         f'<p class="meta">The recommended number, {e(metric)}'
         + (" per model" if "model" in s.columns else "")
-        + f" ({e(what)}):</p>",
+        + f", with its {c['ci']:.0%} interval and the interval's method:</p>",
         _table(summary_frame(c), 4, "summary-table"),
+        f'<ul class="meta intervals">{legend}</ul>' if legend else "",
+        f'<p class="meta">{e(c["spread"])} ({n} repeats).</p>' if n >= 2 else "",
         f'<p class="rec">{e(c["recommendation"])}</p>',
         "</section>",
     ]
@@ -354,10 +364,7 @@ def _findings(c: dict[str, Any], max_rows: int) -> list[str]:
             "disagreeing methods.</p>",
             "</section>",
         ]
-    counts = findings["kind"].value_counts()
-    parts.append(
-        "<p>" + ", ".join(f"<b>{n}</b> {html.escape(str(k))}" for k, n in counts.items()) + "</p>"
-    )
+    parts.append(f"<p>{html.escape(findings_counts(findings))}</p>")
     parts.append(
         f'<p class="meta">outlying_fold: exact binomial test of the fold\'s TP '
         f"against the pooled precision/recall, Bonferroni alpha={c['alpha']:g}; "
@@ -395,8 +402,8 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
         + (" &mdash; " + e(", ".join(f"{k}={v}" for k, v in c["attrs"].items())))
         + f"<br>policy: zero_division={e(c['policy']['zero_division'])}, "
         f"beta={c['policy']['beta']:g} &mdash; {e(c['policy']['meaning'])}</p>",
-        *_summary(c),
         *_findings(c, max_fold_rows),
+        *_summary(c),
         '<section class="methods">',
         "<h2>Five aggregations of the same folds</h2>",
         (
@@ -415,12 +422,25 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
             '<p class="meta">fold method tp_fp unless named; macro_f_avg_folds averages '
             "per-fold values"
             + (
-                f"; mean over {n_rep} repeats [{c['ci']:.0%} Student-t interval across repeats]"
+                f"; mean over {n_rep} repeats [{c['ci']:.0%} spread across the repeats' "
+                "partitions, not an interval for the metric]"
                 if rep and n_rep >= 2
                 else ""
             )
             + ".</p>",
             _averages(c["class_averages"]),
+            "</section>",
+        ]
+    if c.get("multilabel") is not None:
+        parts += [
+            '<section class="multilabel">',
+            "<h2>Multilabel metrics</h2>",
+            "<p class=\"meta\">scikit-learn's f1/jaccard average='samples', 'macro', "
+            "'micro', subset accuracy (accuracy_score), hamming_loss; tp_fp: pooled over all "
+            "tested samples, avg: mean of per-fold values"
+            + (f"; mean over {n_rep} repeats" if rep else "")
+            + ".</p>",
+            _table(c["multilabel"], 4, "multilabel"),
             "</section>",
         ]
     if c["auc"] is not None:

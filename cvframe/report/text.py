@@ -14,6 +14,10 @@ from ._common import plain
 from .decision import decision_frame, decision_lines
 
 __all__ = [
+    "finding_kind",
+    "finding_line",
+    "findings_counts",
+    "findings_lines",
     "fmt_frame",
     "fold_rows",
     "kept_columns",
@@ -110,11 +114,39 @@ def averages_frame(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
     return out
 
 
-def _finding_line(row: dict[str, Any]) -> str:
-    where = ", ".join(
-        f"{k}={v}" for k, v in row.items() if k not in ("kind", "detail") and v is not None
-    )
-    return f"  [{where}] {row['kind']}: {row['detail']}"
+#: Columns of a findings table that say what was found (the others say where).
+KIND = ("kind", "code")
+TEXT = ("detail", "explanation", "fix", "message")
+SEVERITY = "severity"
+
+
+def finding_kind(findings: pd.DataFrame) -> str | None:
+    """The column naming each finding's kind (``code`` or ``kind``), if any."""
+    return next((c for c in KIND if c in findings.columns), None)
+
+
+def _missing(v: Any) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float) and not np.isfinite(v))
+
+
+def finding_line(row: dict[str, Any]) -> str:
+    """One finding as a text line: ``[where] severity kind: detail`` from whatever columns
+    the findings table has."""
+    said = [k for k in (*KIND, SEVERITY, *TEXT) if k in row]
+    where = ", ".join(f"{k}={v}" for k, v in row.items() if k not in said and not _missing(v))
+    kind = " ".join(str(row[k]) for k in KIND[::-1] if k in row and not _missing(row[k]))
+    kind = kind or "finding"
+    sev = f"{row[SEVERITY]} " if SEVERITY in row and not _missing(row[SEVERITY]) else ""
+    text = "; ".join(str(row[k]) for k in TEXT if k in row and not _missing(row[k]))
+    return f"  [{where}] {sev}{kind}: {text}" if where else f"  {sev}{kind}: {text}"
+
+
+def findings_counts(findings: pd.DataFrame) -> str:
+    """``2 undefined_precision, 1 methods_disagree`` (by kind, or by severity)."""
+    col = finding_kind(findings) or (SEVERITY if SEVERITY in findings.columns else None)
+    if col is None:
+        return f"{len(findings)} findings"
+    return ", ".join(f"{n} {k}" for k, n in findings[col].value_counts().items())
 
 
 def _flagged(pf: pd.DataFrame, findings: pd.DataFrame) -> np.ndarray:
@@ -124,7 +156,8 @@ def _flagged(pf: pd.DataFrame, findings: pd.DataFrame) -> np.ndarray:
     if not len(findings) or FOLD not in findings.columns:
         return mask
     fold_level = findings[findings[FOLD].notna()]
-    keys = [c for c in findings.columns if c not in ("kind", "detail", CLASS) and c in pf]
+    said = (*KIND, SEVERITY, *TEXT, CLASS)
+    keys = [c for c in findings.columns if c not in said and c in pf]
     for _, row in fold_level.iterrows():
         hit = np.ones(len(pf), dtype=bool)
         for k in keys:
@@ -156,27 +189,46 @@ def _shown(n: int, total: int, n_flagged: int) -> str:
 
 def _summary_lines(c: dict[str, Any]) -> list[str]:
     s = c["summary"]
-    n = int(s["repeats"].max()) if len(s) else 1
     table = summary_frame(c)
-    what = (
-        f"value [{c['ci']:.0%} t-interval across {n} repeats], sd across repeats"
-        if n >= 2
-        else "one repeat: no interval across repeats"
-    )
-    return [
+    lines = [
         "Summary: the recommended number"
         + (" per model" if "model" in s.columns else "")
-        + f" ({what}):",
+        + f" (value [{c['ci']:.0%} interval], the interval's method):",
         *("  " + line for line in fmt_frame(table, 4).to_string(index=False).splitlines()),
     ]
+    lines += [f"  {method}: estimates {what}" for method, what in c.get("intervals", {}).items()]
+    if "sd across repeats" in table.columns:
+        lines.append(f"  ({c['spread']})")
+    return lines
 
 
 def summary_frame(c: dict[str, Any]) -> pd.DataFrame:
-    """The summary table, interval columns named for :func:`fmt_frame` (none with one repeat)."""
-    s = c["summary"].rename(columns={"ci_low": "value" + LOW, "ci_high": "value" + HIGH})
+    """The headline table as shown: the interval joins the value's cell; the sd across
+    repeats (named for what it is) only with two or more repeats."""
+    s = c["summary"].rename(columns={"sd_repeats": "sd across repeats"})
     if s["repeats"].max() < 2:
-        s = s.drop(columns=["value" + LOW, "value" + HIGH, "sd", "repeats"])
-    return s
+        s = s.drop(columns=["sd across repeats"])
+    return s.drop(columns=["repeats"])
+
+
+def findings_lines(c: dict[str, Any], max_rows: int) -> list[str]:
+    """The findings, first in the report: every column the findings table has."""
+    findings = c["findings"]
+    if not len(findings):
+        return [
+            "Findings: none (no undefined metrics, empty folds, absent classes, "
+            "outlying folds or disagreeing methods)."
+        ]
+    lines = [
+        f"Findings ({len(findings)}: {findings_counts(findings)}; outlying = exact binomial "
+        f"test vs pooled rates, Bonferroni alpha={c['alpha']:g}; methods_disagree = spread > "
+        f"{c['tolerance']:g}):"
+    ]
+    shown = findings.head(max_rows)
+    lines += [finding_line(row) for row in shown.to_dict("records")]
+    if len(findings) > len(shown):
+        lines.append(f"... and {len(findings) - len(shown)} more findings")
+    return lines
 
 
 def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
@@ -195,6 +247,8 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         f"beta={c['policy']['beta']:g} ({c['policy']['meaning']})",
         "",
     ]
+    findings = c["findings"]
+    lines += [*findings_lines(c, max_fold_rows), ""]
     d = c.get("decision")
     lead = decision_lines(d)
     if d and d["rows"]:
@@ -202,28 +256,13 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         lead += ["  " + line for line in table.splitlines()]
     lines += lead + ([""] if lead and lead[-1] else [])
     lines += _summary_lines(c)
-    findings = c["findings"]
-    lines.append("")
-    if len(findings):
-        counts = findings["kind"].value_counts()
-        lines.append(
-            f"Findings ({len(findings)}: "
-            + ", ".join(f"{n} {k}" for k, n in counts.items())
-            + f"; outlying = exact binomial test vs pooled rates, Bonferroni "
-            f"alpha={c['alpha']:g}; methods_disagree = spread > {c['tolerance']:g}):"
-        )
-        shown = findings.head(max_fold_rows)
-        lines += [_finding_line(row) for row in shown.to_dict("records")]
-        if len(findings) > len(shown):
-            lines.append(f"... and {len(findings) - len(shown)} more findings")
-    else:
-        lines.append(
-            "Findings: none (no undefined metrics, empty folds, absent classes, "
-            "outlying folds or disagreeing methods)."
-        )
     rep = c["methods_per_repeat"] is not None
     n_rep = c["dims"].get(REPEAT, 1)
-    ci = f"; [{c['ci']:.0%} t-interval across repeats]" if rep and n_rep >= 2 else ""
+    ci = (
+        f"; [{c['ci']:.0%} spread across repeats' partitions, not an interval for the metric]"
+        if rep and n_rep >= 2
+        else ""
+    )
     lines += [
         "",
         "Five aggregations of the same folds, per class"
@@ -243,6 +282,16 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
             + (f" (mean over repeats{ci})" if rep else "")
             + ":",
             averages_frame(c["class_averages"], 4).to_string(index=False),
+        ]
+    if c.get("multilabel") is not None:
+        lines += [
+            "",
+            "Multilabel metrics (scikit-learn's f1/jaccard average='samples', 'macro', "
+            "'micro', accuracy_score = subset accuracy, hamming_loss; tp_fp = pooled over all "
+            "tested samples, avg = mean of per-fold values)"
+            + (" (mean over repeats)" if rep else "")
+            + ":",
+            fmt_frame(c["multilabel"], 4).to_string(index=False),
         ]
     if c["auc"] is not None:
         lines += [
@@ -288,7 +337,7 @@ def to_json(c: dict[str, Any]) -> str:
             _records(v)
             if isinstance(v, pd.DataFrame)
             or v is None
-            and k in ("class_averages", "auc", "methods_per_repeat")
+            and k in ("class_averages", "multilabel", "auc", "methods_per_repeat")
             else v
         )
     return json.dumps(out, indent=1, allow_nan=False, default=plain)

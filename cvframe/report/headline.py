@@ -1,0 +1,194 @@
+"""The report's first screen: each headline number with its interval, method and estimand.
+
+:func:`headline_table` gives the recommended number per model -- F_tp,fp, macro F_tp,fp for
+multiclass cubes, and AUC_merge when the predictions frame has scores -- with the interval
+of :func:`cvframe.interval` (its method and what it estimates), and, with repeats, the
+standard deviation across repeats, labelled as what it is: how much the number moves with
+the partition of this data, not an interval for the metric (the repeats re-use the same
+samples).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import multiclass, reduce, repeats
+from ..schema import CLASS, REPEAT, SUBSET
+from ._common import binary
+
+__all__ = ["SPREAD_NOTE", "auc_interval", "headline_table", "interval_function"]
+
+#: How the report labels the spread across repeats.
+SPREAD_NOTE = (
+    "sd across repeats: how much the number moves with the partition of this data (the "
+    "repeats re-use the same samples), not an interval for the metric"
+)
+
+#: Columns of :func:`headline_table` after the user dims.
+COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
+
+
+def interval_function() -> Callable[..., xr.Dataset] | None:
+    """:func:`cvframe.interval`, or None while its module is not installed."""
+    try:
+        from ..compare.interval import interval
+    except ModuleNotFoundError as err:  # only the interval module itself may be missing
+        if err.name != "cvframe.compare.interval":
+            raise
+        return None
+    return interval
+
+
+def _call(func: Callable[..., xr.Dataset], data: Any, metric: str, **kw: Any) -> xr.Dataset:
+    """``func(data, metric, **kw)`` with the keywords it takes (None values left out)."""
+    params = inspect.signature(func).parameters
+    takes_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    use = {k: v for k, v in kw.items() if v is not None and (takes_all or k in params)}
+    return func(data, metric, **use)
+
+
+def _frame(da: xr.DataArray, name: str) -> pd.DataFrame:
+    """A DataArray without ``class`` (binary: the positive class) as a frame by its dims."""
+    if CLASS in da.dims:
+        da = da.isel({CLASS: 0}, drop=True)
+    da = da.drop_vars([c for c in da.coords if c not in da.dims])
+    if not da.dims:
+        return pd.DataFrame({name: [float(da)]})
+    return da.rename(name).to_dataframe().reset_index()
+
+
+def _join(left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
+    """``left`` with ``right``'s columns, on their shared user dims (all rows of ``left``)."""
+    on = [c for c in left.columns if c in right.columns and c not in COLUMNS]
+    if not on:
+        return left.assign(**{c: right[c].iloc[0] for c in right.columns}) if len(right) else left
+    return left.merge(right, on=on, how="left")
+
+
+def _interval_rows(
+    res: xr.Dataset | None, value: pd.DataFrame, note: str
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """``value`` with the interval's ends and method; the method -> estimand legend."""
+    out = value.copy()
+    if res is None:
+        out["value_ci_low"] = out["value_ci_high"] = np.nan
+        out["interval"] = note
+        return out, {}
+    ends = _frame(res["lower"], "value_ci_low")
+    ends = _join(ends, _frame(res["upper"], "value_ci_high"))
+    est = _frame(res["estimate"], "value")
+    if "value" in est.columns:  # the interval's own estimate is the number shown
+        out = _join(out.drop(columns="value"), est)
+    out = _join(out, ends)
+    method = str(res.attrs.get("method", "interval"))
+    level = res.attrs.get("level")
+    label = f"{float(level):.0%} {method}" if level is not None else method
+    out["interval"] = label
+    legend = {label: str(res.attrs.get("estimand", ""))}
+    if res.attrs.get("reference"):
+        legend[label] += f" ({res.attrs['reference']})"
+    return out, legend
+
+
+def _spread(val: xr.DataArray, ds: xr.Dataset) -> pd.DataFrame:
+    """The mean over repeats and its sd across repeats (NaN with one repeat), by user dims."""
+    if val.sizes.get(REPEAT, 0) >= 2:
+        s = repeats.summary(ds, val, dim=REPEAT)
+        mean, sd, n = s["mean"], s["std"], int(s["n"])
+    else:
+        mean = val.isel({REPEAT: 0}, drop=True) if REPEAT in val.dims else val
+        sd, n = xr.full_like(mean, np.nan, dtype="float64"), 1
+    out = _join(_frame(mean.astype("float64"), "value"), _frame(sd, "sd_repeats"))
+    out["repeats"] = n
+    return out
+
+
+def _attempt(func: Callable[..., xr.Dataset] | None, *args: Any, **kw: Any) -> Any:
+    """The interval, or the reason there is none (a string)."""
+    if func is None:
+        return "no interval (cvframe.interval is not available)"
+    try:
+        return _call(func, *args, **kw)
+    except (ValueError, TypeError) as err:  # a design the method refuses: say why
+        return f"no interval: {err}"
+
+
+def auc_interval(scores: pd.DataFrame, kw: dict[str, Any], *, level: float, binary: bool) -> Any:
+    """The interval of AUC_merge (macro over classes for multiclass) of the predictions
+    frame read with ``kw``, or why there is none (a string)."""
+    average = None if binary else "macro"
+    return _attempt(interval_function(), scores, "auc", level=level, average=average, **kw)
+
+
+def headline_table(
+    ds: xr.Dataset,
+    *,
+    beta: float,
+    zero_division: Any,
+    level: float,
+    auc_merge: xr.DataArray | None = None,
+    auc_interval: Any = None,
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The headline numbers with their intervals, and the legend (interval -> estimand).
+
+    One row per model (and other user dims) and metric: F_tp,fp of the positive class
+    (binary) or macro F_tp,fp (multiclass), and, when the report has scores, AUC_merge
+    (``auc_merge``: the report's AUC_merge per class and repeat, macro over classes for
+    multiclass) with ``auc_interval`` (:func:`auc_interval`). Columns: the user dims,
+    ``metric``, ``value`` (the interval's estimate; without an interval the mean over
+    repeats), ``value_ci_low``, ``value_ci_high`` (the interval of :func:`cvframe.interval`
+    at ``level``), ``interval`` (its level and method, or why there is none),
+    ``sd_repeats`` (sd across repeats, NaN with one) and ``repeats``.
+    """
+    if SUBSET in ds.dims:
+        ds = ds.sel({SUBSET: "test"}, drop=True)
+    func = interval_function()
+    is_binary = binary(ds)
+    average = None if is_binary else "macro"
+    if is_binary:
+        val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
+        metric = "F_tp,fp"
+    else:
+        val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
+        metric = "macro F_tp,fp"
+    kw = {"beta": beta, "zero_division": zero_division, "level": level, "average": average}
+    res = _attempt(func, ds, "f", **kw)
+    rows, legend = _interval_rows(
+        None if isinstance(res, str) else res, _spread(val, ds), res if isinstance(res, str) else ""
+    )
+    rows.insert(0, "metric", metric)
+    parts = [rows]
+    if auc_merge is not None:
+        auc = _auc_rows(auc_merge, auc_interval)
+        parts.append(auc[0])
+        legend.update(auc[1])
+    table = pd.concat(parts, ignore_index=True)
+    by = [c for c in table.columns if c not in COLUMNS]
+    return table[[*by, *COLUMNS]], legend
+
+
+def _auc_rows(merged: xr.DataArray, res: Any) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The AUC_merge row(s) of the headline table with their interval (or why none)."""
+    if CLASS in merged.dims and merged.sizes[CLASS] > 1:
+        merged = merged.mean(CLASS)
+    if merged.sizes.get(REPEAT, 0) >= 2:
+        mean = merged.mean(REPEAT)
+        sd = merged.std(REPEAT, ddof=1)
+        n = merged.sizes[REPEAT]
+    else:
+        mean = merged.isel({REPEAT: 0}, drop=True) if REPEAT in merged.dims else merged
+        sd, n = xr.full_like(mean, np.nan, dtype="float64"), 1
+    value = _join(_frame(mean, "value"), _frame(sd, "sd_repeats")).assign(repeats=n)
+    if res is None:
+        res = "no interval"
+    rows, legend = _interval_rows(
+        None if isinstance(res, str) else res, value, res if isinstance(res, str) else ""
+    )
+    rows.insert(0, "metric", "AUC_merge")
+    return rows, legend
