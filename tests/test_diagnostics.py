@@ -42,7 +42,15 @@ def _clean(
 
 def test_table2_finds_the_fold_without_predicted_positives():
     found = anomalies(cvframe.datasets.table2())
-    assert list(found.columns) == ["fold", "class", "kind", "detail"]
+    assert list(found.columns) == [
+        "severity",
+        "code",
+        "kind",
+        "fold",
+        "class",
+        "detail",
+        "explanation",
+    ]
     prec = found[found.kind == "undefined_precision"]
     assert prec["fold"].tolist() == [1] and prec["class"].tolist() == [1]
     assert "TP=0, FP=0, FN=4" in prec["detail"].iloc[0]
@@ -140,14 +148,26 @@ def test_user_dims_become_columns_and_are_kept():
     )
     ds = xr.concat([ds, ds], dim=pd.Index([0, 1], name="repeat"))
     found = anomalies(ds)
-    assert list(found.columns) == ["repeat", "model", "fold", "class", "kind", "detail"]
+    assert list(found.columns) == [
+        "severity",
+        "code",
+        "kind",
+        "repeat",
+        "model",
+        "fold",
+        "class",
+        "detail",
+        "explanation",
+    ]
     prec = found[found.kind == "undefined_precision"]
     assert sorted(zip(prec["repeat"], prec["model"], prec["fold"], strict=True)) == [
         (0, "m1", 1),
         (1, "m1", 1),
     ]
-    # sorted by repeat, then model, with the whole-class finding after the folds
-    assert found["repeat"].tolist() == sorted(found["repeat"].tolist())
+    # sorted by severity, then repeat and model, the whole-class finding after the folds
+    for _, part in found.groupby("severity", sort=False):
+        assert part["repeat"].tolist() == sorted(part["repeat"].tolist())
+    assert found["severity"].tolist() == ["warning", "warning", "info", "info"]
 
 
 def test_dask_cube_gives_the_same_findings():
@@ -224,7 +244,16 @@ def test_methods_table_has_the_paper_values():
 
 
 def test_module_all():
-    assert set(diagnostics.__all__) == {"KINDS", "anomalies", "fold_table", "methods_table"}
+    assert set(diagnostics.__all__) == {
+        "COLUMNS",
+        "FINDINGS",
+        "Finding",
+        "KINDS",
+        "SEVERITIES",
+        "anomalies",
+        "fold_table",
+        "methods_table",
+    }
 
 
 # --- cells that are not folds -------------------------------------------------------------

@@ -14,33 +14,53 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _checks, _labels, multiclass, reduce
+from .. import _checks, multiclass, reduce
 from ..build import counts_from_frame
-from ..errors import few
+from ..formulas import SCORER_ALIASES, scorer_metric
 from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
-from ..splits import n_samples
 from . import _frame
-from ._frame import PARAM
+from ._frame import PARAM, selection_stability
+from .threshold import PooledThresholdClassifierCV
 
-__all__ = ["COUNT_SCORINGS", "PARAM", "SCORE_SCORINGS", "PooledSearchCV"]
+__all__ = [
+    "COUNT_SCORINGS",
+    "PARAM",
+    "SCORER_ALIASES",
+    "SCORE_SCORINGS",
+    "PooledSearchCV",
+    "PooledThresholdClassifierCV",
+    "selection_stability",
+]
 
 #: Named scorings computed from the counts cube: name -> per-class metric pooled over folds.
 COUNT_SCORINGS = {
     "f_tp_fp": "f",
     "precision_tp_fp": "precision",
     "recall_tp_fp": "recall",
+    "jaccard_tp_fp": "jaccard",
     "accuracy": "accuracy",
+    "balanced_accuracy_tp_fp": "balanced_accuracy",
 }
-#: Named scorings computed from the out-of-fold scores: name -> ranking metric, merged.
-SCORE_SCORINGS = {"auc_merge": "auc", "average_precision_merge": "average_precision"}
+#: Named scorings computed from the out-of-fold scores: name -> score metric of the merged
+#: folds (Brier and log-loss negated, so that higher is better as for scikit-learn's scorers).
+SCORE_SCORINGS = {
+    "auc_merge": "auc",
+    "average_precision_merge": "average_precision",
+    "neg_brier_merge": "brier",
+    "neg_log_loss_merge": "log_loss",
+}
 _AVERAGES = (None, "macro", "micro", "weighted")
+#: Scorings with one value whatever the classes: no ``average`` needed for multiclass y.
+_ONE_VALUE = ("accuracy", "balanced_accuracy_tp_fp", "neg_brier_merge", "neg_log_loss_merge")
+_NEGATED = ("brier", "log_loss")
 
 
 class PooledSearchCV(BaseSearchCV):
@@ -78,10 +98,21 @@ class PooledSearchCV(BaseSearchCV):
         The aggregation that ranks candidates:
 
         - ``"f_tp_fp"`` (F_beta of the pooled counts), ``"precision_tp_fp"``,
-          ``"recall_tp_fp"``, ``"accuracy"`` (pooled: total correct / total tested, every
-          sample counted once whatever ``average``): from the counts cube;
+          ``"recall_tp_fp"``, ``"jaccard_tp_fp"``, ``"accuracy"`` (pooled: total correct /
+          total tested, every sample counted once whatever ``average``),
+          ``"balanced_accuracy_tp_fp"`` (the mean over classes of pooled recall; binary:
+          (recall + specificity) / 2): from the counts cube;
         - ``"auc_merge"``, ``"average_precision_merge"``: one ranking over all folds'
           out-of-fold scores (from ``predict_proba``, else ``decision_function``);
+          ``"neg_brier_merge"``, ``"neg_log_loss_merge"``: minus the Brier score and the
+          log-loss of the merged ``predict_proba`` values (multiclass: of the probability
+          vector, ``average="multiclass"`` of :func:`cvframe.scores.brier`);
+        - a scikit-learn scorer name, mapped to its pooled counterpart by
+          :data:`cvframe.formulas.SCORER_ALIASES`: ``"f1"`` -> ``"f_tp_fp"``, ``"precision"``,
+          ``"recall"``, ``"jaccard"``, ``"accuracy"``, ``"balanced_accuracy"``, ``"roc_auc"``
+          -> ``"auc_merge"``, ``"average_precision"``, ``"neg_brier_score"``,
+          ``"neg_log_loss"``; with a ``_macro``/``_micro``/``_weighted`` suffix
+          (``"f1_macro"``) the suffix sets ``average``. ``scoring_`` records the pooled name;
         - a callable ``scoring(cube) -> xarray.DataArray`` reducing ``fold`` (and ``class``)
           of a counts cube and keeping ``param`` (and ``repeat``), e.g.
           ``lambda ds: ds.cv.kappa()``; it is called on the whole cube (the pooled score)
@@ -116,6 +147,25 @@ class PooledSearchCV(BaseSearchCV):
         ``CVFRAME_PROGRESS`` says). With more than one worker every fit runs with one
         BLAS/OpenMP thread, as in ``cross_validate``.
 
+    verbose : int, default 0
+        As ``GridSearchCV``'s: 1 prints the number of fits before they run; 2 and more also
+        one line per candidate and split after them (``[CV 2/5; 1/4] END C=0.1; score=...
+        total time=...``, the split's score alone, and its training score with
+        ``return_train_score``). The progress bar is ``progress``.
+    return_train_score : bool, default False
+        Also predict every training set and score it as the test folds are scored:
+        ``cv_results_`` gains ``split<i>_train_score``, ``mean_train_score``,
+        ``std_train_score`` (as ``GridSearchCV``) and ``pooled_train_score`` (the metric of
+        the pooled training predictions, each sample counted once per training set it is
+        in); ``pooled_train_score - pooled_test_score`` is the train-test gap.
+    error_score : "raise" or float, default np.nan
+        What a failed fit gives, as in ``GridSearchCV``: ``"raise"`` raises the error (with
+        the candidate and split that failed); a number (``np.nan``) is the score of every
+        split of a candidate that has a failed fit, and its pooled score (its out-of-fold
+        predictions are incomplete), with one ``FitFailedWarning`` listing the failures.
+        Such candidates rank last (NaN) and are left out of ``cube_`` and ``predictions_``.
+        When every fit fails, a ValueError.
+
     Attributes
     ----------
     cv_results_ : dict of numpy arrays
@@ -125,7 +175,8 @@ class PooledSearchCV(BaseSearchCV):
         test fold ``i`` alone), ``mean_test_score`` and ``std_test_score`` (their mean and
         std: what ``GridSearchCV`` ranks by), ``rank_mean_test_score`` (that ranking),
         ``pooled_test_score`` (the metric of the pooled folds, mean over repeats) and
-        ``rank_test_score`` (the ranking by ``pooled_test_score`` that this search uses).
+        ``rank_test_score`` (the ranking by ``pooled_test_score`` that this search uses);
+        with ``return_train_score`` the ``*_train_score`` keys.
     best_index_ : int
         Index of the best candidate (rank 1 by ``pooled_test_score``; the first on ties).
     best_params_ : dict
@@ -144,7 +195,8 @@ class PooledSearchCV(BaseSearchCV):
         scoring needs them): ``cvframe.compare`` and every ``df.cv`` function read it.
     n_splits_ : int
     scoring_ : str
-        The scoring used (``"callable"`` for a callable).
+        The pooled scoring used (``"f_tp_fp"`` for ``scoring="f1"``; ``"callable"`` for a
+        callable).
 
     See Also
     --------
@@ -159,8 +211,8 @@ class PooledSearchCV(BaseSearchCV):
     rankings part when positives are rare: a few positives per fold make per-fold F jump
     between 0 and 1, and their mean favours candidates that are lucky on small folds.
     ``score(X, y)`` delegates to ``best_estimator_.score`` (accuracy for classifiers), as
-    ``predict`` does. Fits that fail raise (there is no ``error_score``): a candidate with
-    missing out-of-fold predictions has no pooled score.
+    ``predict`` does. A candidate with a failed fit has missing out-of-fold predictions and
+    so no pooled score: ``error_score`` stands for it.
 
     References
     ----------
@@ -207,6 +259,9 @@ class PooledSearchCV(BaseSearchCV):
         pre_dispatch: Any = "2*n_jobs",
         random_state: Any = None,
         progress: bool | None = None,
+        verbose: int = 0,
+        return_train_score: bool = False,
+        error_score: Any = np.nan,
     ) -> None:
         self.estimator = estimator
         self.param_grid = param_grid
@@ -223,6 +278,9 @@ class PooledSearchCV(BaseSearchCV):
         self.pre_dispatch = pre_dispatch
         self.random_state = random_state
         self.progress = progress
+        self.verbose = verbose
+        self.return_train_score = return_train_score
+        self.error_score = error_score
 
     def _run_search(self, evaluate_candidates: Callable[[Any], Any]) -> None:
         """Evaluate the grid, or ``n_iter`` draws from ``param_distributions``."""
@@ -245,13 +303,10 @@ class PooledSearchCV(BaseSearchCV):
             )
         if self.param_distributions is not None:
             _checks.integer("n_iter", self.n_iter, low=1)
-        scoring = self.scoring
-        if not callable(scoring):
-            _checks.choice("scoring", scoring, [*COUNT_SCORINGS, *SCORE_SCORINGS])
-        _checks.choice("average", self.average, _AVERAGES)
-        if scoring in SCORE_SCORINGS and self.average == "micro":
+        scoring, average = self._resolved()
+        if scoring in SCORE_SCORINGS and average == "micro":
             raise ValueError(
-                f"average='micro' is not defined for scoring={scoring!r}; pass "
+                f"average='micro' is not defined for scoring={self.scoring!r}; pass "
                 "average='macro' or 'weighted'."
             )
         _checks.beta(self.beta)
@@ -259,6 +314,36 @@ class PooledSearchCV(BaseSearchCV):
         _checks.flag("refit", self.refit)
         if self.progress is not None:
             _checks.flag("progress", self.progress)
+        _checks.integer("verbose", self.verbose, low=0)
+        _checks.flag("return_train_score", self.return_train_score)
+        err = self.error_score
+        if (
+            isinstance(err, str)
+            and err != "raise"
+            or isinstance(err, bool)
+            or not (isinstance(err, (str, int, float, np.number)))
+        ):
+            raise ValueError(
+                f"error_score={err!r} is not valid; pass 'raise' or a number such as np.nan "
+                "(the score of a candidate whose fit failed)."
+            )
+
+    def _resolved(self) -> tuple[Any, str | None]:
+        """The pooled scoring name (or the callable) and the average it implies."""
+        scoring, average = self.scoring, self.average
+        _checks.choice("average", average, _AVERAGES)
+        if callable(scoring):
+            return scoring, average
+        if isinstance(scoring, str):
+            stem, _, suffix = scoring.rpartition("_")
+            if suffix in ("macro", "micro", "weighted") and stem in SCORER_ALIASES:
+                if average not in (None, suffix):
+                    raise ValueError(
+                        f"scoring={scoring!r} asks for average={suffix!r} but average="
+                        f"{average!r} is given; drop one of them."
+                    )
+                scoring, average = stem, suffix
+        return scorer_metric(scoring), average
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
         """Fit every candidate on every split, rank by the pooled score, refit the best.
@@ -279,41 +364,18 @@ class PooledSearchCV(BaseSearchCV):
         self
         """
         self._check_params()
-        if y is None:
-            raise ValueError("y is None; PooledSearchCV needs the class label of every sample.")
-        y_arr = np.asarray(y)
-        if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-            y_arr = y_arr.ravel()
-        if y_arr.ndim != 1:
-            raise ValueError(
-                f"y has shape {y_arr.shape}; PooledSearchCV takes 1-D class labels "
-                "(binary or multiclass)."
-            )
-        n = n_samples(X)
-        if len(y_arr) != n:
-            raise ValueError(f"X has {n} samples but y has {len(y_arr)}; pass one label each.")
-        universe, from_data = _labels.universe(y_arr)
-        pos = _labels.binary_pos(universe, from_data, self.pos_label)
-        task = "binary" if pos is not None else "multiclass"
-        if task == "binary" and self.average is not None:
-            raise ValueError(
-                f"average={self.average!r} is for multiclass y; y is binary (pos_label="
-                f"{pos!r}): leave average=None."
-            )
-        needs_average = task == "multiclass" and self.average is None
-        if needs_average and self.scoring not in ("accuracy",) and not callable(self.scoring):
-            raise ValueError(
-                f"y has {len(universe)} classes {few(universe)}; scoring={self.scoring!r} "
-                "needs average='macro', 'micro' or 'weighted' for multiclass y."
-            )
+        scoring, average = self._resolved()
+        one = scoring in _ONE_VALUE or callable(scoring)
+        y_arr, universe, pos, task = _frame.target(X, y, self.pos_label, average, one, self.scoring)
+        self.scoring_ = scoring if isinstance(scoring, str) else "callable"
+        self._average = average
         cv = check_cv(self.cv, y_arr, classifier=True)
         splits = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y_arr, groups)]
         if not splits:
             raise ValueError(f"cv={cv!r} produced no splits; nothing to search.")
-        self.n_splits_ = len(splits)
+        self.n_splits_ = k = len(splits)
         n_rep = n_repeats(cv, len(splits))
-        method = self._score_method() if self.scoring in SCORE_SCORINGS else None
-        self.scoring_ = self.scoring if isinstance(self.scoring, str) else "callable"
+        method = self._score_method(scoring) if scoring in SCORE_SCORINGS else None
         base = clone(self.estimator)
 
         design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method)
@@ -321,29 +383,41 @@ class PooledSearchCV(BaseSearchCV):
         all_params: list[dict[str, Any]] = []
         all_out: list[list[dict[str, Any]]] = []
         state: dict[str, Any] = {}
+        extra = {"return_train": bool(self.return_train_score), "error_score": self.error_score}
 
         def evaluate_candidates(candidate_params: Any) -> dict[str, Any]:
             params = list(candidate_params)
             if not params:
                 raise ValueError("the search has no candidates (an empty param_grid?).")
+            if self.verbose > 0:
+                print(
+                    f"Fitting {k} folds for each of {len(params)} candidates, totalling "
+                    f"{len(params) * k} fits"
+                )
             calls = (
                 (
                     (base, p, X, y_arr, tr, te, method),
-                    {"fit_params": fit_params, "note": note.format(c, p, i)},
+                    {"fit_params": fit_params, "note": note.format(c, p, i), **extra},
                 )
                 for c, p in enumerate(params, start=len(all_params))
                 for i, (tr, te) in enumerate(splits)
             )
-            k = len(splits)
-            n_jobs, pre = self.n_jobs, self.pre_dispatch
-            out = fit_pool(calls, len(params) * k, n_jobs, self.progress, "PooledSearchCV", pre)
+            n_jobs, pre, show = self.n_jobs, self.pre_dispatch, self.progress
+            out = fit_pool(
+                calls, len(params) * k, n_jobs, show, "PooledSearchCV", pre, _frame.guarded_fit
+            )
+            first = len(all_params)
             all_params.extend(params)
             all_out.extend(out[i * k : (i + 1) * k] for i in range(len(params)))
             state.update(self._evaluate(all_params, all_out, design))
+            if self.verbose > 1:
+                _frame.print_splits(state["results"], all_out, first, k)
             return state["results"]
 
         self._run_search(evaluate_candidates)
 
+        errors = [o["error"] for row in all_out for o in row if "error" in o]
+        _frame.warn_failures(errors, len(all_out) * k, self.error_score)
         results = state["results"]
         self.cv_results_ = results
         self.cube_ = state["cube"]
@@ -361,14 +435,16 @@ class PooledSearchCV(BaseSearchCV):
                 self.feature_names_in_ = self.best_estimator_.feature_names_in_
         return self
 
-    def _score_method(self) -> str:
-        for m in ("predict_proba", "decision_function"):
+    def _score_method(self, scoring: str) -> str:
+        probability = SCORE_SCORINGS[scoring] in _NEGATED
+        for m in ("predict_proba",) if probability else ("predict_proba", "decision_function"):
             if hasattr(self.estimator, m):
                 return m
+        needs = "predict_proba" if probability else "predict_proba nor decision_function"
         raise ValueError(
             f"scoring={self.scoring!r} needs scores, but estimator="
-            f"{type(self.estimator).__name__} has neither predict_proba nor "
-            "decision_function; use a count scoring such as 'f_tp_fp'."
+            f"{type(self.estimator).__name__} has {'no' if probability else 'neither'} "
+            f"{needs}; use a count scoring such as 'f_tp_fp'."
         )
 
     def score(self, X: Any, y: Any = None, **params: Any) -> float:
@@ -399,27 +475,68 @@ class PooledSearchCV(BaseSearchCV):
         all_out: list[list[dict[str, Any]]],
         design: _frame.Design,
     ) -> dict[str, Any]:
-        names = _frame.param_labels(all_params)
-        frame = _frame.predictions(names, all_out, design)
-        pos = design.pos
+        """Scores of every candidate (NaN, or ``error_score``, for those with a failed fit),
+        its cube and frame; the training scores with ``return_train_score``."""
+        good = [i for i, row in enumerate(all_out) if not any("error" in o for o in row)]
+        n, k = len(all_params), len(design.splits)
+        fit_t = np.array([[o["fit_time"] for o in row] for row in all_out])
+        score_t = np.array([[o["score_time"] for o in row] for row in all_out])
+        if not good:  # every candidate failed: fit() raises with the failures
+            nan = np.full(n, np.nan)
+            results = _frame.cv_results(all_params, fit_t, score_t, np.full((n, k), np.nan), nan)
+            return {"results": results, "cube": None, "frame": None}
+        kept = [all_params[i] for i in good]
+        parts = {}
+        for subset in ("test", "train") if self.return_train_score else ("test",):
+            frame, cube = self._frame_cube(kept, [all_out[i] for i in good], design, subset)
+            pooled, per_fold = self._scores(frame, cube, design)
+            fill = np.nan if isinstance(self.error_score, str) else float(self.error_score)
+            full_pooled, full_per = np.full(n, fill), np.full((n, per_fold.shape[1]), fill)
+            full_pooled[good], full_per[good] = pooled, per_fold
+            parts[subset] = (frame, cube, full_per, full_pooled)
+        frame, cube, per_fold, pooled = parts["test"]
+        train = parts["train"][2:] if "train" in parts else None
+        results = _frame.cv_results(all_params, fit_t, score_t, per_fold, pooled, train)
+        return {"results": results, "cube": cube, "frame": frame}
+
+    def _frame_cube(
+        self,
+        params: list[dict[str, Any]],
+        outs: list[list[dict[str, Any]]],
+        design: _frame.Design,
+        subset: str,
+    ) -> tuple[pd.DataFrame, xr.Dataset]:
+        """The predictions frame of ``subset`` and its counts cube over ``param``."""
+        frame = _frame.predictions(_frame.param_labels(params), outs, design, subset)
         labels = None if design.task == "binary" else design.universe
-        cube = counts_from_frame(frame, labels=labels, pos_label=pos, dims=[PARAM])
-        cube = cube.assign_coords(_frame.param_coords(all_params))
+        cube = counts_from_frame(frame, labels=labels, pos_label=design.pos, dims=[PARAM])
+        return frame, cube.assign_coords(_frame.param_coords(params))
+
+    def _scores(
+        self, frame: pd.DataFrame, cube: xr.Dataset, design: _frame.Design
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Pooled score (mean over repeats) and per-fold scores (param x split) of the frame."""
+        scoring = self.scoring_
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            if self.scoring in SCORE_SCORINGS:  # one ranking of the merged folds, and per fold
+            if scoring in SCORE_SCORINGS:  # one ranking of the merged folds, and per fold
                 from .. import scores
 
-                func = getattr(scores, SCORE_SCORINGS[str(self.scoring)])
-                kw = {"average": self.average, "labels": labels, "pos_label": pos}
+                metric = SCORE_SCORINGS[scoring]
+                func, sign = getattr(scores, metric), -1.0 if metric in _NEGATED else 1.0
+                average = self._average
+                if metric in _NEGATED and design.task != "binary" and average is None:
+                    average = "multiclass"
+                labels = None if design.task == "binary" else design.universe
+                kw = {"average": average, "labels": labels, "pos_label": design.pos}
                 pooled: Any = []
                 per = []
-                for name in names:
+                for name in frame[PARAM].cat.categories:
                     part = frame[frame[PARAM] == name].drop(columns=PARAM)
                     merged = _frame.finish(func(part, "merge", "nan", **kw), "scoring", False)
                     fold = _frame.finish(func(part, "fold", "nan", **kw), "scoring", False)
-                    pooled.append(float(merged.mean(REPEAT)))
-                    per.append(fold.transpose(REPEAT, FOLD).values.ravel())
+                    pooled.append(sign * float(merged.mean(REPEAT)))
+                    per.append(sign * fold.transpose(REPEAT, FOLD).values.ravel())
                 per_fold = np.array(per)
             else:
                 pooled = self._metric(cube).mean(REPEAT).values
@@ -428,10 +545,7 @@ class PooledSearchCV(BaseSearchCV):
                 per_da = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
                 per_fold = per_da.values.reshape(cube.sizes[PARAM], -1)
         _frame.rewarn(caught)
-        fit_t = np.array([[o["fit_time"] for o in row] for row in all_out])
-        score_t = np.array([[o["score_time"] for o in row] for row in all_out])
-        results = _frame.cv_results(all_params, fit_t, score_t, per_fold, pooled)
-        return {"results": results, "cube": cube, "frame": frame}
+        return np.asarray(pooled, dtype=float), per_fold
 
     def _metric(self, ds: xr.Dataset) -> xr.DataArray:
         """The scoring's value of a cube over its folds: dims (param, repeat)."""
@@ -443,13 +557,19 @@ class PooledSearchCV(BaseSearchCV):
                     f"scoring returned {type(out).__name__}; a callable scoring must return "
                     "an xarray.DataArray over param (and repeat)."
                 )
-        else:
-            metric = COUNT_SCORINGS[scoring]
-            if metric == "accuracy":  # every sample counted once: no class average
-                out = reduce.accuracy(ds, how="pooled", zero_division=zd)
-            elif self.average is None:
-                out = reduce.aggregate(ds, metric, "tp_fp", beta=b, zero_division=zd)  # type: ignore[arg-type]
+            return _frame.finish(out, "scoring")
+        metric = COUNT_SCORINGS[self.scoring_]
+        if metric == "accuracy":  # every sample counted once: no class average
+            out = reduce.accuracy(ds, how="pooled", zero_division=zd)
+        elif metric == "balanced_accuracy":  # the mean over classes of recall
+            if ds.attrs.get("task") == "binary":
+                rec = reduce.aggregate(ds, "recall", "tp_fp", zero_division=zd)
+                out = (rec + reduce.aggregate(ds, "specificity", "tp_fp", zero_division=zd)) / 2
             else:
-                avg = getattr(multiclass, self.average)
-                out = avg(ds, metric, fold_method="tp_fp", beta=b, zero_division=zd)
+                out = multiclass.macro(ds, "recall", fold_method="tp_fp", zero_division=zd)
+        elif self._average is None:
+            out = reduce.aggregate(ds, metric, "tp_fp", beta=b, zero_division=zd)  # type: ignore[arg-type]
+        else:
+            avg = getattr(multiclass, self._average)
+            out = avg(ds, metric, fold_method="tp_fp", beta=b, zero_division=zd)
         return _frame.finish(out, "scoring")

@@ -5,6 +5,7 @@ metric warnings as one, and ``cv_results_`` in scikit-learn's format."""
 from __future__ import annotations
 
 import numbers
+import time
 import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -14,9 +15,10 @@ import pandas as pd
 import xarray as xr
 
 from .. import _labels
-from ..errors import UndefinedMetricWarning, user_stacklevel
-from ..runner import align_scores, param_label
+from ..errors import UndefinedMetricWarning, few, user_stacklevel
+from ..runner import align_scores, fit_predict, param_label
 from ..schema import CLASS, FOLD, REPEAT
+from ..splits import n_samples
 
 #: Name of the candidate dimension of ``cube_`` and of the column of ``predictions_``.
 PARAM = "param"
@@ -68,12 +70,16 @@ class Design(NamedTuple):
     method: str | None
 
 
-def predictions(names: list[str], all_out: list[list[dict[str, Any]]], d: Design) -> pd.DataFrame:
-    """The out-of-fold predictions of every candidate, one row per (candidate, tested sample)."""
+def predictions(
+    names: list[str], all_out: list[list[dict[str, Any]]], d: Design, subset: str = "test"
+) -> pd.DataFrame:
+    """The out-of-fold predictions of every candidate, one row per (candidate, tested sample);
+    with ``subset="train"`` the predictions of every training set (``return_train_score``)."""
     splits, y, universe, pos, method = d.splits, d.y, d.universe, d.pos, d.method
     k = len(splits) // d.n_rep
-    sizes = np.array([te.size for _, te in splits])
-    test = np.concatenate([te for _, te in splits])
+    rows = [te if subset == "test" else tr for tr, te in splits]
+    sizes = np.array([idx.size for idx in rows])
+    test = np.concatenate(rows)
     rep = np.repeat(np.arange(len(splits)) // k, sizes)
     fold = np.repeat(np.arange(len(splits)) % k, sizes)
     n_c = len(names)
@@ -83,13 +89,13 @@ def predictions(names: list[str], all_out: list[list[dict[str, Any]]], d: Design
         FOLD: np.tile(fold, n_c),
         "sample": np.tile(test, n_c).astype(np.int64),
         "y_true": np.tile(y[test], n_c),
-        "y_pred": np.concatenate([o["test"][0] for row in all_out for o in row]),
+        "y_pred": np.concatenate([o[subset][0] for row in all_out for o in row]),
     }
     if method is not None:
         wanted = [pos] if pos is not None else universe
         fits = [o for row in all_out for o in row]
         s = np.concatenate(
-            [align_scores(o["test"][1], o["classes"], wanted, method)[0] for o in fits]
+            [align_scores(o[subset][1], o["classes"], wanted, method)[0] for o in fits]
         )
         score_cols = ["score"] if pos is not None else [f"score_{c}" for c in universe]
         cols.update({c: s[:, j] for j, c in enumerate(score_cols)})
@@ -169,7 +175,10 @@ def cv_results(
     score_t: np.ndarray,
     per_fold: np.ndarray,
     pooled: np.ndarray,
+    train: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict[str, Any]:
+    """``cv_results_`` in scikit-learn's order; ``train``: the per-split and pooled training
+    scores of ``return_train_score``."""
     results: dict[str, Any] = {
         "mean_fit_time": fit_t.mean(axis=1),
         "std_fit_time": fit_t.std(axis=1),
@@ -181,13 +190,240 @@ def cv_results(
             [p.get(key) for p in all_params], [key in p for p in all_params]
         )
     results["params"] = list(all_params)
-    for i in range(per_fold.shape[1]):
-        results[f"split{i}_test_score"] = per_fold[:, i]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        results["mean_test_score"] = per_fold.mean(axis=1)
-        results["std_test_score"] = per_fold.std(axis=1)
-    results["rank_mean_test_score"] = rank(results["mean_test_score"])
-    results["pooled_test_score"] = np.asarray(pooled, dtype=float)
-    results["rank_test_score"] = rank(pooled)
+    parts = [("test", per_fold, pooled)] + ([("train", *train)] if train is not None else [])
+    for name, per, pool in parts:
+        for i in range(per.shape[1]):
+            results[f"split{i}_{name}_score"] = per[:, i]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            results[f"mean_{name}_score"] = per.mean(axis=1)
+            results[f"std_{name}_score"] = per.std(axis=1)
+        if name == "test":
+            results["rank_mean_test_score"] = rank(results["mean_test_score"])
+        results[f"pooled_{name}_score"] = np.asarray(pool, dtype=float)
+        if name == "test":
+            results["rank_test_score"] = rank(pool)
     return results
+
+
+def guarded_fit(*args: Any, error_score: Any = "raise", **kwargs: Any) -> dict[str, Any]:
+    """:func:`cvframe.runner.fit_predict`; unless ``error_score="raise"``, a fit that raises
+    returns ``{"error": traceback}`` (as ``GridSearchCV`` catches it) instead."""
+    if isinstance(error_score, str):
+        return fit_predict(*args, **kwargs)
+    t0 = time.perf_counter()
+    try:
+        return fit_predict(*args, **kwargs)
+    except Exception as err:  # noqa: BLE001 - reported as a FitFailedWarning, as GridSearchCV does
+        took = time.perf_counter() - t0
+        return {"error": f"{type(err).__name__}: {err}", "fit_time": took, "score_time": 0.0}
+
+
+def warn_failures(errors: list[str], total: int, error_score: Any) -> None:
+    """One ``FitFailedWarning`` for the failed fits, worded as ``GridSearchCV`` words it, or a
+    ValueError when every fit failed."""
+    from collections import Counter
+
+    from sklearn.exceptions import FitFailedWarning
+
+    if not errors:
+        return
+    counts = Counter(errors)
+    details = "\n".join(
+        f"--------------------------------------------------------------------------------\n"
+        f"{n} fits failed with the following error:\n{text}"
+        for text, n in counts.items()
+    )
+    if len(errors) == total:
+        raise ValueError(
+            f"All the {total} fits failed; PooledSearchCV has no candidate to rank. Check the "
+            f"estimator and its parameters, or pass error_score='raise' to see the first "
+            f"failure as it happens.\nBelow are more details about the failures:\n{details}"
+        )
+    warnings.warn(
+        f"\n{len(errors)} fits failed out of a total of {total}.\nThe score on these "
+        f"train-test partitions for these parameters will be set to {error_score}.\nIf "
+        "these failures are not expected, you can try to debug them by setting "
+        f"error_score='raise'.\n\nBelow are more details about the failures:\n{details}",
+        FitFailedWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def print_splits(
+    results: dict[str, Any], all_out: list[list[dict[str, Any]]], first: int, k: int
+) -> None:
+    """GridSearchCV's ``verbose >= 2`` lines: one per candidate and split, after the fits."""
+    n = len(all_out)
+    labels = param_labels(results["params"])
+    for c in range(first, n):
+        for i, o in enumerate(all_out[c]):
+            test = results[f"split{i}_test_score"][c]
+            shown = f"score={test:.3f}"
+            if f"split{i}_train_score" in results:
+                train = results[f"split{i}_train_score"][c]
+                shown = f"score=(train={train:.3f}, test={test:.3f})"
+            took = o["fit_time"] + o["score_time"]
+            print(f"[CV {i + 1}/{k}; {c + 1}/{n}] END {labels[c]}; {shown} total time={took:.1f}s")
+
+
+def target(
+    X: Any, y: Any, pos_label: Any, average: str | None, one_value: bool, scoring: Any
+) -> tuple[np.ndarray, list[Hashable], Hashable | None, str]:
+    """``y`` as 1-D labels, its class universe, positive class and task, checked."""
+    if y is None:
+        raise ValueError("y is None; PooledSearchCV needs the class label of every sample.")
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = y_arr.ravel()
+    if y_arr.ndim != 1:
+        raise ValueError(
+            f"y has shape {y_arr.shape}; PooledSearchCV takes 1-D class labels "
+            "(binary or multiclass)."
+        )
+    n = n_samples(X)
+    if len(y_arr) != n:
+        raise ValueError(f"X has {n} samples but y has {len(y_arr)}; pass one label each.")
+    universe, from_data = _labels.universe(y_arr)
+    pos = _labels.binary_pos(universe, from_data, pos_label)
+    task = "binary" if pos is not None else "multiclass"
+    if task == "binary" and average is not None:
+        raise ValueError(
+            f"average={average!r} is for multiclass y; y is binary (pos_label="
+            f"{pos!r}): leave average=None."
+        )
+    if task == "multiclass" and average is None and not one_value:
+        raise ValueError(
+            f"y has {len(universe)} classes {few(universe)}; scoring={scoring!r} "
+            "needs average='macro', 'micro' or 'weighted' for multiclass y."
+        )
+    return y_arr, universe, pos, task
+
+
+def _choices(results: Any, n_splits: int | None) -> list[dict[str, Any]]:
+    """(model, repeat, fold, params) of every outer split, from any of the accepted inputs."""
+    import json
+
+    if isinstance(results, pd.DataFrame):
+        raw = results.attrs.get("best_params")
+        if raw is None:
+            raise ValueError(
+                "results has no attrs['best_params']: it is not the frame of "
+                "cvframe.cross_validate(search, ...) with a search estimator (PooledSearchCV, "
+                "GridSearchCV...). Pass that frame, the fitted searches, or scikit-learn's "
+                "cross_validate(search, ..., return_estimator=True)."
+            )
+        return list(json.loads(raw) if isinstance(raw, str) else raw)
+    if isinstance(results, Mapping):
+        if "estimator" not in results:
+            raise ValueError(
+                f"results is a dict with keys {few(list(results))} but no 'estimator'; pass "
+                "scikit-learn's cross_validate(search, ..., return_estimator=True)."
+            )
+        results = results["estimator"]
+    searches = list(results)
+    bad = [
+        i for i, s in enumerate(searches) if not isinstance(getattr(s, "best_params_", None), dict)
+    ]
+    if bad or not searches:
+        raise TypeError(
+            f"results holds {len(bad)} entries without best_params_ (at {few(bad)}); pass "
+            "fitted searches (PooledSearchCV, GridSearchCV...), one per outer split."
+        )
+    k = len(searches) if n_splits is None else int(n_splits)
+    return [
+        {"model": None, "repeat": i // k, "fold": i % k, "params": dict(s.best_params_)}
+        for i, s in enumerate(searches)
+    ]
+
+
+def selection_stability(results: Any, *, n_splits: int | None = None) -> pd.DataFrame:
+    """Which parameters each outer fold of a nested cross-validation chose, and how often.
+
+    In nested cross-validation the search runs again on every outer training set and may
+    choose differently each time; when the choice changes from fold to fold, the outer
+    score measures the tuning procedure, not one configuration, and "the best parameters"
+    are not a finding. For every model, the share of the outer folds that chose each
+    candidate:
+
+    .. math:: \\text{share}(c) = \\frac{\\#\\{\\text{outer folds choosing } c\\}}
+              {\\#\\{\\text{outer folds}\\}}
+
+    Parameters
+    ----------
+    results : pandas.DataFrame, dict or sequence of fitted searches
+        The frame of ``cvframe.cross_validate(search, X, y, ...)`` (``attrs["best_params"]``,
+        one entry per model and outer split), scikit-learn's
+        ``cross_validate(search, ..., return_estimator=True)`` dict, or the fitted searches
+        themselves (anything with ``best_params_``), one per outer split in split order.
+    n_splits : int, optional
+        Outer folds per repeat, for searches given without a frame (default: all one
+        repeat).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``model``, ``repeat``, ``fold``) (``model`` only when the frame has
+        several), sorted so: ``choice`` (the candidate's label, as
+        :func:`cvframe.runner.param_label` writes it), one ``param_<name>`` column per
+        parameter, ``count`` and ``share`` (how many / which share of the model's outer folds
+        made the same choice) and ``most_frequent`` (whether it is the model's most frequent
+        choice; ties: the first). ``attrs["most_frequent"]`` and
+        ``attrs["most_frequent_share"]``: the choice and its share (dicts by model when there
+        are several models).
+
+    Raises
+    ------
+    ValueError
+        A frame without ``attrs["best_params"]`` (not a run of a search), a dict without
+        ``"estimator"``.
+    TypeError
+        Entries without ``best_params_``.
+
+    References
+    ----------
+    G. C. Cawley and N. L. C. Talbot, "On Over-fitting in Model Selection and Subsequent
+    Selection Bias in Performance Evaluation", JMLR 11, 2010.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> import cvframe
+    >>> from cvframe.search import PooledSearchCV, selection_stability
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> search = PooledSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-2]}, cv=3)
+    >>> frame = cvframe.cross_validate(search, X, y, cv=3)
+    >>> table = selection_stability(frame)
+    >>> table[["fold", "choice", "share"]]
+       fold               choice  share
+    0     0  var_smoothing=1e-09    1.0
+    1     1  var_smoothing=1e-09    1.0
+    2     2  var_smoothing=1e-09    1.0
+    >>> table.attrs["most_frequent_share"]
+    1.0
+    """
+    picks = _choices(results, n_splits)
+    rows = []
+    for p in picks:
+        row = {"model": p.get("model"), REPEAT: int(p["repeat"]), FOLD: int(p["fold"])}
+        row["choice"] = param_label(p["params"])
+        row.update({f"param_{k}": v for k, v in p["params"].items()})
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    several = table["model"].nunique(dropna=False) > 1
+    by = table["model"].fillna("")
+    table["count"] = table.groupby([by, table["choice"]])["choice"].transform("size")
+    table["share"] = table["count"] / by.map(by.value_counts())
+    top: dict[Any, str] = {}
+    for name, part in table.groupby(by, sort=False):
+        counts = part["choice"].value_counts(sort=False)
+        top[name] = str(counts.idxmax())
+    table["most_frequent"] = table["choice"] == by.map(top)
+    share = {m: float(table.loc[(by == m) & table.most_frequent, "share"].iloc[0]) for m in top}
+    attrs: dict[str, Any] = {"most_frequent": top, "most_frequent_share": share}
+    if not several:
+        table = table.drop(columns="model")
+        attrs = {k: next(iter(v.values())) for k, v in attrs.items()}
+    table.attrs.update(attrs)
+    return table.reset_index(drop=True)

@@ -1,14 +1,5 @@
-"""Fold diagnostics: the findings a person should look at before trusting an aggregate.
-
-Forman & Scholz (2010) warn that anomalies in individual folds "go undiscovered when they
-are buried in aggregated results". :func:`anomalies` lists them, one row per finding.
-The tidy tables the report and the plots draw (``fold_table``, ``methods_table``) live in
-:mod:`cvframe.tidy`; they are importable from here too.
-
-Cells that are not folds (all four counts 0 or all NaN: the padding of ``xr.concat`` of
-cubes with different folds, or of repeats with different fold ids) are read once, by
-:func:`cvframe.schema.read_counts`; they raise no finding and enter no test.
-"""
+"""The findings about single folds of :func:`cvframe.diagnostics.anomalies` and the table
+that collects every finding (:class:`Findings`)."""
 
 from __future__ import annotations
 
@@ -21,33 +12,17 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import _labels
-from . import scores as score_metrics
-from ._labels import frame as labels_frame
-from .errors import UndefinedMetricWarning
-from .reduce import F_METHODS
-from .schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
-from .tidy import extra_dims, fold_table, methods_table
-
-# fold_table and methods_table are re-exported: they moved to cvframe.tidy
-__all__ = ["KINDS", "anomalies", "fold_table", "methods_table"]
-
-#: The kinds of finding :func:`anomalies` reports, in the order it lists them.
-KINDS = (
-    "empty_fold",
-    "undefined_precision",
-    "undefined_recall",
-    "outlying_fold",
-    "worse_than_random",
-    "class_absent",
-    "methods_disagree",
-)
+from .. import _labels
+from .. import scores as score_metrics
+from .._labels import frame as labels_frame
+from ..errors import UndefinedMetricWarning
+from ..reduce import F_METHODS
+from ..schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
+from ..tidy import methods_table
+from ._table import FINDINGS, SEVERITIES
 
 
-# --- anomalies --------------------------------------------------------------------------------
-
-
-def _binom_two_sided(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+def binom_two_sided(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Exact two-sided binomial p-value 2·min(P[X <= x], P[X >= x]), capped at 1.
 
     ``bdtr(x, n, p)`` is :math:`P[X \\le x]` and ``bdtrc(x - 1, n, p)`` is :math:`P[X \\ge x]`
@@ -61,11 +36,11 @@ def _binom_two_sided(x: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.minimum(1.0, 2.0 * np.minimum(low, high))
 
 
-def _fmt(v: float) -> str:
+def fmt(v: float) -> str:
     return "nan" if not math.isfinite(v) else f"{v:.3f}"
 
 
-class _Findings:
+class Findings:
     """Collects findings from boolean masks (positions come from ``np.argwhere``)."""
 
     def __init__(self, extra: list[Hashable]) -> None:
@@ -78,28 +53,33 @@ class _Findings:
         coords: dict[Any, Any] = {
             d: mask[d].values if d in mask.coords else np.arange(mask.sizes[d]) for d in dims
         }
-        kind_pos = KINDS.index(kind)
+        kind_pos = list(FINDINGS).index(kind)
+        rank = SEVERITIES.index(FINDINGS[kind].severity)
         for raw in np.argwhere(np.asarray(mask.values)):
             pos = tuple(int(i) for i in raw)
             at: dict[Any, int] = dict(zip(dims, pos, strict=True))
-            row: dict[Any, Any] = {
-                d: _py(coords[d][at[d]]) if d in at else None for d in self.extra
-            }
-            row[FOLD] = _py(coords[FOLD][at[FOLD]]) if FOLD in at else None
-            row[CLASS] = _py(coords[CLASS][at[CLASS]]) if CLASS in at else None
+            row: dict[Any, Any] = {d: py(coords[d][at[d]]) if d in at else None for d in self.extra}
+            row[FOLD] = py(coords[FOLD][at[FOLD]]) if FOLD in at else None
+            row[CLASS] = py(coords[CLASS][at[CLASS]]) if CLASS in at else None
             row["kind"] = kind
             row["detail"] = detail(pos)
             self.rows.append(row)
             big = 1 << 40  # summary findings (no fold / no class) sort after the folds
             self.keys.append(
-                tuple(at.get(d, big) for d in self.extra)
+                (rank,)
+                + tuple(at.get(d, big) for d in self.extra)
                 + (at.get(FOLD, big), at.get(CLASS, big), kind_pos)
             )
 
     def frame(self) -> pd.DataFrame:
-        cols = [*self.extra, FOLD, CLASS, "kind", "detail"]
+        """The findings sorted by severity, then by the cube's dims, fold, class and kind."""
+        first, last = ["severity", "code", "kind"], [FOLD, CLASS, "detail", "explanation"]
+        cols = [*first, *self.extra, *last]
         if not self.rows:
             return pd.DataFrame({c: pd.Series([], dtype=object) for c in cols})
+        for row in self.rows:
+            code, severity, explanation = FINDINGS[row["kind"]]
+            row.update(code=code, severity=severity, explanation=explanation)
         order = sorted(range(len(self.rows)), key=self.keys.__getitem__)
         # object columns: a None fold or class stays None (no cast of labels to float)
         return pd.DataFrame(
@@ -107,139 +87,42 @@ class _Findings:
         )
 
 
-def _loaded(ds: xr.Dataset) -> xr.Dataset:
+def loaded(ds: xr.Dataset) -> xr.Dataset:
     """The counts of ``ds`` (dask-backed ones computed), after the structure checks."""
     check_structure(ds)
     lazy = any(ds[v].chunks is not None for v in COUNTS)
     return ds[list(COUNTS)].load() if lazy else ds
 
 
-def _num(v: Any) -> str:
+def num(v: Any) -> str:
     """A count as text: integral values without a decimal point (NaN-padded cubes are float)."""
-    v = _py(v)
+    v = py(v)
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-def _py(v: Any) -> Any:
+def py(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def anomalies(
+def fold_findings(
+    found: Findings,
     ds: xr.Dataset,
-    *,
-    tolerance: float = 0.05,
-    alpha: float = 0.01,
-    beta: float = 1.0,
-    scores: pd.DataFrame | None = None,
-    methods: pd.DataFrame | None = None,
-) -> pd.DataFrame:
-    r"""Every finding about individual folds a person should look at, one row per finding.
-
-    Kinds of finding (column ``kind``), each with a one-line ``detail`` giving the counts:
-
-    ``empty_fold``
-        The fold tested no samples (:math:`TP+FP+FN+TN = 0`); one row per fold, ``class``
-        is None. The undefined metrics it implies are not listed again.
-    ``undefined_precision``
-        No predicted positives (:math:`TP + FP = 0`): precision is undefined, F counts 0.
-    ``undefined_recall``
-        No positives of the class in the fold (:math:`TP + FN = 0`).
-    ``outlying_fold``
-        The fold's precision or recall lies further from the pooled value than binomial
-        noise explains. The rule: with the pooled rates of its (``class``, ``repeat``, ...)
-        cell, :math:`\hat R = \sum_i TP^{(i)} / \sum_i (TP^{(i)}+FN^{(i)})` and
-        :math:`\hat P = \sum_i TP^{(i)} / \sum_i (TP^{(i)}+FP^{(i)})`, the null hypothesis
-        is :math:`TP^{(i)} \sim \mathrm{Binomial}(TP^{(i)}+FN^{(i)}, \hat R)` (recall) and
-        :math:`TP^{(i)} \sim \mathrm{Binomial}(TP^{(i)}+FP^{(i)}, \hat P)` (precision). Each
-        gets the exact two-sided p-value :math:`2\min(P[X \le TP^{(i)}], P[X \ge TP^{(i)}])`;
-        a fold is flagged when a p-value is below ``alpha / m``, where :math:`m` is the
-        number of tests run for its model (Bonferroni over the repeats, folds and classes of
-        one cell of the other dims: ``model``, ``dataset``, ...), so data that follow the
-        binomial model raise a false finding with probability at most ``alpha`` per model,
-        and a model's findings do not depend on the other models in the cube. Tests with no
-        trials or a pooled rate of 0 or 1 (every fold then agrees exactly) are not run.
-        Cells that are not folds (no samples, or NaN padding) are never tested.
-    ``worse_than_random``
-        Only with ``scores``: the fold's AUC :math:`a` for the class is below 0.5, i.e. its
-        scores rank negatives ahead of positives more often than not. Inverting them
-        (``-score``, or ``1 - p``) mirrors every ROC point through (0.5, 0.5)
-        (:func:`cvframe.formulas.mirror_roc`) and gives AUC :math:`1 - a`; the detail says
-        so. Usually a sign or label mix-up (``pos_label``, a flipped ``decision_function``);
-        on a classifier near chance level, small folds fall below 0.5 by noise. Folds where
-        AUC is undefined (no positives or no negatives) raise no finding.
-    ``class_absent``
-        The class has zero support in every fold (``fold`` is None); its per-fold
-        ``undefined_recall`` rows are folded into this one.
-    ``methods_disagree``
-        The five F aggregations (:func:`cvframe.reduce.f_methods`, undefined counted as 0)
-        span more than ``tolerance`` (max − min) for a (``class``, ``repeat``, ...) cell;
-        ``fold`` is None.
-
-    Parameters
-    ----------
-    ds : xarray.Dataset
-        A counts cube; dask-backed cubes are computed.
-    tolerance : float, default 0.05
-        Largest accepted spread of the five F methods (absolute F units, >= 0).
-    alpha : float, default 0.01
-        Family-wise false-alarm rate of the ``outlying_fold`` tests, in (0, 1).
-    beta : float, default 1
-        F-measure weight for ``methods_disagree``.
-    scores : pandas.DataFrame, optional
-        The predictions frame of the same cross-validation (``fold``, ``y_true``, ``score``
-        or ``score_<label>``, optional ``repeat``/``model`` columns, as
-        :func:`cvframe.scores.auc` reads it); adds the ``worse_than_random`` findings.
-        Training-set rows (``subset="train"``) are left out. A binary cube's
-        ``attrs["pos_label"]`` is used when the frame records none.
-    methods : pandas.DataFrame, optional
-        The five F methods of ``ds`` already computed (:func:`cvframe.tidy.methods_table`,
-        one row per (..., ``class``)), as the report has them: ``methods_disagree`` reads
-        their spread, with the ``zero_division`` policy they were computed with, instead of
-        computing them again (with undefined counted as 0).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: the cube's other dims (``repeat``, ``model``, ...; only those it has),
-        ``fold``, ``class``, ``kind``, ``detail``; sorted by those dims, fold, class and
-        kind (findings about a whole class after its folds). Empty (with those columns)
-        when nothing is found.
-
-    Raises
-    ------
-    ValueError
-        ``tolerance`` negative or not finite, ``alpha`` outside (0, 1).
-
-    References
-    ----------
-    G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §3.
-
-    Examples
-    --------
-    >>> import cvframe
-    >>> found = cvframe.datasets.table2().cv.anomalies()
-    >>> found[["fold", "kind"]]
-       fold                 kind
-    0     1  undefined_precision
-    1  None     methods_disagree
-    >>> print(found.detail[0])
-    no predicted positives (TP=0, FP=0, FN=4): precision undefined, F counts as 0
-    """
-    tol = _nonneg("tolerance", tolerance)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha={alpha!r} must be a number in (0, 1), e.g. alpha=0.01.")
-    ds = _loaded(ds)
-    extra = extra_dims(ds)
+    tol: float,
+    alpha: float,
+    beta: float,
+    scores: Any,
+    methods: pd.DataFrame | None,
+) -> None:
+    """The findings about single folds and classes (see :func:`cvframe.diagnostics.anomalies`)."""
+    extra = found.extra
     order = [*extra, FOLD, CLASS]
     read = read_counts(ds)
     tp, fp, fn, tn = (read[v].transpose(*order) for v in COUNTS)
     real = read.is_fold.transpose(*order)
-    found = _Findings(extra)
     a = {k: np.asarray(v.values) for k, v in zip(COUNTS, (tp, fp, fn, tn), strict=True)}
 
     def counts_at(pos: tuple[int, ...]) -> str:
-        return f"TP={_num(a['tp'][pos])}, FP={_num(a['fp'][pos])}, FN={_num(a['fn'][pos])}"
+        return f"TP={num(a['tp'][pos])}, FP={num(a['fp'][pos])}, FN={num(a['fn'][pos])}"
 
     # a fold id without samples in every cell of the cube was declared empty by the user;
     # one that has samples elsewhere (another repeat or model) is padding: no finding
@@ -253,7 +136,7 @@ def anomalies(
     )
 
     support_all = (tp + fn).sum(FOLD)
-    absent = support_all == 0
+    absent = (support_all == 0) & real.any(FOLD)  # a cell never run (padding) is no class
     n_folds = np.asarray(fold_real.sum(FOLD).values)
     found.add(
         real & (tp + fp == 0),
@@ -266,14 +149,14 @@ def anomalies(
         real & (tp + fn == 0) & ~absent,
         "undefined_recall",
         lambda pos: (
-            f"no positives in the fold ({counts_at(pos)}, TN={_num(a['tn'][pos])}): recall "
+            f"no positives in the fold ({counts_at(pos)}, TN={num(a['tn'][pos])}): recall "
             "undefined, F counts as 0"
         ),
     )
 
-    found.add(*_outlying(tp, fp, fn, order, alpha))
+    found.add(*outlying(tp, fp, fn, order, alpha))
     if scores is not None:
-        _worse_than_random(found, ds, scores)
+        worse_than_random(found, ds, scores)
 
     found.add(
         absent,
@@ -285,7 +168,7 @@ def anomalies(
     )
 
     names = list(F_METHODS)
-    vals = _methods_values(ds, extra, methods, beta)
+    vals = methods_values(ds, extra, methods, beta)
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a cell with every method undefined
         spread = np.nanmax(vals, axis=-1) - np.nanmin(vals, axis=-1) if vals.size else vals
@@ -298,17 +181,16 @@ def anomalies(
 
     def disagree_detail(pos: tuple[int, ...]) -> str:
         v = vals[pos]
-        listed = ", ".join(f"{k}={_fmt(x)}" for k, x in zip(names, v, strict=True))
+        listed = ", ".join(f"{k}={fmt(x)}" for k, x in zip(names, v, strict=True))
         return (
-            f"the five F methods span {_fmt(np.nanmin(v))}-{_fmt(np.nanmax(v))} "
+            f"the five F methods span {fmt(np.nanmin(v))}-{fmt(np.nanmax(v))} "
             f"(spread {np.nanmax(v) - np.nanmin(v):.3f} > tolerance {tol:g}): {listed}"
         )
 
     found.add(disagree, "methods_disagree", disagree_detail)
-    return found.frame()
 
 
-def _outlying(
+def outlying(
     tp: xr.DataArray, fp: xr.DataArray, fn: xr.DataArray, order: list[Hashable], alpha: float
 ) -> tuple[xr.DataArray, str, Callable[[tuple[int, ...]], str]]:
     """The ``outlying_fold`` finding (see :func:`anomalies`): which cells, and their detail."""
@@ -326,7 +208,7 @@ def _outlying(
             )
         run = (trials > 0) & (rate > 0) & (rate < 1)
         p = np.ones(trials.shape)
-        p[run] = _binom_two_sided(a["tp"][run], trials[run], rate[run])
+        p[run] = binom_two_sided(a["tp"][run], trials[run], rate[run])
         p_val[name] = np.where(run, p, 1.0)
         tests[name] = (trials, rate, run)
     # one Bonferroni family per model (user-dim cell): its repeats, folds and classes
@@ -344,7 +226,7 @@ def _outlying(
                 trials, rate, _ = tests[name]
                 parts.append(
                     f"{name} {a['tp'][pos] / trials[pos]:.3f} "
-                    f"({_num(a['tp'][pos])}/{_num(trials[pos])}) "
+                    f"({num(a['tp'][pos])}/{num(trials[pos])}) "
                     f"vs pooled {rate[pos]:.3f}: binomial p={p_val[name][pos]:.2g} "
                     f"< {alpha:g}/{int(m_at[pos])}"
                 )
@@ -353,7 +235,7 @@ def _outlying(
     return outlying, "outlying_fold", outlying_detail
 
 
-def _methods_values(
+def methods_values(
     ds: xr.Dataset, extra: list[Hashable], methods: pd.DataFrame | None, beta: float
 ) -> np.ndarray:
     """The five F methods as an array over (*extra, class, method): given, or computed."""
@@ -372,7 +254,7 @@ def _methods_values(
     return table.to_numpy(dtype="float64").reshape(*(ds.sizes[d] for d in keys), len(F_METHODS))
 
 
-def _nonneg(name: str, value: Any) -> float:
+def nonneg(name: str, value: Any) -> float:
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float, np.number))
@@ -382,7 +264,7 @@ def _nonneg(name: str, value: Any) -> float:
     return float(value)
 
 
-def _worse_than_random(found: _Findings, ds: xr.Dataset, frame: pd.DataFrame) -> None:
+def worse_than_random(found: Findings, ds: xr.Dataset, frame: pd.DataFrame) -> None:
     """Add a ``worse_than_random`` finding for every fold and class with AUC below 0.5."""
     if not (isinstance(frame, pd.DataFrame) or labels_frame.is_dask_frame(frame)):
         raise TypeError(

@@ -1,0 +1,319 @@
+"""The findings about the design of a cross-validation study (see
+:func:`cvframe.diagnostics.anomalies`): models that do not beat the dummy baselines, a large
+train-test gap, a class missing from a training set, test rows that duplicate training rows."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .. import reduce
+from .._labels import frame as labels_frame
+from ..errors import UndefinedMetricWarning
+from ..schema import CLASS, COUNTS, FOLD, REPEAT, SUBSET, TRUE, read_counts
+from ._folds import Findings, num, py
+
+__all__ = [
+    "BASELINE_METRICS",
+    "DUPLICATE",
+    "MODEL",
+    "baseline_names",
+    "class_missing_from_training",
+    "not_better_than_baseline",
+    "split_subsets",
+    "train_duplicate",
+    "train_test_gap",
+]
+
+MODEL = "model"
+PARAM = "param"
+#: The frame column that marks a test row equal to a row of its training set.
+DUPLICATE = "train_duplicate"
+#: The metrics a model must beat the baselines on, as :func:`cvframe.compare.compare` names
+#: them, with the names the findings show.
+BASELINE_METRICS = {"f": "F", "accuracy": "accuracy"}
+
+
+def split_subsets(ds: xr.Dataset) -> tuple[xr.Dataset, xr.Dataset | None]:
+    """The test cells of ``ds`` and its training cells (None without a ``subset`` dim)."""
+    if SUBSET not in ds.dims:
+        return ds, None
+    names = [str(s) for s in ds[SUBSET].values]
+    test = ds.sel({SUBSET: "test"}, drop=True) if "test" in names else ds.isel({SUBSET: 0})
+    train = ds.sel({SUBSET: "train"}, drop=True) if "train" in names else None
+    return test.drop_vars(SUBSET, errors="ignore"), train
+
+
+def baseline_names(ds: xr.Dataset, frame: Any = None) -> list[Hashable]:
+    """The baseline models: ``attrs["baselines"]`` of the cube (or frame), else the models
+    whose name starts with ``"dummy_"``; only those in the cube's ``model`` dim."""
+    if MODEL not in ds.dims:
+        return []
+    models = [py(m) for m in ds[MODEL].values]
+    listed = ds.attrs.get("baselines")
+    if listed is None and frame is not None:
+        listed = getattr(frame, "attrs", {}).get("baselines")
+    if isinstance(listed, str):  # a netCDF-safe attr: JSON or one name
+        try:
+            listed = json.loads(listed)
+        except ValueError:
+            listed = [listed]
+    if listed is None:
+        return [m for m in models if isinstance(m, str) and m.startswith("dummy_")]
+    names = [listed] if isinstance(listed, (str, int)) else list(np.ravel(listed))
+    return [m for m in models if m in {py(n) for n in names}]
+
+
+def not_better_than_baseline(
+    found: Findings, test: xr.Dataset, baselines: list[Hashable], level: float
+) -> None:
+    """Add a finding for every model whose paired difference to a baseline does not exclude 0.
+
+    For each metric of :data:`BASELINE_METRICS` and each baseline, the corrected repeated
+    k-fold t interval (Nadeau & Bengio 2003) of the per-fold difference model - baseline
+    (:func:`cvframe.compare.compare`); the model is flagged when a lower bound is <= 0. With a
+    ``param`` dim every (model, candidate) that was run is one model of the comparison.
+    """
+    from ..compare import compare
+
+    flat, cells = _flat(test)
+    models = [py(m) for m in flat[MODEL].values]
+    bases = [m for m in models if cells.get(m, (m,))[0] in baselines]
+    others = [m for m in models if m not in bases]
+    if not bases or not others:
+        return
+    task = test.attrs.get("task")
+    rows: dict[str, xr.Dataset] = {}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            for metric in BASELINE_METRICS:
+                per_base = [
+                    _contrasts(compare, flat, metric, b, level, task, others) for b in bases
+                ]
+                rows[metric] = xr.concat(per_base, dim=pd.Index(bases, name="baseline"))
+    except ValueError as err:  # a design the paired test cannot use (one fold, ...)
+        reason = str(err).split(";")[0]
+        mask = xr.DataArray(np.array([True]), dims=["_"])
+        found.add(mask, "baseline_not_checked", lambda pos: f"not checked: {reason}")
+        return
+    flagged = xr.concat([_fails(res) for res in rows.values()], dim="metric")
+    flagged = flagged.any(["metric", "baseline"])
+    n_folds = int(read_counts(test).is_fold.any(CLASS).sum(FOLD).max())
+    text = np.full(flagged.shape, "", dtype=object)
+    for pos in zip(*np.nonzero(flagged.values), strict=True):
+        at = dict(zip(flagged.dims, (int(i) for i in pos), strict=True))
+        cell = {m: r.isel(at) for m, r in rows.items()}
+        text[pos] = _baseline_detail(cell, level, n_folds, cells)
+    detail = flagged.copy(data=text)
+    if cells:  # back to the cube's (model, param) cells
+        index = pd.MultiIndex.from_tuples([cells[m] for m in others], names=[MODEL, PARAM])
+        coords = xr.Coordinates.from_pandas_multiindex(index, "_cell")
+        flagged, detail = (
+            x.rename({MODEL: "_cell"}).drop_vars("_cell").assign_coords(coords).unstack("_cell")
+            for x in (flagged, detail)
+        )
+        flagged = flagged.fillna(False).astype(bool)
+    order = [d for d in found.extra if d in flagged.dims]
+    flagged, detail = flagged.transpose(*order), detail.transpose(*order)
+    found.add(flagged, "not_better_than_baseline", lambda pos: str(detail.values[pos]))
+
+
+def _flat(test: xr.Dataset) -> tuple[xr.Dataset, dict[Hashable, tuple[Any, Any]]]:
+    """The test cube with one ``model`` entry per (model, candidate) that was run, and the
+    (model, param) of each entry (empty without a ``param`` dim)."""
+    if PARAM not in test.dims:
+        return test, {}
+    stacked = test[list(COUNTS)].stack(_cell=[MODEL, PARAM])
+    real = read_counts(stacked).is_fold
+    keep = np.flatnonzero(real.any([d for d in real.dims if d != "_cell"]).values)
+    stacked = stacked.isel(_cell=keep)
+    pairs = [(py(m), py(p)) for m, p in stacked.indexes["_cell"]]
+    labels = [f"{m} [{p}]" for m, p in pairs]
+    flat = stacked.drop_vars(["_cell", MODEL, PARAM]).assign_coords(_cell=labels)
+    flat.attrs = dict(test.attrs)
+    return flat.rename({"_cell": MODEL}), dict(zip(labels, pairs, strict=True))
+
+
+def _baseline_detail(
+    cell: dict[str, xr.Dataset], level: float, n_folds: int, cells: dict[Hashable, Any]
+) -> str:
+    """The detail of one flagged model: the failing metric(s) against the worst baseline."""
+    parts = []
+    for metric, res in cell.items():
+        if not bool(_fails(res).any()):
+            continue
+        worst = res.isel(baseline=int(np.argmin(np.nan_to_num(res["low"].values, nan=-1))))
+        base = py(worst["baseline"].item())
+        parts.append(
+            f"{BASELINE_METRICS[metric]} {float(worst['mean']):+.3f} vs "
+            f"{cells.get(base, (base,))[0]} ({level:.0%} interval "
+            f"{float(worst['low']):.3f} to {float(worst['high']):.3f})"
+        )
+    return (
+        "; ".join(parts) + f": paired corrected t over {n_folds} folds per repeat, "
+        "the interval does not exclude 0"
+    )
+
+
+def _fails(res: xr.Dataset) -> xr.DataArray:
+    """Where the interval does not exclude 0 (no interval: where the mean is not above 0)."""
+    return (res["low"] <= 0) | (res["low"].isnull() & (res["mean"] <= 0))
+
+
+def _contrasts(
+    compare: Any,
+    test: xr.Dataset,
+    metric: str,
+    baseline: Hashable,
+    level: float,
+    task: Any,
+    others: list[Hashable],
+) -> xr.Dataset:
+    """``compare`` of every model against ``baseline``: mean, low, high over ``model``."""
+    res = compare(
+        test,
+        metric,
+        baseline=baseline,
+        test="corrected_t",
+        alpha=1.0 - level,
+        zero_division=0.0,
+        average="macro" if task != "binary" else None,
+    )
+    out = res[["mean", "low", "high"]]
+    out = out.drop_vars([MODEL, "baseline"], errors="ignore")
+    out = out.assign_coords(contrast=res[MODEL].values).rename({"contrast": MODEL})
+    if CLASS in out.dims and out.sizes[CLASS] == 1:
+        out = out.isel({CLASS: 0}, drop=True)
+    return out.sel({MODEL: others})
+
+
+def train_test_gap(
+    found: Findings, test: xr.Dataset, train: xr.Dataset, gap: float, beta: float
+) -> None:
+    """Add a finding for every model and class whose pooled F on its training sets exceeds
+    its pooled F on the test folds by more than ``gap`` (mean over repeats)."""
+    kw: dict[str, Any] = {"zero_division": 0.0}
+
+    def pooled(ds: xr.Dataset) -> tuple[xr.DataArray, xr.DataArray]:
+        f = reduce.aggregate(ds, "f", "tp_fp", beta=beta, **kw)
+        acc = reduce.accuracy(ds, how="pooled", **kw)
+        if REPEAT in f.dims:
+            f, acc = f.mean(REPEAT), acc.mean(REPEAT)
+        return f, acc
+
+    (f_te, acc_te), (f_tr, acc_tr) = pooled(test), pooled(train)
+    order = [d for d in found.extra if d in f_te.dims] + [CLASS]
+    # accuracy has no class dim for a multiclass cube: the same value beside every class
+    f_te, acc_te, f_tr, acc_tr = (
+        np.asarray(x.broadcast_like(f_te).transpose(*order).values)
+        for x in (f_te, acc_te, f_tr, acc_tr)
+    )
+    mask = xr.DataArray(f_tr - f_te > gap, dims=order, coords={d: test[d] for d in order})
+
+    def detail(pos: tuple[int, ...]) -> str:
+        return (
+            f"F_tp,fp {f_tr[pos]:.3f} on the training sets vs {f_te[pos]:.3f} on the test "
+            f"folds (gap {f_tr[pos] - f_te[pos]:.3f} > {gap:g}); pooled accuracy "
+            f"{acc_tr[pos]:.3f} vs {acc_te[pos]:.3f}"
+        )
+
+    found.add(mask, "train_test_gap", detail)
+
+
+def class_missing_from_training(
+    found: Findings, test: xr.Dataset, train: xr.Dataset | None, test_sets: Any
+) -> None:
+    """Add a finding for every fold whose training set held no sample of a class.
+
+    With the training cells (``subset="train"``) their support is read; otherwise the folds
+    of a repeat must partition the data (``test_sets`` "partition" or unknown, and at least
+    two folds): a fold's training support is the repeat total minus its own test support.
+    """
+    if train is None and test_sets not in (None, "partition"):
+        return
+    classes = _class_supports(test)
+    train_classes = None if train is None else _class_supports(train)
+    real = read_counts(test).is_fold.any(CLASS)
+    for i, (label, support) in enumerate(classes):
+        total = support.sum(FOLD)
+        if train_classes is None:
+            in_train = total - support
+            how = "all {n} of its test samples in the repeat are in this fold's test set"
+        else:
+            in_train = train_classes[i][1]
+            how = "0 of the training rows (subset='train') belong to it; {n} are tested"
+        mask = (in_train == 0) & (total > 0) & real
+        if train_classes is None:  # one fold is a holdout whose training set is not known
+            mask = mask & (real.sum(FOLD) > 1)
+        mask = mask.expand_dims({CLASS: [label]}, axis=-1)
+        order = [d for d in found.extra if d in mask.dims] + [FOLD, CLASS]
+        mask = mask.transpose(*order)
+        tot = total.transpose(*[d for d in order if d in total.dims])
+        found.add(mask, "class_missing_from_training", _missing_detail(mask.dims, tot, how))
+
+
+def _missing_detail(dims: tuple[Hashable, ...], tot: xr.DataArray, how: str) -> Any:
+    def detail(pos: tuple[int, ...]) -> str:
+        at = {d: p for d, p in zip(dims, pos, strict=True) if d in tot.dims}
+        n = num(tot.isel(at).values.ravel()[0])
+        return (
+            f"the training set had no sample of the class: {how.format(n=n)} (an unstratified "
+            "or grouped splitter can do this)"
+        )
+
+    return detail
+
+
+def _class_supports(ds: xr.Dataset) -> list[tuple[Hashable, xr.DataArray]]:
+    """(label, support per fold) of every class: a binary cube's negative class included."""
+    read = read_counts(ds)
+    out = []
+    for label in ds[CLASS].values:
+        sup = (read["tp"] + read["fn"]).sel({CLASS: label}, drop=True)
+        out.append((py(label), sup.fillna(0)))
+    if ds.attrs.get("task") == "binary" and ds.sizes[CLASS] == 1:
+        pos = py(ds[CLASS].values[0])
+        labels = [py(t) for t in ds[TRUE].values] if TRUE in ds.coords else []
+        neg = next((t for t in labels if t != pos), f"not {pos}")
+        sup = (read["fp"] + read["tn"]).isel({CLASS: 0}, drop=True)
+        out.insert(0, (neg, sup.fillna(0)))
+    return out
+
+
+def train_duplicate(found: Findings, ds: xr.Dataset, frame: Any) -> None:
+    """Add a finding for every fold with test rows marked ``train_duplicate``."""
+    cols = getattr(frame, "columns", ())
+    if DUPLICATE not in cols or FOLD not in cols:
+        return
+    rows = labels_frame.test_rows(frame)
+    if labels_frame.is_dask_frame(rows):
+        rows = rows[[c for c in rows.columns if c in (*found.extra, REPEAT, FOLD, DUPLICATE)]]
+        rows = rows.compute()
+    keys = [d for d in found.extra if d in rows.columns] + [FOLD]
+    dup = rows[DUPLICATE].fillna(False).astype(bool)
+    grouped = dup.groupby([rows[k] for k in keys], observed=True).agg(["sum", "size"])
+    counts = grouped.to_xarray().fillna(0)
+    for d in keys:  # the cube's order, so findings sort as the cube's other findings
+        if d in ds.coords and set(counts[d].values.tolist()) <= set(ds[d].values.tolist()):
+            counts = counts.reindex({d: ds[d].values}, fill_value=0)
+    mask = counts["sum"] > 0
+
+    def detail(pos: tuple[int, ...]) -> str:
+        k, n = int(counts["sum"].values[pos]), int(counts["size"].values[pos])
+        return f"{k} of {n} test rows ({k / max(n, 1):.1%}) equal a row of the fold's training set"
+
+    found.add(mask, "train_duplicate", detail)
+
+
+def check_level(level: Any) -> float:
+    """``level`` as a float in (0, 1)."""
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+        raise ValueError(f"level={level!r} must be a number in (0, 1), e.g. level=0.95.")
+    return float(level)
