@@ -21,8 +21,28 @@ EXAMPLES = {
         "f_pr_re_skip    0.909",
     ],
     "auc_calibration.py": ["AUC_avg  AUC_merge", "AUC_avg is the same for both"],
+    "baselines.py": [
+        "1 not_better_than_baseline finding(s)",
+        "logistic regression beats the baselines: True",
+        "1 train_test_gap finding(s)",
+        "3 class_missing_from_training finding(s)",
+        "5 train_duplicate finding(s)",
+    ],
+    "calibration_curve.py": ["pooled reliability curve (5 bins)", "Brier per fold"],
+    "intervals.py": ["AUC_merge    logistic", "F_avg     0.692  0.000  1.000 corrected_t"],
+    "multilabel.py": ["f_samples", "every cvframe number equals scikit-learn's"],
+    "plan.py": [
+        "P(some fold without positives) = 0.7772",
+        "F_avg favours the classifier that makes more false positives.",
+    ],
     "plots.py": [],
+    "reconcile.py": ["is error avg", "is accuracy pooled", "is F_avg", "sum of parts"],
     "sklearn_f1.py": ["cross_val_score"],
+    "thresholds.py": [
+        "pooled choice (max F_tp,fp)",
+        "fold-averaged choice (max mean F)",
+        "break-even point on the pooled validation folds",
+    ],
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -19,6 +19,7 @@ from .._types import (
     Metric,
     ZeroDivision,
 )
+from ..compare.interval import interval as interval_function
 from ._common import args, compare_doc, compare_function, doc_from
 from ._hints import missing, plot_namespaces
 
@@ -187,6 +188,7 @@ class CVDatasetAccessor:
         ci: float = 0.95,
         *,
         ddof: int = 1,
+        interval: xr.Dataset | None = None,
     ) -> xr.Dataset:
         return repeats.summary(self._obj, **args(locals()))
 
@@ -237,6 +239,9 @@ class CVDatasetAccessor:
         beta: float = 1.0,
         scores: pd.DataFrame | None = None,
         methods: pd.DataFrame | None = None,
+        frame: pd.DataFrame | None = None,
+        gap: float = 0.1,
+        level: float = 0.95,
     ) -> pd.DataFrame:
         return diagnostics.anomalies(self._obj, **args(locals()))
 
@@ -285,6 +290,107 @@ class CVDatasetAccessor:
         sample: str | None = "sample",
     ) -> xr.Dataset:
         return compare_function()(self._obj, **args(locals()))
+
+    # --- how sure: interval ---
+    @staticmethod
+    def _interval() -> Any:
+        """:func:`cvframe.interval`, looked up per call (a test may replace it)."""
+        from ..compare.interval import interval
+
+        return interval
+
+    @doc_from(interval_function, ("data",))
+    def interval(
+        self,
+        metric: str = "f",
+        *,
+        fold_method: str | None = None,
+        method: str = "auto",
+        level: float = 0.95,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        n_boot: int = 2000,
+        random_state: int | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return self._interval()(self._obj, **args(locals()))
+
+    # --- repeated CV: variance components ---
+    @doc_from(repeats.variance_components)
+    def variance_components(
+        self,
+        metric: str = "f",
+        *,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        dim: str = "fold",
+        dim_repeat: str = "repeat",
+    ) -> xr.Dataset:
+        return repeats.variance_components(self._obj, **args(locals()))
+
+    @doc_from(repeats.fold_composition)
+    def fold_composition(self, *, dim: str = "fold") -> xr.Dataset:
+        return repeats.fold_composition(self._obj, **args(locals()))
+
+    # --- multilabel ---
+    @doc_from(reduce.f_samples)
+    def f_samples(
+        self,
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
+        *,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.f_samples(self._obj, **args(locals()))
+
+    @doc_from(reduce.jaccard)
+    def jaccard(
+        self,
+        average: reduce.multilabel.JaccardAverage = "samples",
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
+        *,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.jaccard(self._obj, **args(locals()))
+
+    @doc_from(reduce.subset_accuracy)
+    def subset_accuracy(
+        self,
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
+        *,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.subset_accuracy(self._obj, **args(locals()))
+
+    @doc_from(reduce.hamming_loss)
+    def hamming_loss(
+        self,
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
+        *,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.DataArray:
+        return reduce.hamming_loss(self._obj, **args(locals()))
+
+    @doc_from(reduce.multilabel_metrics)
+    def multilabel_metrics(
+        self,
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
+        *,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+    ) -> xr.Dataset:
+        return reduce.multilabel_metrics(self._obj, **args(locals()))
 
     @property
     def plot(self) -> Any:

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import xarray as xr
 
-from .. import build, scores
+from .. import build, reduce, scores
 from .._types import ZeroDivision
+from ..compare.interval import interval as interval_function
 from ._common import args, compare_doc, compare_function, doc_from
 from ._hints import missing, plot_namespaces
 
@@ -194,13 +195,14 @@ class CVDataFrameAccessor:
         undefined: str = "skip",
         *,
         average: str | None = None,
+        return_threshold: bool = False,
         labels: Sequence[Hashable] | None = None,
         pos_label: Hashable | None = None,
         y_true: str = "y_true",
         fold: str = "fold",
         repeat: str | None = "repeat",
         score: str = "score",
-    ) -> xr.DataArray:
+    ) -> xr.DataArray | xr.Dataset:
         return scores.break_even_point(self._obj, **args(locals()))
 
     # --- calibration: Brier score, its decomposition, log-loss ------------------------------
@@ -287,6 +289,104 @@ class CVDataFrameAccessor:
         score: str = "score",
     ) -> xr.Dataset:
         return scores.optimal_operating_point(self._obj, **args(locals()))
+
+    # --- how sure: interval ---
+    @staticmethod
+    def _interval() -> Any:
+        """:func:`cvframe.interval`, looked up per call (a test may replace it)."""
+        from ..compare.interval import interval
+
+        return interval
+
+    @doc_from(interval_function, ("data",))
+    def interval(
+        self,
+        metric: str = "f",
+        *,
+        fold_method: str | None = None,
+        method: str = "auto",
+        level: float = 0.95,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        average: str | None = None,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        n_boot: int = 2000,
+        random_state: int | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.Dataset:
+        return self._interval()(self._obj, **args(locals()))
+
+    # --- thresholds and curves ---
+    @doc_from(scores.metric_at_thresholds)
+    def metric_at_thresholds(
+        self,
+        metric: str | None = "f",
+        thresholds: Sequence[float] | None = None,
+        *,
+        method: str = "both",
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.metric_at_thresholds(self._obj, **args(locals()))
+
+    @doc_from(scores.pr_curve)
+    def pr_curve(
+        self,
+        method: str = "both",
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.pr_curve(self._obj, **args(locals()))
+
+    @doc_from(scores.calibration_curve)
+    def calibration_curve(
+        self,
+        bins: int = 10,
+        method: str = "both",
+        strategy: str = "uniform",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> pd.DataFrame:
+        return scores.calibration_curve(self._obj, **args(locals()))
+
+    # --- multilabel ---
+    @doc_from(build.multilabel_metrics)
+    def multilabel_metrics(
+        self,
+        fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        *,
+        beta: float = 1.0,
+        zero_division: ZeroDivision = "warn",
+        labels: Sequence[Hashable] | None = None,
+        y_true: str = "y_true",
+        y_pred: str = "y_pred",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        sample_weight: str | None = None,
+        dims: Sequence[str] | None = None,
+    ) -> xr.Dataset:
+        return build.multilabel_metrics(self._obj, **args(locals()))
 
     # --- plots -------------------------------------------------------------------------------
     @property
