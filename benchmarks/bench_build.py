@@ -2,7 +2,8 @@
 
 Integer labels: 10^7 rows (10 repeats x 10 folds), C = 2, 10, 100 classes, against
 
-- the read floor: one plain read of the four input arrays (a sum over each of them);
+- the read floor: one plain read of the four input arrays (a sum over each of them), timed
+  in the same rounds as the build (benchmarks/_timing.py: A, B, A, B, ...);
 - the way a scikit-learn user computes the same counts: a loop over (repeat, fold) calling
   ``sklearn.metrics.multilabel_confusion_matrix``.
 
@@ -26,8 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,18 +34,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the repository's cvframe
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _timing
+
+from _timing import interleaved  # noqa: E402
 
 KINDS = ("int", "Categorical", "object str", "pandas string")
 NAMES = [f"class_{i}" for i in range(10)]
-
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def int_data(n: int, c: int, seed: int = 0) -> tuple[np.ndarray, ...]:
@@ -73,6 +66,8 @@ def sklearn_loop(y: np.ndarray, yp: np.ndarray, fold: np.ndarray, repeat: np.nda
 
 def int_rows(n: int, classes: tuple[int, ...], repeats: int, sklearn: bool) -> list[dict]:
     import cvframe
+    from cvframe import _kernel
+    from cvframe.build import _kernel as build_kernel
 
     out = []
     for c in classes:
@@ -84,9 +79,12 @@ def int_rows(n: int, classes: tuple[int, ...], repeats: int, sklearn: bool) -> l
         def read(y=y, yp=yp, fold=fold, repeat=repeat):
             return int(y.sum()) + int(yp.sum()) + int(fold.sum()) + int(repeat.sum())
 
-        build()  # warm up
-        t_cv = best_of(build, repeats)
-        t_read = best_of(read, repeats)
+        def count(y=y, yp=yp, fold=fold, repeat=repeat):  # the counting pass alone
+            return build_kernel.fast_confusion([repeat, fold], y, yp, None, len(y))
+
+        t = interleaved({"build": build, "read": read, "count": count}, repeats)
+        t_cv, t_read = t.min("build"), t.min("read")
+        engine = _kernel.engine(len(y))
         out.append(
             {
                 "what": f"counts cube, {len(y):.0e} int rows, {c} classes",
@@ -96,17 +94,24 @@ def int_rows(n: int, classes: tuple[int, ...], repeats: int, sklearn: bool) -> l
                 "ratio": t_cv / t_read,
                 "goal": "<= 2x the read floor",
                 "met": t_cv / t_read <= 2.0,
-                "note": "CPU profile at 1e7 rows, 10 classes: range check (min and max per "
-                "cache block) 35%, combined index (Horner per cache block) + bincount 50%, "
-                "labelling the cube 15%; numpy does ~18 in-cache passes per row where the "
-                "floor reads 4 arrays once. A numba loop measured ~3x the floor (1.6 s "
-                "compile per process) and a fused numpy single pass no faster: not kept",
+                "note": f"engine {engine}; the counting pass (range check and counts) "
+                f"{t.min('count') / t_cv:.0%} of the build ({_ms(t.min('count'))}, "
+                f"{t.min('count') / t_read:.2f}x the floor), labelling the cube the rest; "
+                f"{t.spread()}",
             }
         )
         if sklearn:
-            t_sk = best_of(
-                lambda y=y, yp=yp, f=fold, r=repeat, c=c: sklearn_loop(y, yp, f, r, c), 1
+            t2 = interleaved(
+                {
+                    "build": build,
+                    "sklearn": lambda y=y, yp=yp, f=fold, r=repeat, c=c: sklearn_loop(
+                        y, yp, f, r, c
+                    ),
+                },
+                1,
+                warmup=False,
             )
+            t_sk = t2.min("sklearn")
             out.append(
                 {
                     "what": f"counts cube, {len(y):.0e} int rows, {c} classes",
@@ -120,6 +125,10 @@ def int_rows(n: int, classes: tuple[int, ...], repeats: int, sklearn: bool) -> l
                 }
             )
     return out
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.1f} ms"
 
 
 # --- label kinds: time and memory ---------------------------------------------------------------
@@ -178,8 +187,14 @@ def kind_rows(n: int, repeats: int, memory: bool) -> list[dict]:
     out = []
     for kind in KINDS:
         y, yp, fold = kind_data(kind, n)
-        t_cv = best_of(lambda y=y, yp=yp, fold=fold: cvframe.from_predictions(y, yp, fold), repeats)
-        t_fz = best_of(lambda y=y: pd.factorize(y), repeats)
+        t = interleaved(
+            {
+                "build": lambda y=y, yp=yp, fold=fold: cvframe.from_predictions(y, yp, fold),
+                "factorize": lambda y=y: pd.factorize(y),
+            },
+            repeats,
+        )
+        t_cv, t_fz = t.min("build"), t.min("factorize")
         per_row = None
         if memory:
             base = _MAKE.format(root=str(ROOT), kind=kind, n=n, names=NAMES)

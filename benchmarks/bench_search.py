@@ -17,22 +17,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 import warnings
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvframe
     sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # _timing
 
-
-def best_of(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+from _timing import interleaved  # noqa: E402
 
 
 def _cases():
@@ -53,8 +46,9 @@ def _cases():
     ]
 
 
-def timings(samples: int, repeats: int, n_jobs: int, cases: list) -> list[tuple[str, float, float]]:
-    """(case, GridSearchCV best-of seconds, PooledSearchCV best-of seconds) per case."""
+def timings(samples: int, repeats: int, n_jobs: int, cases: list) -> list[tuple]:
+    """(case, GridSearchCV min seconds, PooledSearchCV min seconds, medians) per case, the
+    two searches in the same rounds."""
     from sklearn.datasets import make_classification
     from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
 
@@ -75,9 +69,8 @@ def timings(samples: int, repeats: int, n_jobs: int, cases: list) -> list[tuple[
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            t_grid = best_of(grid_search, repeats)
-            t_pooled = best_of(pooled_search, repeats)
-        out.append((name, t_grid, t_pooled))
+            t = interleaved({"grid": grid_search, "pooled": pooled_search}, repeats)
+        out.append((name, t.min("grid"), t.min("pooled"), t.spread()))
     return out
 
 
@@ -96,8 +89,9 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
             "ratio": t_pooled / t_grid,
             "goal": "<= 1.2x GridSearchCV",
             "met": t_pooled / t_grid <= 1.2,
+            "note": spread,
         }
-        for name, t_grid, t_pooled in timings(samples, repeats, 1, cases)
+        for name, t_grid, t_pooled, spread in timings(samples, repeats, 1, cases)
     ]
 
 
@@ -112,7 +106,7 @@ def main(argv=None):
         f"{args.samples} samples, 5 folds x 2 repeats, n_jobs={args.n_jobs}, best of {args.repeats}"
     )
     print(f"{'case':38s} {'GridSearchCV':>13s} {'PooledSearchCV':>15s} {'ratio':>7s}")
-    for name, t_grid, t_pooled in timings(args.samples, args.repeats, args.n_jobs, _cases()):
+    for name, t_grid, t_pooled, _ in timings(args.samples, args.repeats, args.n_jobs, _cases()):
         print(f"{name:38s} {t_grid:12.3f}s {t_pooled:14.3f}s {t_pooled / t_grid:6.2f}x")
 
 

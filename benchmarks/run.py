@@ -6,7 +6,8 @@ row has the keys ``what``, ``cvframe_s`` (seconds, or the row's optional ``unit`
 (cvframe_s / yardstick_s unless the goal says otherwise), ``goal``, ``met`` and optionally
 ``note``. This script imports every such file, calls ``rows(quick)``, and prints ONE table
 (what | cvframe | yardstick | ratio | goal | met) headed by the machine (CPU model, cores,
-RAM, Python and library versions) and the load (``os.getloadavg`` before and after). A
+RAM, Python and library versions) and the load (``os.getloadavg`` before and after), and
+closed by the rows that missed their goal with where their time goes (their notes). A
 benchmark that raises, or returns malformed rows, becomes a failed row with the error in its
 note: the run goes on.
 
@@ -218,6 +219,22 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def missed(rows: Sequence[dict[str, Any]]) -> str:
+    """The closing note: each row that missed its goal, its ratio and where its time goes
+    (the row's note: measured by the benchmark, not fixed text)."""
+    lines = []
+    for row in rows:
+        if row["met"] or row["met"] is None:
+            continue
+        ratio = row["ratio"]
+        ratio_s = _num(ratio, "x") if _is_number(ratio) else _cell(ratio)
+        where = _cell(row.get("note") or "no measurement of where the time goes")
+        lines.append(f"- {_cell(row['what'])}: {ratio_s}, goal {_cell(row['goal'])}. {where}")
+    if not lines:
+        return "Every row met its goal."
+    return "\n".join(["## Goals missed, and where their time goes", "", *lines])
+
+
 def header(info: dict[str, Any], load: Sequence[float], quick: bool) -> str:
     """The lines above the table: date, machine and load."""
     when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -229,6 +246,9 @@ def header(info: dict[str, Any], load: Sequence[float], quick: bool) -> str:
             f"- machine: {info['cpu']}, {info['cores']} cores, {info['ram_gb']} GB RAM, "
             f"{info['os']}",
             f"- Python {info['python']}; {libs}; commit {info['commit'] or '?'}",
+            "- timing: each candidate and its yardstick run in the same rounds (A, B, A, B, "
+            "...: benchmarks/_timing.py), the least disturbed run (min) of each in the table, "
+            "the medians in the notes",
             "- load average (1, 5, 15 min) before: "
             + ", ".join(f"{x:.2f}" for x in load[:3])
             + (("; after: " + ", ".join(f"{x:.2f}" for x in load[3:])) if len(load) > 3 else ""),
@@ -271,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += got
     load = [*before, *os.getloadavg()]
 
-    text = header(info, load, args.quick) + "\n\n" + table(rows) + "\n"
+    text = header(info, load, args.quick) + "\n\n" + table(rows) + "\n\n" + missed(rows) + "\n"
     print(text)
     out = args.out
     if out is None and not args.quick and not args.only:

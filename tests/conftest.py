@@ -48,6 +48,35 @@ def _close_figures():
         plt.close("all")
 
 
+# --- slow tests carry their reason; a test over 10 s without one is listed at the end ----------
+
+#: A test slower than this (its call, on this machine) needs @pytest.mark.slow(reason=...).
+SLOW_S = 10.0
+_unexplained: list[tuple[str, float]] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every ``slow`` marker says why the test is slow (``reason=``)."""
+    bare = [i.nodeid for i in items for m in i.iter_markers("slow") if not m.kwargs.get("reason")]
+    if bare:
+        raise pytest.UsageError(
+            f"{len(bare)} slow marker(s) without a reason, e.g. {bare[:3]}; write "
+            '@pytest.mark.slow(reason="what takes the time, about how long").'
+        )
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.duration > SLOW_S and "slow" not in report.keywords:
+        _unexplained.append((report.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _unexplained:  # under load every test stretches: a list to look at, not a failure
+        terminalreporter.section(f"tests over {SLOW_S:.0f} s without a slow marker")
+        for nodeid, took in sorted(_unexplained, key=lambda x: -x[1]):
+            terminalreporter.write_line(f"{took:6.1f} s  {nodeid}")
+
+
 # tests/data holds fixtures and the scripts that made them (run by the regeneration tests,
 # not collected: --doctest-modules would import two make_fixtures.py as one module).
 collect_ignore_glob = ["data/*"]

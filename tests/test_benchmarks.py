@@ -118,3 +118,29 @@ def test_quick_and_only_write_no_results_file(fake_benches, monkeypatch, tmp_pat
     monkeypatch.setattr(run, "HERE", str(tmp_path))
     run.main(["--quick", "--dir", str(fake_benches), "--only", "ok"])
     assert not (tmp_path / "results").exists()
+
+
+def test_missed_rows_close_the_table_with_where_their_time_goes():
+    rows = [ROW, dict(ROW, what="slow", ratio=3.1, met=False, note="range check 40% of it")]
+    text = run.missed(rows)
+    assert text.splitlines()[0] == "## Goals missed, and where their time goes"
+    assert text.splitlines()[-1] == "- slow: 3.10x, goal <= 2x floor. range check 40% of it"
+    assert run.missed([ROW]) == "Every row met its goal."
+
+
+timing = _load("_timing.py")
+
+
+def test_interleaved_alternates_the_candidates_in_each_round():
+    calls = []
+    t = timing.interleaved({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, 3)
+    assert calls == ["a", "b"] + ["a", "b"] * 3  # one warm-up each, then A, B rounds
+    assert len(t["a"]["runs"]) == 3 and t.min("a") <= t.median("a")
+    assert "a median" in t.spread()
+
+
+@pytest.mark.parametrize("name", ["auc", "build", "demo", "import", "search", "simulation"])
+def test_benchmarks_against_a_timed_yardstick_time_both_in_the_same_rounds(name):
+    with open(run.discover()[name]) as fh:
+        source = fh.read()
+    assert "interleaved(" in source, f"bench_{name}.py times its yardstick in other rounds"

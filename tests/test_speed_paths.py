@@ -9,6 +9,8 @@ scikit-learn's per (repeat, fold) and on each repeat's pooled folds, on both eng
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -171,3 +173,197 @@ def test_compiled_kernels_are_cached_on_disk(tmp_path):
     out = _run(code, NUMBA_CACHE_DIR=str(tmp_path))
     assert int(out) == int(np.array(0.25).view(np.uint64))
     assert list(tmp_path.rglob("*min_bits*.nbi"))  # a fresh process loads, not compiles
+
+
+# --- the counting pass of the counts cube: one compiled read, numpy's numbers -------------------
+
+
+def _count_case(case: str, n: int = 5000, seed: int = 0):
+    """(groups, y_true, y_pred, weights) of one kind of integer input."""
+    from cvframe.build import _kernel as build_kernel
+
+    rng = np.random.default_rng(seed)
+    rep = np.repeat(np.arange(3), -(-n // 3))[:n]  # sorted, as cross_validate writes it
+    fold = rng.integers(0, 5, n)
+    y = rng.integers(0, 4, n)
+    yp = np.where(rng.random(n) < 0.6, y, rng.integers(0, 4, n))
+    w = None
+    if case == "negative":
+        y, yp, fold = y - 7, yp - 7, fold - 2
+    elif case == "rare":  # values no sample of rows sees: the pass finds them and recounts
+        y[n // 2 + 1], fold[n // 3 + 1] = 50, 9
+    elif case == "small dtypes":
+        y, yp, fold = y.astype(np.int8), yp.astype(np.uint8), fold.astype(np.int16)
+    elif case == "bool":
+        y, yp = (y > 1).view(np.uint8), (yp > 1).view(np.uint8)
+    elif case == "weights":
+        w = rng.random(n).round(2)
+        w[::7] = 0.0  # rows that count for nothing still name their group and labels
+    groups = {"one group": [fold], "three groups": [rep, fold, fold % 2]}.get(case, [rep, fold])
+    assert build_kernel.BLOCK > 0
+    return groups, y, yp, w
+
+
+CASES = ["plain", "negative", "rare", "small dtypes", "bool", "weights", "one group"]
+
+
+@pytest.mark.parametrize("case", [*CASES, "three groups"])
+def test_counting_pass_gives_numpys_counts_bit_for_bit(case, monkeypatch):
+    from cvframe.build import _kernel as build_kernel
+
+    if build_kernel._pass_compiled() is False:
+        pytest.skip("numba is not installed (the fast extra)")
+    groups, y, yp, w = _count_case(case)
+    got = {}
+    for use in ("numpy", "numba"):
+        monkeypatch.setattr(_kernel, "ENGINE", use)
+        monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
+        got[use] = build_kernel.fast_confusion(groups, y, yp, w, len(y))
+    (raw0, vals0, t0, p0, lo0), (raw1, vals1, t1, p1, lo1) = got["numpy"], got["numba"]
+    assert raw0.dtype == raw1.dtype and raw0.shape == raw1.shape
+    np.testing.assert_array_equal(raw0, raw1)
+    for a, b in zip([*vals0, t0, p0], [*vals1, t1, p1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert lo0 == lo1
+    if w is None:
+        assert int(raw1.sum()) == len(y)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compiled_pass_counts_what_bincount_counts(case):
+    from cvframe.build import _kernel as build_kernel
+
+    if build_kernel._pass_compiled() is False:
+        pytest.skip("numba is not installed (the fast extra)")
+    groups, y, yp, w = _count_case(case, seed=1)
+    arrays = [*groups, y, yp]
+    raw, bounds = build_kernel.compiled_count(arrays, w, len(y))
+    assert bounds[:-2] == [(int(a.min()), int(a.max())) for a in groups]
+    lo = min(int(y.min()), int(yp.min()))
+    assert bounds[-1] == bounds[-2] == (lo, max(int(y.max()), int(yp.max())))
+    flat = np.ravel_multi_index(
+        [np.asarray(a, dtype=np.int64) - b[0] for a, b in zip(arrays, bounds, strict=True)],
+        raw.shape,
+    )
+    expected = np.bincount(flat, weights=w, minlength=raw.size).reshape(raw.shape)
+    np.testing.assert_array_equal(raw, expected)
+
+
+def test_cube_from_predictions_is_the_same_on_both_engines(monkeypatch):
+    import cvframe
+
+    groups, y, yp, _ = _count_case("rare", n=20_000)
+    cubes = []
+    for use in ("numpy", "numba"):
+        if use == "numba" and not _kernel.have_numba():
+            pytest.skip("numba is not installed (the fast extra)")
+        monkeypatch.setattr(_kernel, "ENGINE", use)
+        monkeypatch.setattr(_kernel, "NUMBA_MIN_SIZE", 0)
+        cubes.append(cvframe.from_predictions(y, yp, groups[1], repeat=groups[0]))
+    assert cubes[0].identical(cubes[1])
+
+
+def test_auto_engine_loads_numba_only_for_inputs_that_pay_for_it(monkeypatch):
+    monkeypatch.setattr(_kernel, "ENGINE", "auto")
+    if not _kernel.have_numba():
+        assert _kernel.engine(10**9) == "numpy"
+        return
+    monkeypatch.delitem(sys.modules, "numba", raising=False)  # as in a fresh process
+    size = _kernel.NUMBA_LOAD_SIZE - 1
+    assert _kernel.engine(size) == "numpy" and "numba" not in sys.modules
+    assert _kernel.engine(_kernel.NUMBA_LOAD_SIZE) == "numba"
+    monkeypatch.setitem(sys.modules, "numba", object())  # loaded: used from NUMBA_MIN_SIZE
+    assert _kernel.engine(_kernel.NUMBA_MIN_SIZE) == "numba"
+    assert _kernel.engine(_kernel.NUMBA_MIN_SIZE - 1) == "numpy"
+
+
+# --- a fresh process: what it imports, and the compiled kernels it loads from disk ------------
+
+
+@pytest.mark.slow(reason="a fresh process imports cvframe and writes a report (~3 s)")
+def test_first_cube_and_a_small_report_import_neither_dask_array_nor_numba():
+    out = _run(
+        "import sys, numpy as np, pandas as pd, cvframe\n"
+        "from cvframe.report import report\n"
+        "rng = np.random.default_rng(0)\n"
+        "n = 100_000\n"
+        "y = rng.integers(0, 2, n)\n"
+        "df = pd.DataFrame({'repeat': np.arange(n) % 2, 'fold': np.arange(n) % 5, 'y_true': y,"
+        " 'y_pred': rng.integers(0, 2, n), 'score': y + rng.normal(0, 1, n)})\n"
+        "report(df.cv.counts(), scores=df, format='json')\n"
+        "print(sorted(m for m in ('dask.array', 'numba', 'scipy.sparse', 'scipy.stats')"
+        " if m in sys.modules))"
+    )
+    # scipy.stats (0.3 s, with scipy.sparse and scipy.optimize): a normal quantile is
+    # scipy.special.ndtri, a t quantile scipy.special.stdtrit, ranks come from the one sort
+    assert out.strip().splitlines()[-1] == "[]", "a fresh report loaded a heavy module"
+
+
+@pytest.mark.slow(reason="a fresh process imports cvframe and dask.array (~3 s)")
+def test_xarray_still_sees_dask_arrays_once_dask_array_is_imported():
+    pytest.importorskip("dask.array")
+    out = _run(
+        "import numpy as np, xarray as xr, cvframe\n"
+        "from xarray.namedarray.pycompat import array_type\n"
+        "cvframe.from_predictions([0, 1, 1], [0, 1, 0], [0, 0, 1])\n"
+        "print(array_type('dask'))\n"
+        "import dask.array as da\n"
+        "v = xr.DataArray(da.ones(4, chunks=2), dims='x')\n"
+        "print(array_type('dask') == (da.Array,), v.chunks, type(v.data).__name__)\n"
+        "y = da.from_array(np.array([0, 1, 1, 0]), chunks=2)\n"
+        "ds = cvframe.from_predictions(y, y, da.from_array(np.array([0, 0, 1, 1]), chunks=2))\n"
+        "print(type(ds.tp.data).__name__)"
+    )
+    first, second, third = out.strip().splitlines()
+    assert first == "()"  # no object is a dask array before dask.array is imported
+    assert second == "True ((2, 2),) Array"
+    assert third == "Array"  # a lazy cube stays lazy
+
+
+def test_defer_dask_check_leaves_an_existing_entry_alone():
+    from xarray.namedarray import pycompat
+
+    from cvframe.build import _lazy
+
+    before = pycompat._cached_duck_array_modules.get("dask")
+    if before is None:
+        pytest.skip("xarray has no entry for dask yet in this process")
+    assert _lazy.defer_dask_check() is False
+    assert pycompat._cached_duck_array_modules["dask"] is before
+
+
+@pytest.mark.slow(reason="two fresh processes load the counting kernel (~3 s)")
+def test_counting_kernel_is_loaded_from_the_disk_cache_in_a_fresh_process(tmp_path):
+    if not _kernel.have_numba():
+        pytest.skip("numba is not installed (the fast extra)")
+    code = (
+        "import numpy as np\n"
+        "from cvframe.build import _kernel\n"
+        "a = np.arange(1000) % 7\n"
+        "raw, _ = _kernel.compiled_count([a, a % 3, a % 2, a % 2], None, 1000)\n"
+        "s = _kernel._pass_compiled().stats\n"
+        "print(int(raw.sum()), s.cache_hits and sum(s.cache_hits.values()),"
+        " sum(s.cache_misses.values()))"
+    )
+    first = _run(code, NUMBA_CACHE_DIR=str(tmp_path)).split()
+    second = _run(code, NUMBA_CACHE_DIR=str(tmp_path)).split()
+    assert first[0] == second[0] == "1000"
+    assert first[2] == "1"  # compiled, and written to the cache
+    assert second[1] == "1" and second[2] == "0"  # loaded, not compiled
+
+
+# --- the demo: the two data sets fit side by side give the frames of one process -------------
+
+
+def test_demo_fits_in_parallel_processes_give_the_sequential_frames(monkeypatch):
+    from cvframe.cli import demo
+
+    monkeypatch.setattr(demo, "DEMO_FOLDS", 2)
+    monkeypatch.setitem(demo.DATA, "digits", ("load_digits", {"n_class": 3}, "digits 0-2"))
+    monkeypatch.setattr(demo.os, "cpu_count", lambda: 2)
+    parallel = demo._frames(1, -1, False)
+    sequential = demo._frames(1, 1, False)
+    assert list(parallel) == list(sequential) == list(demo.DATA)
+    for name in demo.DATA:
+        pd.testing.assert_frame_equal(parallel[name][0], sequential[name][0])
+        assert parallel[name][0].attrs == sequential[name][0].attrs
