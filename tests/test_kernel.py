@@ -51,6 +51,7 @@ def _reference(counts, metric, beta, fill):
             "recall": (a, a + c),
             "specificity": (d, d + b),
             "accuracy": (a + d, a + b + c + d),
+            "jaccard": (a, a + b + c),
         }[name]
 
     def value(name, fold):

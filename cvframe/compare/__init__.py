@@ -25,10 +25,19 @@ from .._labels import frame as frame_reader
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
-from ._common import AVERAGES, FOLD_METRICS, POOLED_METRICS, Request, Test, result
+from ._common import (
+    AVERAGES,
+    FOLD_METRICS,
+    MULTILABEL_METRICS,
+    POOLED_METRICS,
+    Request,
+    Test,
+    result,
+)
 
 __all__ = [
     "FOLD_METRICS",
+    "MULTILABEL_METRICS",
     "POOLED_METRICS",
     "REGISTRY",
     "TESTS",
@@ -201,7 +210,10 @@ def compare(
     itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
 
     - per-fold metrics (``"f"``, ``"accuracy"``, ``"precision"``, ``"recall"``,
-      ``"specificity"`` and their ``"_avg"`` names, which average them) on a cube or a frame:
+      ``"specificity"`` and their ``"_avg"`` names, which average them; on multilabel data
+      also :data:`MULTILABEL_METRICS`: ``"f_samples"``, ``"jaccard_samples"``,
+      ``"subset_accuracy"``, ``"hamming_loss"`` (lower is better: a negative difference
+      favours the model), from :mod:`cvframe.reduce.multilabel`) on a cube or a frame:
       ``"corrected_t"``, the corrected repeated k-fold t-test (Nadeau & Bengio 2003,
       Bouckaert & Frank 2004; WEKA's ``PairedCorrectedTTester``). With per-fold differences
       :math:`d_{ij}` over :math:`n = k r` folds,
@@ -249,7 +261,8 @@ def compare(
         The counts cube with a ``dim`` dimension, or the predictions frame with a ``dim``
         column (one row per model and tested sample).
     metric : str, default "f_tp_fp"
-        One of :data:`FOLD_METRICS`, :data:`POOLED_METRICS`, or ``"auc"``/``"auc_avg"``
+        One of :data:`FOLD_METRICS`, :data:`MULTILABEL_METRICS`, :data:`POOLED_METRICS`, or
+        ``"auc"``/``"auc_avg"``
         (per-fold AUC, frame and ``test="friedman"`` only).
     baseline : label, optional
         The ``dim`` entry every other one is compared with; None compares all pairs.
@@ -332,7 +345,7 @@ def compare(
             "random_state", random_state, low=0, fix="Pass a seed such as 0, or None."
         )
     _checks.zero_division(zero_division)
-    valid = list(FOLD_METRICS) + list(POOLED_METRICS) + ["auc", "auc_avg"]
+    valid = [*FOLD_METRICS, *MULTILABEL_METRICS, *POOLED_METRICS, "auc", "auc_avg"]
     if not isinstance(metric, str) or metric not in valid:
         raise ValueError(
             f"metric={metric!r} is not valid; expected one of {valid}. Per-fold metrics "
@@ -377,6 +390,7 @@ def compare(
         req = replace(req, test=test)
     elif req.test == "t":
         raise ValueError(UNCORRECTED_T)
+    _check_multilabel(req)
     spec = REGISTRY[req.test]
     out = result(spec.run(req), spec, req)
     out.attrs["chosen_by"] = "auto" if reason else "user"
@@ -391,6 +405,27 @@ UNCORRECTED_T = (
     "error is far above alpha (Dietterich 1998; Nadeau & Bengio 2003). Use "
     "test='corrected_t' (or test='auto')."
 )
+
+
+def _check_multilabel(req: Request) -> None:
+    """A multilabel frame is tested per fold; the Hamming loss is not ranked (lower is better)."""
+    names = frame_reader.multilabel_names(req.data, req.cols["y_true"]) if req.is_frame else None
+    if names is not None and REGISTRY[req.test].data == "frame":
+        raise ValueError(
+            f"metric={req.metric!r} with test={req.test!r} resamples single-label predictions "
+            "(y_true, y_pred), but this "
+            f"frame is multilabel ({req.cols['y_true']}_<label> columns {few(names)}). Compare "
+            "per-fold values with test='corrected_t' (or 'auto'): a multilabel metric "
+            f"({', '.join(repr(m) for m in MULTILABEL_METRICS if not m.endswith('_avg'))}) or a "
+            "label-averaged one (metric='f', average='macro'), on the frame or on "
+            "frame.cv.counts()."
+        )
+    if req.test == "friedman" and MULTILABEL_METRICS.get(req.metric) == "hamming_loss":
+        raise ValueError(
+            "test='friedman' ranks higher scores first, and the Hamming loss is lower-is-better; "
+            "rank metric='subset_accuracy' or 'f_samples', or compare the Hamming loss with "
+            "test='corrected_t' on each data set."
+        )
 
 
 def _n_datasets(req: Request) -> int:

@@ -18,10 +18,18 @@ import xarray as xr
 from .. import _labels, build, formulas, multiclass, reduce
 from .._labels import frame as frame_reader
 from ..errors import few
+from ..reduce import multilabel
 from ..schema import CLASS, REPEAT, read_counts
 
 #: Metrics with one value per fold (tested by the fold tests): name -> metric of the table.
 FOLD_METRICS = {key: name for name in formulas.METRIC_SPECS for key in (name, f"{name}_avg")}
+#: Multilabel metrics with one value per fold (:mod:`cvframe.reduce.multilabel`, from the
+#: per-sample sums of a multilabel cube; ``hamming_loss``: lower is better): name -> metric.
+MULTILABEL_METRICS = {
+    key: name
+    for name in ("f_samples", "jaccard_samples", "subset_accuracy", "hamming_loss")
+    for key in (name, f"{name}_avg")
+}
 #: Metrics computed once on the pooled predictions (no per-fold values).
 POOLED_METRICS = tuple(f"{name}_tp_fp" for name in formulas.METRIC_SPECS if name != "accuracy") + (
     "accuracy_pooled",
@@ -86,6 +94,8 @@ def base_metric(metric: str) -> str:
     """The metric of the table behind a compare metric name (``"f_tp_fp"`` -> ``"f"``)."""
     if metric in FOLD_METRICS:
         return FOLD_METRICS[metric]
+    if metric in MULTILABEL_METRICS:
+        return MULTILABEL_METRICS[metric]
     return metric.removesuffix("_tp_fp").removesuffix("_pooled")
 
 
@@ -95,6 +105,12 @@ def cube_metric(
     """``metric`` of a cube per fold (``fold_method=None``), fold mean (``"avg"``) or pooled
     (``"tp_fp"``), averaged over the classes by ``average`` (accuracy: every sample once)."""
     name, beta, zd = base_metric(metric), req.beta, req.zero_division
+    if name in MULTILABEL_METRICS:  # sample-based, or averaged over every label decision
+        fm: Any = fold_method
+        if name == "jaccard_samples":
+            return multilabel.jaccard(ds, "samples", fm, zero_division=zd)
+        kw = {"beta": beta} if name == "f_samples" else {}
+        return getattr(multilabel, name)(ds, fm, zero_division=zd, **kw)
     if name == "accuracy":
         how = {None: None, "avg": "avg", "tp_fp": "pooled"}[fold_method]
         return reduce.accuracy(ds, cast(Any, how), zero_division=zd)
@@ -152,6 +168,8 @@ def average_info(classes: Any, metric: str, average: str | None) -> dict[str, st
         return {}
     if base_metric(metric) in ("accuracy", "auc_merge", "auc", "auc_avg"):
         return {"average": "none (accuracy counts every sample once)"}
+    if base_metric(metric) in MULTILABEL_METRICS:
+        return {"average": "none (a multilabel metric over every sample and label)"}
     if average is None:
         how = "compared per class (p-values Holm-adjusted over the classes and contrasts)"
     else:
@@ -166,6 +184,14 @@ def frame_counts(
     compare against the rest (None: all; a frame with more than two labels keeps every class
     and the asked one is selected after, except for accuracy)."""
     pos = req.pos_label
+    names = frame_reader.multilabel_names(df, req.cols["y_true"])
+    if names is not None and pos is not None:
+        raise ValueError(
+            f"pos_label={pos!r} is for single-label frames; this frame is multilabel "
+            f"({req.cols['y_true']}_<label> columns {few(names)}): compare the labels averaged "
+            "(average='macro', 'micro', 'weighted'), per label (average=None), or a multilabel "
+            "metric ('f_samples', 'subset_accuracy', 'hamming_loss', 'jaccard_samples')."
+        )
     if pos is not None:
         yt, yp = (df[req.cols[k]].to_numpy() for k in ("y_true", "y_pred"))
         pos = pos if len(_labels.universe(yt, yp)[0]) <= 2 else None

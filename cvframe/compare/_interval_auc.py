@@ -35,8 +35,6 @@ def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """AUC (:func:`cvframe.scores.auc_arrays`, the one ranking sort) and its DeLong variance
     of every row of scores ``s`` (..., S) with 0/1 labels ``y``; NaN variance where a row has
     fewer than 2 positives or 2 negatives."""
-    from scipy.stats import rankdata
-
     s = np.asarray(s, dtype=np.float64)
     yb = np.broadcast_to(np.asarray(y).astype(bool), s.shape)
     auc = np.asarray(scores.auc_arrays(s, yb))
@@ -45,9 +43,9 @@ def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(s, axis=-1)
     ss = np.take_along_axis(s, order, -1)
     if (ss[..., 1:] == ss[..., :-1]).any():  # ties: midranks (Sun & Xu)
-        rz = rankdata(s, axis=-1)
-        rx = rankdata(np.where(yb, s, np.inf), axis=-1)  # positives' ranks among positives
-        ry = rankdata(np.where(yb, np.inf, s), axis=-1)  # negatives' ranks among negatives
+        rz = _midranks(s)
+        rx = _midranks(np.where(yb, s, np.inf))  # positives' ranks among positives
+        ry = _midranks(np.where(yb, np.inf, s))  # negatives' ranks among negatives
         neg_below, pos_below = rz - rx, rz - ry
     else:  # distinct scores: one sort counts the negatives and positives below each score
         yb = np.take_along_axis(yb, order, -1)
@@ -62,6 +60,28 @@ def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         var = var10 / n1 + var01 / n0
     var = np.where((n1 >= 2) & (n0 >= 2), var, np.nan)
     return auc, var
+
+
+def _midranks(a: np.ndarray) -> np.ndarray:
+    """Ranks 1..S along the last axis, ties given their mean rank (``scipy.stats.rankdata``'s
+    "average" method, without importing scipy.stats)."""
+    order = np.argsort(a, axis=-1, kind="stable")
+    sa = np.take_along_axis(a, order, -1)
+    n = a.shape[-1]
+    pos = np.broadcast_to(np.arange(n), a.shape)
+    new = np.ones(a.shape, dtype=bool)
+    new[..., 1:] = sa[..., 1:] != sa[..., :-1]
+    first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
+    last_new = np.ones(a.shape, dtype=bool)
+    last_new[..., :-1] = new[..., 1:]
+    last = (
+        n
+        - 1
+        - np.maximum.accumulate(np.where(last_new, n - 1 - pos, 0)[..., ::-1], axis=-1)[..., ::-1]
+    )
+    ranks = np.empty(a.shape)
+    np.put_along_axis(ranks, order, (first + last) / 2.0 + 1.0, -1)
+    return ranks
 
 
 def _var(v: np.ndarray, mask: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -122,7 +142,7 @@ def frame_interval(
     """AUC_merge of a frame and its DeLong interval, per kept dim; repeats: the mean AUC
     and the mean per-repeat variance (one pass); a class average sums the classes'
     variances weighted by w**2, as if the one-vs-rest AUCs were independent."""
-    from scipy import stats
+    from scipy.special import ndtri  # the normal quantile, without loading scipy.stats
 
     res = delong_frame(df, *frame)
     auc, var = res["auc"], res["var"]
@@ -140,5 +160,5 @@ def frame_interval(
         auc, var = (auc * w).sum(CLASS), (var * w**2).sum(CLASS)
     if REPEAT in auc.dims:  # every repeat is one pass over the same samples
         auc, var = auc.mean(REPEAT), var.mean(REPEAT)
-    lo, hi = logit_interval(auc, var, float(stats.norm.ppf((1 + level) / 2)))
+    lo, hi = logit_interval(auc, var, float(ndtri((1 + level) / 2)))
     return auc, lo, hi, {"scale": "logit"}

@@ -37,7 +37,7 @@ def corrected_t(
     ds: xr.Dataset, v: xr.DataArray, name: str, level: float
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Mean of the per-fold values ``v`` and its Nadeau-Bengio corrected t interval."""
-    from scipy import stats
+    from scipy.special import stdtrit  # the t quantile, as scipy.stats.t.ppf computes it
 
     real = read_counts(ds).is_fold
     real = real if CLASS in v.dims else real.any(CLASS)
@@ -60,7 +60,7 @@ def corrected_t(
     mean, se, df, info = moments(vals, cube, dim, "corrected_t")
     if dim == "_one":
         mean, se, df = (x.squeeze("_one", drop=True) for x in (mean, se, df))
-    q = xr.apply_ufunc(stats.t.ppf, (1 + level) / 2, df)
+    q = xr.apply_ufunc(stdtrit, df, (1 + level) / 2)
     info = {k: info[k] for k in ("n_test", "n_train", "test_train_ratio", "n_folds_used")}
     info["bounds"] = "mean +- t * se, clipped to [0, 1] (the metric's range)"
     return mean, (mean - q * se).clip(0.0, 1.0), (mean + q * se).clip(0.0, 1.0), info
@@ -68,7 +68,7 @@ def corrected_t(
 
 def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, Any]]:
     """Nested CV's ``estimate - bias +- z se`` per model from ``data.attrs["nested_cv"]``."""
-    from scipy import stats
+    from scipy.special import ndtri  # the normal quantile, without loading scipy.stats
 
     table = getattr(data, "attrs", {}).get("nested_cv")
     if not table:
@@ -85,7 +85,7 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
             f"metric={metric!r}, but the nested cross-validation estimated "
             f"{few(sorted(set(map(str, asked))))}; pass metric= that metric."
         )
-    z = float(stats.norm.ppf((1 + level) / 2))
+    z = float(ndtri((1 + level) / 2))
     rows = [table[m] for m in names]
     est = np.array([float(r["estimate"]) for r in rows])
     centre = est - np.array([float(r["bias"]) for r in rows])
