@@ -24,6 +24,7 @@ from .errors import few
 
 __all__ = [
     "METRIC_SPECS",
+    "MULTILABEL_SCORER_ALIASES",
     "SCORER_ALIASES",
     "MetricSpec",
     "accuracy",
@@ -178,8 +179,22 @@ SCORER_ALIASES: dict[str, str] = {
     "neg_log_loss": "neg_log_loss_merge",
 }
 
+#: The same for a multilabel ``y`` (a 0/1 indicator matrix), looked up before
+#: :data:`SCORER_ALIASES`: the sample-based scorers become the mean over every tested sample
+#: (per-sample outcomes pooled over the folds), ``"accuracy"`` is the subset accuracy (as
+#: scikit-learn's scorer on indicator matrices); ``"neg_hamming_loss"`` is cvframe's name
+#: (scikit-learn has no scorer name for ``hamming_loss``). The label averages (``"f1_macro"``,
+#: ``"jaccard_micro"``...) are those of :data:`SCORER_ALIASES` with the average as suffix.
+MULTILABEL_SCORER_ALIASES: dict[str, str] = {
+    "f1_samples": "f_samples",
+    "jaccard_samples": "jaccard_samples",
+    "accuracy": "subset_accuracy",
+    "subset_accuracy": "subset_accuracy",
+    "neg_hamming_loss": "neg_hamming_loss",
+}
 
-def scorer_metric(name: str) -> str:
+
+def scorer_metric(name: str, multilabel: bool = False) -> str:
     """The pooled metric of a scikit-learn scorer name (or of a pooled name itself).
 
     Parameters
@@ -187,6 +202,9 @@ def scorer_metric(name: str) -> str:
     name : str
         A key of :data:`SCORER_ALIASES` (``"f1"``, ``"roc_auc"``...) or one of its values
         (``"f_tp_fp"``, ``"auc_merge"``...), which is returned as is.
+    multilabel : bool, default False
+        The name scores a multilabel ``y``: :data:`MULTILABEL_SCORER_ALIASES` first
+        (``"f1_samples"`` -> ``"f_samples"``, ``"accuracy"`` -> ``"subset_accuracy"``).
 
     Returns
     -------
@@ -202,13 +220,25 @@ def scorer_metric(name: str) -> str:
     --------
     >>> scorer_metric("f1"), scorer_metric("roc_auc"), scorer_metric("f_tp_fp")
     ('f_tp_fp', 'auc_merge', 'f_tp_fp')
+    >>> scorer_metric("f1_samples", multilabel=True), scorer_metric("accuracy", multilabel=True)
+    ('f_samples', 'subset_accuracy')
     """
     if isinstance(name, str):
+        if multilabel and name in MULTILABEL_SCORER_ALIASES:
+            return MULTILABEL_SCORER_ALIASES[name]
         if name in SCORER_ALIASES:
             return SCORER_ALIASES[name]
         if name in SCORER_ALIASES.values():
             return name
     accepted = [*SCORER_ALIASES, *dict.fromkeys(SCORER_ALIASES.values())]
+    if isinstance(name, str) and name in MULTILABEL_SCORER_ALIASES:
+        raise ValueError(
+            f"scoring={name!r} scores a multilabel y (a 0/1 indicator matrix, one column per "
+            "label); for 1-D class labels pass one of "
+            f"{', '.join(map(repr, accepted))}."
+        )
+    if multilabel:
+        accepted = [*MULTILABEL_SCORER_ALIASES, *accepted]
     raise ValueError(
         f"scoring={name!r} is not a scorer cvframe pools; pass one of "
         f"{', '.join(map(repr, accepted))} (a scikit-learn name maps to its pooled metric)."

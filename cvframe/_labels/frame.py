@@ -3,10 +3,12 @@
 :func:`parse` turns the frame into plain numpy arrays (:class:`Frame`): fold/repeat group
 codes, the classes, and per scored class an "is positive" indicator and float64 scores. The
 rules every reader shares: :func:`frame_pos_label` (the positive class, from ``pos_label`` or
-the frame's ``attrs``), :func:`score_column` (which column holds that class's scores, matched
-by name, never by position), :func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`;
-:func:`by_frame_dims` computes a metric per ``model`` / ``dataset`` / ``subset`` of a stacked
-frame (their scores are never ranked together).
+the frame's ``attrs``), :func:`multilabel_names` (a multilabel frame's labels: each is scored
+one-vs-rest from its ``y_true_<label>`` and ``score_<label>`` columns), :func:`score_column`
+(which column holds that class's scores, matched by name, never by position),
+:func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`; :func:`by_frame_dims` computes
+a metric per ``model`` / ``dataset`` / ``subset`` of a stacked frame (their scores are never
+ranked together).
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ class Frame:
     score_cols: list[str]
     ranges: list[tuple[float, float]]  # per class: (min, max) score
     present_: np.ndarray | None = None  # per (repeat, fold) group: has rows
+    multilabel: bool = False  # the classes are the labels of a multilabel frame
+
+    @property
+    def task(self) -> str:
+        """``"binary"``, ``"multiclass"`` (one-vs-all) or ``"multilabel"`` (label by label)."""
+        return "multilabel" if self.multilabel else "binary" if self.binary else "multiclass"
 
     @property
     def fold_keep(self) -> np.ndarray:
@@ -298,11 +306,19 @@ def parse(
     if len(df) == 0:
         raise ValueError("df has no rows; the predictions frame needs one row per tested sample.")
     what = "predictions frame"
-    yt = _checks.column(df, y_true, "y_true", what)
+    ml_names = multilabel_names(df, y_true)
+    if ml_names is None:
+        yt = _checks.column(df, y_true, "y_true", what)
     fc, fk = _labels.column_groups(_checks.column(df, fold, "fold", what), "fold")
     rc = rk = None  # the repeat's codes and coordinate
     if has_repeat(df, repeat):
         rc, rk = _labels.column_groups(_checks.column(df, repeat, "repeat", what), "repeat")
+    if ml_names is not None:
+        classes, ys, cols = _multilabel(df, ml_names, labels, pos_label, y_true, score)
+        arrays, ranges = _read_scores(df, cols, False)
+        fr = Frame(len(df), fc, fk, rc, rk, classes, False, ys, arrays, cols, ranges)
+        fr.multilabel = True
+        return fr
     labels = _labels.attrs_labels(df.attrs, labels)
     codes, universe = _classes(yt, labels)
     pos_label = frame_pos_label(df, pos_label, labels, universe)
@@ -328,10 +344,20 @@ def parse(
     else:
         classes, ys = list(universe), [codes == i for i in range(len(universe))]
         names = list(_class_columns(df, score, universe))
+    arrays, ranges = _read_scores(df, names, pos_label is not None and sc.complement)
+    cols, binary = [str(n) for n in names], pos_label is not None
+    return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges)
+
+
+def _read_scores(
+    df: pd.DataFrame, names: Sequence[Hashable], complement: bool
+) -> tuple[list[np.ndarray], list[tuple[float, float]]]:
+    """The float64 scores and (min, max) of every score column (``1 - s`` for a complement),
+    with one warning for columns that hold hard 0/1 predictions."""
     arrays, ranges, hard = [], [], []
     for name in names:
-        s, lo, hi = _score_array(_checks.column(df, name, "score", what))
-        if pos_label is not None and sc.complement:
+        s, lo, hi = _score_array(_checks.column(df, name, "score", "predictions frame"))
+        if complement:
             s, lo, hi = 1.0 - s, 1.0 - hi, 1.0 - lo
         if lo == 0.0 and hi == 1.0 and bool(np.all((s == 0.0) | (s == 1.0))):
             hard.append(name)
@@ -346,8 +372,79 @@ def parse(
             UserWarning,
             stacklevel=user_stacklevel(),
         )
-    cols, binary = [str(n) for n in names], pos_label is not None
-    return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges)
+    return arrays, ranges
+
+
+# --- Multilabel frames ---
+
+
+def multilabel_names(df: Any, y_true: str = "y_true") -> list[str] | None:
+    """The label names of a multilabel predictions frame, None for a single-label one.
+
+    A multilabel frame (as :func:`cvframe.cross_validate` writes it) has no ``y_true`` column
+    but one ``<y_true>_<label>`` and one ``<y_pred>_<label>`` 0/1 column per label (and
+    ``score_<label>`` columns with scores).
+
+    >>> import pandas as pd
+    >>> multilabel_names(pd.DataFrame(columns=["fold", "y_true_a", "y_true_b", "y_pred_a"]))
+    ['a', 'b']
+    >>> multilabel_names(pd.DataFrame(columns=["fold", "y_true", "y_pred"])) is None
+    True
+    """
+    cols = getattr(df, "columns", ())
+    if y_true in cols:
+        return None
+    prefix = f"{y_true}_"
+    names = [c[len(prefix) :] for c in cols if isinstance(c, str) and c.startswith(prefix)]
+    return names or None
+
+
+def _multilabel(
+    df: pd.DataFrame,
+    names: list[str],
+    labels: Sequence[Hashable] | None,
+    pos_label: Hashable | None,
+    y_true: str,
+    score: str,
+) -> tuple[list[Any], list[np.ndarray], list[str]]:
+    """The labels, per label "is positive" and the ``score_<label>`` column of every label of
+    a multilabel frame (each label scored one-vs-rest, as a binary problem)."""
+    if pos_label is not None:
+        raise ValueError(
+            f"pos_label={pos_label!r} is for single-label frames; this frame is multilabel "
+            f"({y_true}_<label> columns {few(names)}): every label is scored as its own binary "
+            "problem. Drop pos_label (or select one label with labels=[...])."
+        )
+    known = df.attrs.get("labels")
+    classes = list(known) if known is not None and [str(k) for k in known] == names else names
+    keep = list(range(len(names)))
+    if labels is not None:
+        asked = [str(c) for c in labels]
+        bad = [c for c in asked if c not in names]
+        if bad:
+            raise ValueError(f"labels {few(bad)} are not labels of the frame {few(classes)}.")
+        keep = [names.index(c) for c in asked]
+    cols = [f"{score}_{names[j]}" for j in keep]
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise ColumnError(
+            f"this multilabel frame has no score column(s) {few(missing)}; scoring a multilabel "
+            f"frame needs one {score}_<label> column per label (cross_validate writes them from "
+            "predict_proba or decision_function). Without scores, count metrics still work: "
+            "df.cv.counts(), df.cv.multilabel_metrics()."
+        )
+    ys = []
+    for j in keep:
+        col = df[f"{y_true}_{names[j]}"]
+        _labels.check_no_missing(col, f"{y_true}_{names[j]}")
+        v = col.to_numpy()
+        if not np.isin(v, (0, 1)).all():
+            raise ValueError(
+                f"column {y_true}_{names[j]!r} holds {few(pd.unique(v[~np.isin(v, (0, 1))]))}; "
+                "a multilabel frame's indicator columns must be 0/1."
+            )
+        ys.append(v.astype(bool))
+    return [classes[j] for j in keep], ys, cols
 
 
 def _class_columns(df: pd.DataFrame, score: str, universe: list[Any]) -> list[str]:

@@ -504,10 +504,10 @@ def _multilabel_columns(
     df: pd.DataFrame, y_true: str, y_pred: str
 ) -> tuple[list[str], list[str], list[str]] | None:
     """Multilabel frames hold one ``y_true_<label>`` and ``y_pred_<label>`` column per label."""
-    true_cols = [c for c in df.columns if isinstance(c, str) and c.startswith(y_true + "_")]
-    if not true_cols:
+    names = frame.multilabel_names(df, y_true)
+    if names is None:
         return None
-    names = [c[len(y_true) + 1 :] for c in true_cols]
+    true_cols = [f"{y_true}_{n}" for n in names]
     pred_cols = [f"{y_pred}_{n}" for n in names]
     missing = [c for c in pred_cols if c not in df.columns]
     if missing:

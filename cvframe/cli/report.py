@@ -11,6 +11,7 @@ from typing import Any
 
 import xarray as xr
 
+from .._labels.frame import multilabel_names
 from ..readers import FORMATS as READER_FORMATS
 from ..schema import FRAME_DIMS
 from ._common import (
@@ -253,6 +254,8 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
         args.repeat_col, args.score_col = "repeat", "score"
         if args.pos_label is None and frame.attrs.get("pos_label") is not None:
             args.pos_label = str(frame.attrs["pos_label"])
+    if multilabel_names(frame, args.y_true_col):  # <y_true>_<label>, <y_pred>_<label> columns
+        return _multilabel(args, frame, opts, steps)
     cols = {
         "--fold-col": args.fold_col,
         "--y-true-col": args.y_true_col,
@@ -312,6 +315,35 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
     )
     if data is not None:
         ds.attrs["source"] = f"{ds.attrs['source']} ({frame.attrs.get('source', 'cvframe')})"
+    return _write(args, ds, kwargs, steps)
+
+
+def _multilabel(args: argparse.Namespace, frame: Any, opts: dict[str, Any], steps: Steps) -> int:
+    """A multilabel file: one ``<y-true-col>_<label>`` and ``<y-pred-col>_<label>`` 0/1 column
+    per label (and ``<score-col>_<label>`` scores), as ``cvframe.cross_validate`` writes it."""
+    for opt, given in (("--pos-label", args.pos_label), ("--labels", args.labels)):
+        if given is not None:
+            raise UserError(
+                f"{opt} is for single-label files; {args.predictions!r} is multilabel "
+                f"({args.y_true_col}_<label> columns): every label is reported one-vs-rest "
+                "(to report fewer labels, drop their columns)."
+            )
+    repeat = args.repeat_col if args.repeat_col in frame.columns else None
+    if args.fold_col not in frame.columns or (args.repeat_col != "repeat" and repeat is None):
+        name = "--fold-col" if args.fold_col not in frame.columns else "--repeat-col"
+        raise UserError(
+            f"{args.predictions!r} has no column {name} "
+            f"{args.fold_col if name == '--fold-col' else args.repeat_col!r}; its columns are "
+            f"{listing(frame.columns)}."
+        )
+    frame, dims = _dims(args, frame)
+    steps.step("counting")
+    cols = {"y_true": args.y_true_col, "y_pred": args.y_pred_col, "fold": args.fold_col}
+    ds = frame.cv.counts(**cols, repeat=repeat, dims=dims)
+    ds.attrs["source"] = os.path.basename(args.predictions)
+    scored = any(str(c).startswith(f"{args.score_col}_") for c in frame.columns)
+    kwargs = dict(opts, scores=frame if scored else None, y_true=args.y_true_col)
+    kwargs.update(fold=args.fold_col, repeat=repeat, score=args.score_col)
     return _write(args, ds, kwargs, steps)
 
 

@@ -253,7 +253,7 @@ def content(
     averaged over repeats), ``methods_per_repeat``, ``class_averages`` (multiclass only,
     with their spread across repeats), ``multilabel`` (multilabel cubes built from
     predictions: :func:`cvframe.reduce.multilabel_metrics` pooled and averaged), ``auc``
-    (when ``scores`` is given; not for multilabel frames), ``per_fold``,
+    (when ``scores`` is given; per label for multilabel frames), ``per_fold``,
     ``tolerance``, ``alpha``, ``recommendation``; and ``plots`` (not data of the report:
     the frames the plots draw, with ``draw``: ``folds`` and its ``lines``, ``methods``,
     ``confusion`` and ``roc``).
@@ -268,7 +268,7 @@ def content(
     merged: tuple[xr.DataArray | None, Any] = (None, None)
     frame = None  # the predictions frame the findings read (baselines, duplicates, AUC < 0.5)
     with score_metrics.one_parse():  # AUC, Brier, ROC curves and findings from one parse
-        if scores is not None and ds.attrs.get("task") != "multilabel":  # no multilabel scores
+        if scores is not None:  # a multilabel frame is scored label by label
             # anomalies reads the frame by the default column names only
             frame = scores if _default_columns(score_kwargs) else None
             rows = labels_frame.test_rows(scores)

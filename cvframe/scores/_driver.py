@@ -350,7 +350,7 @@ def run(
                 "average": "none" if average is None else average,
                 "reduced_dims": ",".join(reduced),
                 "n_undefined": n_bad,
-                "task": "binary" if fr.binary else "multiclass",
+                "task": fr.task,
                 "score_columns": ",".join(fr.score_cols),
                 **metric.extra,
             }

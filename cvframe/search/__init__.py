@@ -22,16 +22,18 @@ from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _checks, multiclass, reduce
-from ..build import counts_from_frame
+from ..build.predictions import frame_cube
 from ..formulas import SCORER_ALIASES, scorer_metric
 from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
+from ..splits import multilabel_kfold
 from . import _frame
-from ._frame import PARAM, selection_stability
+from ._frame import MULTILABEL_SCORINGS, PARAM, selection_stability
 from .threshold import PooledThresholdClassifierCV
 
 __all__ = [
     "COUNT_SCORINGS",
+    "MULTILABEL_SCORINGS",
     "PARAM",
     "SCORER_ALIASES",
     "SCORE_SCORINGS",
@@ -57,7 +59,7 @@ SCORE_SCORINGS = {
     "neg_brier_merge": "brier",
     "neg_log_loss_merge": "log_loss",
 }
-_AVERAGES = (None, "macro", "micro", "weighted")
+_AVERAGES = (None, "macro", "micro", "weighted", "samples")
 #: Scorings with one value whatever the classes: no ``average`` needed for multiclass y.
 _ONE_VALUE = ("accuracy", "balanced_accuracy_tp_fp", "neg_brier_merge", "neg_log_loss_merge")
 _NEGATED = ("brier", "log_loss")
@@ -113,13 +115,21 @@ class PooledSearchCV(BaseSearchCV):
           -> ``"auc_merge"``, ``"average_precision"``, ``"neg_brier_score"``,
           ``"neg_log_loss"``; with a ``_macro``/``_micro``/``_weighted`` suffix
           (``"f1_macro"``) the suffix sets ``average``. ``scoring_`` records the pooled name;
+        - multilabel ``y`` (a 0/1 indicator matrix): ``"f_samples"`` (``"f1_samples"``),
+          ``"jaccard_samples"``, ``"subset_accuracy"`` (``"accuracy"``) and
+          ``"neg_hamming_loss"`` pool the per-sample outcomes over every tested sample
+          (:mod:`cvframe.reduce.multilabel`, :data:`cvframe.formulas.MULTILABEL_SCORER_ALIASES`);
+          ``"f_tp_fp"``, ``"precision_tp_fp"``, ``"recall_tp_fp"``, ``"jaccard_tp_fp"`` with
+          ``average="macro"``/``"micro"``/``"weighted"`` (``"f1_micro"``) pool each label's
+          counts; ``average="samples"`` turns F and Jaccard into their sample-based forms;
         - a callable ``scoring(cube) -> xarray.DataArray`` reducing ``fold`` (and ``class``)
           of a counts cube and keeping ``param`` (and ``repeat``), e.g.
           ``lambda ds: ds.cv.kappa()``; it is called on the whole cube (the pooled score)
           and on every single fold (the per-fold scores).
-    average : {None, "macro", "micro", "weighted"}, default None
-        Multiclass ``y``: how the per-class values of count scorings are averaged over
-        classes (``"micro"`` is not defined for the ranking scorings). Binary ``y``: None.
+    average : {None, "macro", "micro", "weighted", "samples"}, default None
+        Multiclass (and multilabel) ``y``: how the per-class values of count scorings are
+        averaged over classes (``"micro"`` is not defined for the ranking scorings;
+        ``"samples"`` is for multilabel F and Jaccard). Binary ``y``: None.
     beta : float, default 1
         The beta of F for ``"f_tp_fp"``.
     pos_label : label, optional
@@ -129,7 +139,8 @@ class PooledSearchCV(BaseSearchCV):
         Policy for undefined precision/recall (see :func:`cvframe.reduce.f_tp_fp`); under
         ``"warn"`` one :class:`~cvframe.UndefinedMetricWarning` per ``fit``.
     cv : int, splitter or iterable of (train, test), default 5
-        As for ``GridSearchCV`` (an int is ``StratifiedKFold(cv)``, unshuffled). With a
+        As for ``GridSearchCV`` (an int is ``StratifiedKFold(cv)``, unshuffled; for a
+        multilabel ``y`` :func:`cvframe.splits.multilabel_kfold`, as ``cross_validate``). With a
         Repeated* splitter, split ``i`` is repeat ``i // n_splits``, fold
         ``i % n_splits``; the pooled score is computed per repeat, then averaged.
     refit : bool, default True
@@ -290,7 +301,7 @@ class PooledSearchCV(BaseSearchCV):
             dist, seed = self.param_distributions, self.random_state
             evaluate_candidates(ParameterSampler(dist, self.n_iter, random_state=seed))
 
-    def _check_params(self) -> None:
+    def _check_params(self, multilabel: bool = False) -> None:
         if self.param_grid is None and self.param_distributions is None:
             raise ValueError(
                 "param_grid is None and so is param_distributions; pass the candidates, e.g. "
@@ -303,7 +314,7 @@ class PooledSearchCV(BaseSearchCV):
             )
         if self.param_distributions is not None:
             _checks.integer("n_iter", self.n_iter, low=1)
-        scoring, average = self._resolved()
+        scoring, average = self._resolved(multilabel)
         if scoring in SCORE_SCORINGS and average == "micro":
             raise ValueError(
                 f"average='micro' is not defined for scoring={self.scoring!r}; pass "
@@ -328,21 +339,20 @@ class PooledSearchCV(BaseSearchCV):
                 "(the score of a candidate whose fit failed)."
             )
 
-    def _resolved(self) -> tuple[Any, str | None]:
+    def _resolved(self, multilabel: bool = False) -> tuple[Any, str | None]:
         """The pooled scoring name (or the callable) and the average it implies."""
         scoring, average = self.scoring, self.average
         _checks.choice("average", average, _AVERAGES)
         if callable(scoring):
             return scoring, average
-        if isinstance(scoring, str):
-            stem, _, suffix = scoring.rpartition("_")
-            if suffix in ("macro", "micro", "weighted") and stem in SCORER_ALIASES:
-                if average not in (None, suffix):
-                    raise ValueError(
-                        f"scoring={scoring!r} asks for average={suffix!r} but average="
-                        f"{average!r} is given; drop one of them."
-                    )
-                scoring, average = stem, suffix
+        scoring, average = _frame.split_suffix(scoring, average)
+        if multilabel:
+            return _frame.multilabel_scoring(scoring, average)
+        if average == "samples" or scoring in MULTILABEL_SCORINGS:
+            raise ValueError(
+                f"scoring={self.scoring!r}, average={self.average!r} score a multilabel y (a "
+                "0/1 indicator matrix, one column per label); y is 1-D."
+            )
         return scorer_metric(scoring), average
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
@@ -351,8 +361,8 @@ class PooledSearchCV(BaseSearchCV):
         Parameters
         ----------
         X : array-like of shape (n_samples, ...)
-        y : array-like of shape (n_samples,)
-            Class labels (binary or multiclass).
+        y : array-like of shape (n_samples,) or (n_samples, n_labels)
+            Class labels (binary or multiclass), or a multilabel 0/1 indicator matrix.
         groups : array-like of shape (n_samples,), optional
             Group labels for group splitters.
         **fit_params
@@ -363,13 +373,18 @@ class PooledSearchCV(BaseSearchCV):
         -------
         self
         """
-        self._check_params()
-        scoring, average = self._resolved()
-        one = scoring in _ONE_VALUE or callable(scoring)
+        multi = _frame.is_multilabel(y)
+        self._check_params(multi)
+        scoring, average = self._resolved(multi)
+        one = scoring in _ONE_VALUE or callable(scoring) or scoring in MULTILABEL_SCORINGS
         y_arr, universe, pos, task = _frame.target(X, y, self.pos_label, average, one, self.scoring)
         self.scoring_ = scoring if isinstance(scoring, str) else "callable"
         self._average = average
-        cv = check_cv(self.cv, y_arr, classifier=True)
+        int_cv = self.cv is None or isinstance(self.cv, (int, np.integer))
+        if multi and int_cv:  # iterative stratification of every label, as cross_validate
+            cv = multilabel_kfold(5 if self.cv is None else int(self.cv))
+        else:
+            cv = check_cv(self.cv, y_arr, classifier=True)
         splits = [(np.asarray(tr), np.asarray(te)) for tr, te in cv.split(X, y_arr, groups)]
         if not splits:
             raise ValueError(f"cv={cv!r} produced no splits; nothing to search.")
@@ -378,7 +393,7 @@ class PooledSearchCV(BaseSearchCV):
         method = self._score_method(scoring) if scoring in SCORE_SCORINGS else None
         base = clone(self.estimator)
 
-        design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method)
+        design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method, multi and int_cv)
         note = "PooledSearchCV: while fitting candidate {} {}, split {}."
         all_params: list[dict[str, Any]] = []
         all_out: list[list[dict[str, Any]]] = []
@@ -509,7 +524,8 @@ class PooledSearchCV(BaseSearchCV):
         """The predictions frame of ``subset`` and its counts cube over ``param``."""
         frame = _frame.predictions(_frame.param_labels(params), outs, design, subset)
         labels = None if design.task == "binary" else design.universe
-        cube = counts_from_frame(frame, labels=labels, pos_label=design.pos, dims=[PARAM])
+        beta = _checks.beta(self.beta) if design.task == "multilabel" else 1.0
+        cube = frame_cube(frame, labels=labels, pos_label=design.pos, dims=[PARAM], beta=beta)
         return frame, cube.assign_coords(_frame.param_coords(params))
 
     def _scores(
@@ -558,6 +574,8 @@ class PooledSearchCV(BaseSearchCV):
                     "an xarray.DataArray over param (and repeat)."
                 )
             return _frame.finish(out, "scoring")
+        if self.scoring_ in MULTILABEL_SCORINGS:
+            return _frame.finish(_frame.multilabel_score(ds, self.scoring_, b, zd), "scoring")
         metric = COUNT_SCORINGS[self.scoring_]
         if metric == "accuracy":  # every sample counted once: no class average
             out = reduce.accuracy(ds, how="pooled", zero_division=zd)

@@ -16,12 +16,26 @@ import xarray as xr
 
 from .. import _labels
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
-from ..runner import align_scores, fit_predict, param_label
+from ..formulas import SCORER_ALIASES, scorer_metric
+from ..reduce import multilabel
+from ..runner import Target, align_scores, fit_predict, param_label
 from ..schema import CLASS, FOLD, REPEAT
 from ..splits import n_samples
 
 #: Name of the candidate dimension of ``cube_`` and of the column of ``predictions_``.
 PARAM = "param"
+#: Scorings of a multilabel ``y`` with one value whatever the labels (no ``average``), from
+#: the per-sample sums of the cube (:mod:`cvframe.reduce.multilabel`): name -> metric
+#: (the Hamming loss negated, so that higher is better).
+MULTILABEL_SCORINGS = {
+    "f_samples": "f_samples",
+    "jaccard_samples": "jaccard_samples",
+    "subset_accuracy": "subset_accuracy",
+    "neg_hamming_loss": "hamming_loss",
+}
+_SAMPLES = {"f_tp_fp": "f_samples", "jaccard_tp_fp": "jaccard_samples"}
+#: Count scorings averaged over the labels of a multilabel ``y`` (macro, micro, weighted).
+_LABEL_AVERAGED = ("f_tp_fp", "precision_tp_fp", "recall_tp_fp", "jaccard_tp_fp")
 
 
 def short(value: Any) -> str:
@@ -68,6 +82,7 @@ class Design(NamedTuple):
     pos: Hashable | None
     task: str
     method: str | None
+    stratified: bool = False
 
 
 def predictions(
@@ -88,9 +103,14 @@ def predictions(
         REPEAT: np.tile(rep, n_c),
         FOLD: np.tile(fold, n_c),
         "sample": np.tile(test, n_c).astype(np.int64),
-        "y_true": np.tile(y[test], n_c),
-        "y_pred": np.concatenate([o[subset][0] for row in all_out for o in row]),
     }
+    pred = np.concatenate([np.asarray(o[subset][0]) for row in all_out for o in row])
+    if d.task == "multilabel":  # one 0/1 column per label, as cross_validate writes them
+        truth = np.tile(y[test], (n_c, 1))
+        cols.update({f"y_true_{c}": truth[:, j] for j, c in enumerate(universe)})
+        cols.update({f"y_pred_{c}": pred[:, j].astype(np.int64) for j, c in enumerate(universe)})
+    else:
+        cols.update(y_true=np.tile(y[test], n_c), y_pred=pred)
     if method is not None:
         wanted = [pos] if pos is not None else universe
         fits = [o for row in all_out for o in row]
@@ -101,11 +121,62 @@ def predictions(
         cols.update({c: s[:, j] for j, c in enumerate(score_cols)})
     frame = pd.DataFrame(cols)
     frame.attrs.update(task=d.task, scores=method or "none")
+    if d.stratified:  # an int cv on multilabel y: iterative stratification
+        frame.attrs["stratified"] = "yes"
     if pos is not None:
         _labels.write_pos_label(frame, pos)
     else:
         frame.attrs["labels"] = list(universe)
     return frame
+
+
+def multilabel_score(ds: xr.Dataset, scoring: str, beta: float, zero_division: Any) -> Any:
+    """A scoring of :data:`MULTILABEL_SCORINGS` pooled over the folds of ``ds``."""
+    zd = zero_division
+    if scoring == "f_samples":
+        return multilabel.f_samples(ds, "tp_fp", beta=beta, zero_division=zd)
+    if scoring == "jaccard_samples":
+        return multilabel.jaccard(ds, "samples", "tp_fp", zero_division=zd)
+    if scoring == "subset_accuracy":
+        return multilabel.subset_accuracy(ds, "tp_fp", zero_division=zd)
+    return -multilabel.hamming_loss(ds, "tp_fp", zero_division=zd)
+
+
+def split_suffix(scoring: Any, average: str | None) -> tuple[Any, str | None]:
+    """A scikit-learn name with an average suffix (``"f1_macro"``, ``"jaccard_samples"``) as
+    the name and the average, checked against ``average``."""
+    if isinstance(scoring, str):
+        stem, _, suffix = scoring.rpartition("_")
+        if suffix in ("macro", "micro", "weighted", "samples") and stem in SCORER_ALIASES:
+            if average not in (None, suffix):
+                raise ValueError(
+                    f"scoring={scoring!r} asks for average={suffix!r} but average="
+                    f"{average!r} is given; drop one of them."
+                )
+            return stem, suffix
+    return scoring, average
+
+
+def multilabel_scoring(scoring: Any, average: str | None) -> tuple[str, str | None]:
+    """The pooled scoring and average of a multilabel ``y`` (see :data:`MULTILABEL_SCORINGS`)."""
+    name = scorer_metric(scoring, multilabel=True)
+    if average == "samples":
+        if name not in _SAMPLES:
+            raise ValueError(
+                f"average='samples' is defined here for F and Jaccard ({few(list(_SAMPLES))}), "
+                f"not for scoring={scoring!r}: the cube keeps each sample's F and Jaccard only. "
+                "Pass average='macro', 'micro' or 'weighted'."
+            )
+        name, average = _SAMPLES[name], None
+    if name in MULTILABEL_SCORINGS:
+        return name, None
+    if name not in _LABEL_AVERAGED:
+        raise ValueError(
+            f"scoring={scoring!r} ({name}) is not defined for a multilabel y here; pass one "
+            f"of {', '.join(map(repr, MULTILABEL_SCORINGS))}, or {few(list(_LABEL_AVERAGED))} "
+            "with average='macro', 'micro' or 'weighted' (e.g. 'f1_micro')."
+        )
+    return name, average
 
 
 def finish(out: xr.DataArray, name: str, param: bool = True) -> xr.DataArray:
@@ -270,9 +341,19 @@ def print_splits(
 def target(
     X: Any, y: Any, pos_label: Any, average: str | None, one_value: bool, scoring: Any
 ) -> tuple[np.ndarray, list[Hashable], Hashable | None, str]:
-    """``y`` as 1-D labels, its class universe, positive class and task, checked."""
+    """``y`` as 1-D labels (a multilabel ``y``: its 0/1 indicator matrix), its class universe,
+    positive class and task, checked."""
     if y is None:
         raise ValueError("y is None; PooledSearchCV needs the class label of every sample.")
+    if is_multilabel(y):  # the label rule of cross_validate
+        t = Target(y, n_samples(X), pos_label)
+        if average is None and not one_value:
+            raise ValueError(
+                f"y is a multilabel indicator of {len(t.labels)} labels {few(t.labels)}; "
+                f"scoring={scoring!r} needs average='samples', 'macro', 'micro' or 'weighted' "
+                f"(or a multilabel scoring: {', '.join(map(repr, MULTILABEL_SCORINGS))})."
+            )
+        return t.fit_y, t.labels, None, "multilabel"
     y_arr = np.asarray(y)
     if y_arr.ndim == 2 and y_arr.shape[1] == 1:
         y_arr = y_arr.ravel()
@@ -298,6 +379,12 @@ def target(
             "needs average='macro', 'micro' or 'weighted' for multiclass y."
         )
     return y_arr, universe, pos, task
+
+
+def is_multilabel(y: Any) -> bool:
+    """Whether ``y`` is 2-D with more than one column (a multilabel indicator matrix)."""
+    shape = np.shape(y) if not hasattr(y, "toarray") else y.shape
+    return len(shape) == 2 and shape[1] > 1
 
 
 def _choices(results: Any, n_splits: int | None) -> list[dict[str, Any]]:
