@@ -127,7 +127,16 @@ def run_page(page: pathlib.Path) -> tuple[int, int]:
     return ran, skipped
 
 
-@pytest.mark.parametrize("page", pages(), ids=_id)
+#: Pages whose blocks take long, with the reason (the suite lists any test over 10 s without one).
+SLOW_PAGES = {"plots.md": "draws every plot type, several at 10 and 20 classes (~12 s)"}
+
+
+def _marked(page):
+    reason = SLOW_PAGES.get(page.name)
+    return pytest.param(page, marks=pytest.mark.slow(reason=reason)) if reason else page
+
+
+@pytest.mark.parametrize("page", [_marked(p) for p in pages()], ids=_id)
 def test_page_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")

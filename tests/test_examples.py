@@ -51,7 +51,17 @@ def _draws(name: str) -> bool:
     return "savefig" in source or ".png" in source
 
 
-@pytest.mark.parametrize("name", sorted(EXAMPLES))
+#: Examples that take long, with the reason (the suite lists any test over 10 s without one).
+SLOW = {"plots.py": "draws every plot of the gallery at full size (~12 s)"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow(reason=SLOW[n])) if n in SLOW else n
+        for n in sorted(EXAMPLES)
+    ],
+)
 def test_example_runs(name, tmp_path):
     # one BLAS thread: small fits, where OpenBLAS threads only contend with the other workers
     env = dict(

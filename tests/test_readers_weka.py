@@ -403,6 +403,7 @@ def _stable(path: pathlib.Path) -> str:
 
 
 @pytest.mark.skipif(not HAVE_WEKA, reason="needs java and WEKA (apt-get install weka)")
+@pytest.mark.slow(reason="runs WEKA's Experimenter in a JVM to regenerate every fixture (~12 s)")
 def test_regenerated_fixtures_equal_committed(tmp_path):
     subprocess.run(
         [sys.executable, str(DATA / "make_fixtures.py"), str(tmp_path)], check=True, timeout=300

@@ -211,17 +211,17 @@ def train_test_gap(
     (f_te, acc_te), (f_tr, acc_tr) = pooled(test), pooled(train)
     order = [d for d in found.extra if d in f_te.dims] + [CLASS]
     # accuracy has no class dim for a multiclass cube: the same value beside every class
-    f_te, acc_te, f_tr, acc_tr = (
+    te, acc_te_v, tr, acc_tr_v = (
         np.asarray(x.broadcast_like(f_te).transpose(*order).values)
         for x in (f_te, acc_te, f_tr, acc_tr)
     )
-    mask = xr.DataArray(f_tr - f_te > gap, dims=order, coords={d: test[d] for d in order})
+    mask = xr.DataArray(tr - te > gap, dims=order, coords={d: test[d] for d in order})
 
     def detail(pos: tuple[int, ...]) -> str:
         return (
-            f"F_tp,fp {f_tr[pos]:.3f} on the training sets vs {f_te[pos]:.3f} on the test "
-            f"folds (gap {f_tr[pos] - f_te[pos]:.3f} > {gap:g}); pooled accuracy "
-            f"{acc_tr[pos]:.3f} vs {acc_te[pos]:.3f}"
+            f"F_tp,fp {tr[pos]:.3f} on the training sets vs {te[pos]:.3f} on the test "
+            f"folds (gap {tr[pos] - te[pos]:.3f} > {gap:g}); pooled accuracy "
+            f"{acc_tr_v[pos]:.3f} vs {acc_te_v[pos]:.3f}"
         )
 
     found.add(mask, "train_test_gap", detail)

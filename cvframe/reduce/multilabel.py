@@ -242,9 +242,9 @@ def f_samples(
     >>> Y = [[1, 0], [1, 1], [0, 1], [0, 0]]
     >>> P = [[1, 1], [1, 1], [0, 0], [0, 0]]
     >>> ds = cvframe.from_predictions(Y, P, fold=[0, 0, 0, 1])
-    >>> f_samples(ds, None, zero_division=1.0).values.round(4).tolist()
+    >>> cvframe.reduce.f_samples(ds, None, zero_division=1.0).values.round(4).tolist()
     [0.5556, 1.0]
-    >>> f_samples(ds, zero_division=1.0).item()  # (2/3 + 1 + 0 + 1) / 4
+    >>> cvframe.reduce.f_samples(ds, zero_division=1.0).item()  # (2/3 + 1 + 0 + 1) / 4
     0.6666666666666666
     """
     fm, fill, dims = _setup(ds, fold_method, dim, zero_division)
@@ -301,7 +301,7 @@ def subset_accuracy(
     >>> import cvframe
     >>> ds = cvframe.from_predictions([[1, 0], [1, 1], [0, 1], [0, 0]],
     ...                               [[1, 1], [1, 1], [0, 0], [0, 0]], fold=[0, 0, 0, 1])
-    >>> subset_accuracy(ds).item(), subset_accuracy(ds, "avg").item()
+    >>> cvframe.reduce.subset_accuracy(ds).item(), cvframe.reduce.subset_accuracy(ds, "avg").item()
     (0.5, 0.6666666666666666)
     """
     fm, fill, dims = _setup(ds, fold_method, dim, zero_division)
@@ -364,6 +364,7 @@ def hamming_loss(
     >>> import cvframe
     >>> ds = cvframe.from_predictions([[1, 0], [1, 1], [0, 1], [0, 0]],
     ...                               [[1, 1], [1, 1], [0, 0], [0, 0]], fold=[0, 0, 0, 1])
+    >>> from cvframe.reduce import hamming_loss
     >>> hamming_loss(ds).item(), hamming_loss(ds, None).values.round(4).tolist()
     (0.25, [0.3333, 0.0])
     """
@@ -480,8 +481,9 @@ def jaccard(
     >>> import cvframe
     >>> ds = cvframe.from_predictions([[1, 0], [1, 1], [0, 1], [0, 0]],
     ...                               [[1, 1], [1, 1], [0, 0], [0, 0]], fold=[0, 0, 0, 1])
-    >>> jaccard(ds, zero_division=1.0).item()  # (1/2 + 1 + 0 + 1) / 4
+    >>> cvframe.reduce.jaccard(ds, zero_division=1.0).item()  # (1/2 + 1 + 0 + 1) / 4
     0.625
+    >>> from cvframe.reduce import jaccard
     >>> jaccard(ds, "micro").item(), jaccard(ds, "macro").item()  # 3/5; (2/2 + 1/3) / 2
     (0.6, 0.6666666666666666)
     """
@@ -537,7 +539,7 @@ def multilabel_metrics(
     >>> import cvframe
     >>> ds = cvframe.from_predictions([[1, 0], [1, 1], [0, 1], [0, 0]],
     ...                               [[1, 1], [1, 1], [0, 0], [0, 0]], fold=[0, 0, 0, 1])
-    >>> m = multilabel_metrics(ds, zero_division=1.0)
+    >>> m = cvframe.reduce.multilabel_metrics(ds, zero_division=1.0)
     >>> {k: round(float(v), 4) for k, v in m.data_vars.items()}  # doctest: +NORMALIZE_WHITESPACE
     {'f_samples': 0.6667, 'f_macro': 0.75, 'f_micro': 0.75, 'jaccard_samples': 0.625,
      'jaccard_macro': 0.6667, 'jaccard_micro': 0.6, 'subset_accuracy': 0.5,
