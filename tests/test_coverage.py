@@ -123,7 +123,9 @@ def test_frame_auc_interval_is_the_array_one():
     df = pd.DataFrame({"fold": np.arange(N) % K, "y_true": y.astype(int), "score": s[0]})
     iv = cvframe.interval(df, "auc")
     est, lo, hi = delong(s[0], y)
-    assert (iv.estimate.item(), iv.lower.item(), iv.upper.item()) == pytest.approx((est, lo, hi))
+    assert (iv.estimate.item(), iv.lower.item(), iv.upper.item()) == pytest.approx(
+        (float(est), float(lo), float(hi))
+    )
 
 
 def test_coverage_study_table():
