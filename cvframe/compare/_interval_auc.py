@@ -40,18 +40,19 @@ def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     auc = np.asarray(scores.auc_arrays(s, yb))
     n1 = yb.sum(-1)
     n0 = s.shape[-1] - n1
-    order = np.argsort(s, axis=-1)
+    # one sort: per score, the negatives (positives) below it, ties counted half (Sun & Xu)
+    order = np.argsort(s, axis=-1, kind="stable")
     ss = np.take_along_axis(s, order, -1)
-    if (ss[..., 1:] == ss[..., :-1]).any():  # ties: midranks (Sun & Xu)
-        rz = _midranks(s)
-        rx = _midranks(np.where(yb, s, np.inf))  # positives' ranks among positives
-        ry = _midranks(np.where(yb, np.inf, s))  # negatives' ranks among negatives
-        neg_below, pos_below = rz - rx, rz - ry
-    else:  # distinct scores: one sort counts the negatives and positives below each score
-        yb = np.take_along_axis(yb, order, -1)
-        cpos = np.cumsum(yb, axis=-1)
-        neg_below = np.arange(1, s.shape[-1] + 1) - cpos
-        pos_below = cpos
+    yb = np.take_along_axis(yb, order, -1)
+    cpos = np.cumsum(yb, axis=-1)
+    cneg = np.arange(1, s.shape[-1] + 1) - cpos
+    first, last = _tie_bounds(ss)
+    pos_before = np.take_along_axis(cpos, first, -1) - np.take_along_axis(yb, first, -1)
+    neg_before = np.take_along_axis(cneg, first, -1) - ~np.take_along_axis(yb, first, -1)
+    pos_tied = np.take_along_axis(cpos, last, -1) - pos_before
+    neg_tied = np.take_along_axis(cneg, last, -1) - neg_before
+    neg_below = neg_before + 0.5 * neg_tied
+    pos_below = pos_before + 0.5 * pos_tied
     with np.errstate(invalid="ignore", divide="ignore"):
         v10 = neg_below / n0[..., None]
         v01 = 1.0 - pos_below / n1[..., None]
@@ -62,26 +63,18 @@ def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return auc, var
 
 
-def _midranks(a: np.ndarray) -> np.ndarray:
-    """Ranks 1..S along the last axis, ties given their mean rank (``scipy.stats.rankdata``'s
-    "average" method, without importing scipy.stats)."""
-    order = np.argsort(a, axis=-1, kind="stable")
-    sa = np.take_along_axis(a, order, -1)
-    n = a.shape[-1]
-    pos = np.broadcast_to(np.arange(n), a.shape)
-    new = np.ones(a.shape, dtype=bool)
-    new[..., 1:] = sa[..., 1:] != sa[..., :-1]
-    first = np.maximum.accumulate(np.where(new, pos, 0), axis=-1)
-    last_new = np.ones(a.shape, dtype=bool)
-    last_new[..., :-1] = new[..., 1:]
-    last = (
-        n
-        - 1
-        - np.maximum.accumulate(np.where(last_new, n - 1 - pos, 0)[..., ::-1], axis=-1)[..., ::-1]
-    )
-    ranks = np.empty(a.shape)
-    np.put_along_axis(ranks, order, (first + last) / 2.0 + 1.0, -1)
-    return ranks
+def _tie_bounds(ss: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every position of the rows ``ss`` (sorted along the last axis): the first and the
+    last position of its run of equal values."""
+    n = ss.shape[-1]
+    pos = np.broadcast_to(np.arange(n), ss.shape)
+    starts = np.ones(ss.shape, dtype=bool)
+    starts[..., 1:] = ss[..., 1:] != ss[..., :-1]
+    ends = np.ones(ss.shape, dtype=bool)
+    ends[..., :-1] = starts[..., 1:]
+    first = np.maximum.accumulate(np.where(starts, pos, 0), axis=-1)
+    rev = np.maximum.accumulate(np.where(ends, n - 1 - pos, 0)[..., ::-1], axis=-1)[..., ::-1]
+    return first, n - 1 - rev
 
 
 def _var(v: np.ndarray, mask: np.ndarray, n: np.ndarray) -> np.ndarray:
