@@ -360,3 +360,17 @@ def test_user_errors_in_process(predictions, argv, message, capsys):
     assert cli.main(_argv(argv, predictions)) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+
+
+def test_simulate_takes_precision_and_recall_and_equals_bias_study(capsys):
+    argv = ["simulate", "--prevalence", "0.02", "--f", "0.72", "--precision", "0.6"]
+    assert cli.main([*argv, "--trials", "500", "--seed", "0", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    study = cvframe.bias_study(
+        prevalence=0.02, f=0.72, precision=0.6, trials=500, seed=0, progress=False
+    )
+    f_avg = float(study.rel_bias.sel(estimator="f_avg", stratified=True).squeeze()) * 100
+    assert f"{f_avg:+.3f}" in out  # F_avg's exact bias with more false positives
+    assert f_avg > 0
+    assert cli.main(["simulate", "--precision", "1.5", "--trials", "10"]) == 2
+    assert "--precision 1.5" in capsys.readouterr().err

@@ -457,3 +457,12 @@ def test_dask_cube_gives_the_same_report():
     assert "Per fold (showing 5 of" in text
     # JSON lists every (model, repeat, fold, class) row whatever the cap
     assert len(json.loads(report(ds, format="json", max_fold_rows=5))["per_fold"]) == 2 * 2 * 3 * 3
+
+
+def test_a_predictions_frame_in_place_of_the_cube_is_refused_with_the_fix():
+    df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": [0, 1, 0, 1], "y_pred": [0, 1, 1, 1]})
+    with pytest.raises(TypeError, match=r"frame\.cv\.counts\(\)"):
+        cvframe.report.report(df)
+    with pytest.raises(TypeError, match=r"data\['a'\]"):
+        cvframe.report.render({"a": df})
+    assert cvframe.report.report(df.cv.counts()).startswith("cvframe report")

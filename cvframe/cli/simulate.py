@@ -14,6 +14,8 @@ __all__ = ["OPTIONS", "add_parser", "run", "table"]
 OPTIONS = {
     "prevalence": "--prevalence",
     "f": "--f",
+    "precision": "--precision",
+    "recall": "--recall",
     "trials": "--trials",
     "n": "--n",
     "k": "--k",
@@ -42,8 +44,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "simulate",
         help="bias and spread of the five F-measure estimators under simulated CV",
         description="Simulate repeated k-fold CV of a classifier with known F (precision = "
-        "recall = F) and report each F aggregation's relative bias and relative "
-        "standard deviation (Forman & Scholz 2010, Section 4).",
+        "recall = F unless --precision/--recall say otherwise) and report each F "
+        "aggregation's relative bias and relative standard deviation (Forman & Scholz "
+        "2010, Section 4).",
     )
     p.add_argument(
         "--prevalence",
@@ -60,6 +63,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="F[,F...]",
         help="ground-truth F value(s), comma-separated or repeated (default: 0.8)",
     )
+    for flag, text in (
+        ("--precision", "ground-truth precision (with --recall or --f; default: = recall = F)"),
+        ("--recall", "ground-truth recall (with --precision or --f; default: = precision = F)"),
+    ):
+        p.add_argument(flag, type=float, metavar="R", help=text)
     p.add_argument("--trials", type=int, default=100_000, metavar="T", help="trials per point")
     p.add_argument("--n", type=int, default=1000, metavar="N", help="cases in the data set")
     p.add_argument("--k", type=int, default=10, metavar="K", help="folds")
@@ -132,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
     study = bias_study(
         prevalence=args.prevalence or (0.01, 0.02, 0.05, 0.1, 0.25),
         f=args.f or 0.8,
+        precision=args.precision,
+        recall=args.recall,
         stratified=strat,
         n=args.n,
         k=args.k,

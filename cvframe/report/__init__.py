@@ -110,6 +110,13 @@ def _cubes(ds: Any, scores: Any) -> tuple[bool, dict[str, Any], dict[str, Any]]:
             )
     else:
         cubes, frames = {"": ds}, ({"": scores} if scores is not None else {})
+    for name, cube in cubes.items():
+        if isinstance(cube, pd.DataFrame):  # a predictions frame where the cube belongs
+            where = f"data[{name!r}]" if several else "ds"
+            raise TypeError(
+                f"{where} is a pandas DataFrame; the report takes the counts cube: pass "
+                "frame.cv.counts() (and scores=frame for the AUC and calibration tables)."
+            )
     for frame in frames.values():
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(
