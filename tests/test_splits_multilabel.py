@@ -74,3 +74,15 @@ def test_cross_validate_stratifies_multilabel_by_default(data):
     assert sorted(rep["repeat"].unique()) == [0, 1]
     assert (rep.groupby("repeat")["sample"].nunique() == len(Y)).all()
     assert "RepeatedMultilabelStratifiedKFold" in rep.attrs["splitter"]
+
+
+def test_a_model_that_cannot_fit_several_labels_is_refused_before_any_fit():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multioutput import MultiOutputClassifier
+
+    X, Y = make_multilabel_classification(n_samples=120, n_classes=3, random_state=0)
+    with pytest.raises(ValueError, match=r"\['lr'\] cannot fit a multilabel y.*MultiOutput"):
+        cross_validate({"lr": LogisticRegression()}, X, Y, cv=3, progress=False)
+    wrapped = MultiOutputClassifier(LogisticRegression(max_iter=500))
+    frame = cross_validate(wrapped, X, Y, cv=3, progress=False)
+    assert frame.cv.counts().sizes["class"] == 3

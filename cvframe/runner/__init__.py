@@ -351,6 +351,7 @@ def cross_validate(
         progress = _checks.flag("progress", progress)
     n = n_samples(X)
     target = Target(y, n, pos_label)
+    _splitter.check_multilabel_models(models, target)
     groups = _splitter.check_groups(groups, n)
     n_nested, nested_metric = _nested.check(
         nested, nested_metric, param_grid=param_grid, groups=groups, task=target.task

@@ -444,3 +444,30 @@ def partition_kind(pairs: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: in
     return (
         "partition" if (times == 1).all() else "disjoint" if (times <= 1).all() else "overlapping"
     )
+
+
+def check_multilabel_models(models: Any, target: Target) -> None:
+    """Refuse, before any fit, a model that cannot fit a multilabel ``y`` (scikit-learn's
+    ``target_tags.multi_output`` is False, e.g. ``LogisticRegression``), naming the wrapper
+    that can. Older scikit-learn without estimator tags: nothing is checked here."""
+    if target.task != "multilabel":
+        return
+    try:
+        from sklearn.utils import get_tags
+    except ImportError:  # scikit-learn < 1.6
+        return
+    bad = []
+    for name, est in models:
+        try:
+            multi = get_tags(est).target_tags.multi_output
+        except Exception:  # not a scikit-learn estimator: its own fit decides
+            continue
+        if not multi:
+            bad.append(name if name is not None else type(est).__name__)
+    if bad:
+        raise ValueError(
+            f"estimator(s) {few(bad)} cannot fit a multilabel y ({len(target.labels)} 0/1 "
+            "label columns): wrap each in sklearn.multioutput.MultiOutputClassifier(...) "
+            "(one model per label) or ClassifierChain(...), or use a model that fits "
+            "several labels (KNeighborsClassifier, RandomForestClassifier, MLPClassifier)."
+        )
