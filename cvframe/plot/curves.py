@@ -35,16 +35,18 @@ from ._style import (
     wrap,
 )
 
-__all__ = ["calibration", "pr_curve"]
+__all__ = ["MAX_FOLD_ENTRIES", "calibration", "facet_curves", "pr_curve"]
 
 #: Fold curves listed one by one in a panel's legend up to this many; a count beyond.
 MAX_FOLD_ENTRIES = 5
 
-#: ``draw(axis, part, hue, color_of, line_kw) -> legend handles`` of one panel.
-Panel = Callable[[Any, pd.DataFrame, Any, dict[Any, Any], dict[str, Any]], dict[str, Any]]
+#: ``draw(axis, part, hue, color_of, line_kw) -> (legend handles, legend title)`` of a panel.
+Panel = Callable[
+    [Any, pd.DataFrame, Any, dict[Any, Any], dict[str, Any]], tuple[dict[str, Any], str | None]
+]
 
 
-def _grid(
+def facet_curves(
     pts: pd.DataFrame,
     classes: Any,
     hue: str | None,
@@ -58,8 +60,9 @@ def _grid(
     axis_labels: tuple[str, str],
     line_kw: dict[str, Any],
 ) -> Any:
-    """The figure of :func:`pr_curve` and :func:`calibration`: a FacetGrid (one panel per
-    class by default), each panel drawn by ``draw`` with its legend beside it."""
+    """The figure of :func:`cvframe.plot.roc`, :func:`pr_curve` and :func:`calibration`: a
+    FacetGrid (one panel per class by default) on the unit square, each panel drawn by
+    ``draw`` with its legend beside it."""
     pts = select_classes(pts, classes)
     for name, value in (("hue", hue), ("col", col), ("row", row)):
         column_arg(name, value, pts)
@@ -83,7 +86,7 @@ def _grid(
         if not len(part):
             continue
         axis = g.facet_axis(i, j)
-        handles = draw(axis, part, hue, color_of, line_kw)
+        handles, title = draw(axis, part, hue, color_of, line_kw)
         axis.set_xlim(-0.02, 1.02)
         axis.set_ylim(-0.02, 1.02)
         if handles:
@@ -91,6 +94,8 @@ def _grid(
                 list(handles.values()),
                 list(handles),
                 fontsize=9,
+                title=title,
+                title_fontsize=9,
                 frameon=True,
                 framealpha=0.85,
                 handlelength=1.5,
@@ -140,7 +145,7 @@ def _colour(curve: pd.DataFrame, hue: Any, color_of: dict[Any, Any], merged: boo
 
 def _pr_panel(
     axis: Any, data: pd.DataFrame, hue: Any, color_of: dict[Any, Any], line_kw: dict[str, Any]
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], str | None]:
     """Fold PR curves (thin), merged ones (thick), the positives' share (dotted)."""
     from matplotlib.lines import Line2D
 
@@ -160,7 +165,7 @@ def _pr_panel(
         handles["merged"] = Line2D([], [], color="black", linewidth=2.2)
     if len(merged):
         handles["share of positives"] = Line2D([], [], color="0.3", linestyle=":", linewidth=1)
-    return handles
+    return handles, None
 
 
 @doc
@@ -249,7 +254,7 @@ def pr_curve(
     )
     line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
     labels_ = ("recall", "precision")
-    return _grid(
+    return facet_curves(
         pts, classes, hue, col, row, col_wrap, height, aspect, palette, _pr_panel, labels_, line_kw
     )
 
@@ -271,7 +276,7 @@ def _band(curves: pd.DataFrame) -> pd.DataFrame:
 
 def _calibration_panel(
     axis: Any, data: pd.DataFrame, hue: Any, color_of: dict[Any, Any], line_kw: dict[str, Any]
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], str | None]:
     """The diagonal, the band of the folds, the fold curves (thin), the merged ones (bold)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -299,7 +304,7 @@ def _calibration_panel(
         handles["merged"] = Line2D([], [], color="black", linewidth=2.2, marker="o", ms=3.5)
     if has_band:
         handles["range of folds"] = Patch(color="0.5", alpha=0.25, lw=0)
-    return handles
+    return handles, None
 
 
 @doc
@@ -393,7 +398,7 @@ def calibration(
     )
     line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
     labels_ = ("mean predicted probability", "fraction of positives")
-    return _grid(
+    return facet_curves(
         pts,
         classes,
         hue,

@@ -20,19 +20,14 @@ from ..tidy.curves import frame_args
 from ._style import (
     CONTEXT,
     as_method,
-    beside_axes,
     check_single_panel_dims,
     check_size,
     column_arg,
     context,
-    default_col,
-    default_hue,
     figure_level,
     finish,
     fold_palette,
     given,
-    grow_for_legends,
-    hue_colors,
     n_values,
     select_classes,
     set_titles,
@@ -40,12 +35,9 @@ from ._style import (
     wrap,
 )
 from .cost import cost_roc
-from .curves import calibration, pr_curve
+from .curves import MAX_FOLD_ENTRIES, calibration, facet_curves, pr_curve
 
 __all__ = ["DataFramePlotter", "roc", "score_rates"]
-
-#: Fold curves listed one by one in a panel's legend up to this many; a summary beyond.
-MAX_FOLD_ENTRIES = 5
 
 
 def _mean_sd(values: np.ndarray) -> str:
@@ -155,41 +147,18 @@ def roc(
     pts = given(
         data, ("kind", "fpr", "tpr"), lambda d: tidy.roc_table(d, **kw), "roc tidy.roc_table"
     )
-    pts = select_classes(pts, classes)
-    for name, value in (("hue", hue), ("col", col), ("row", row)):
-        column_arg(name, value, pts)
-    hue = hue if hue is not None else default_hue(pts, FOLD)
-    if col is None and row is None:
-        col = default_col(pts, [hue])
-    check_single_panel_dims(pts, [hue, col, row], [*FRAME_DIMS, CLASS])
-    color_of = hue_colors(pts, hue, palette)
-    n_panels = n_values(pts, col) if col else 1
-    g = sns().FacetGrid(
-        pts,
-        col=col,
-        row=row,
-        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
-        height=height,
-        aspect=aspect,
-        col_order=list(dict.fromkeys(pts[col])) if col else None,
-        row_order=list(dict.fromkeys(pts[row])) if row else None,
-    )
     line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-    # drawn panel by panel (not map_dataframe, which moves the legends into one)
-    for (i, j, _k), part in g.facet_data():
-        if len(part):
-            _roc_panel(g.facet_axis(i, j), part, hue, color_of, line_kw)
-    g.set_axis_labels("false positive rate", "true positive rate")
-    ctx = context(pts, [hue, col, row], (CLASS, *CONTEXT))
-    set_titles(g, row, col, ctx)
-    grow_for_legends(g)
-    return finish(g)
+    labels_ = ("false positive rate", "true positive rate")
+    return facet_curves(
+        pts, classes, hue, col, row, col_wrap, height, aspect, palette, _roc_panel, labels_, line_kw
+    )
 
 
 def _roc_panel(
     axis: Any, data: pd.DataFrame, hue: str | None, color_of: dict[Any, Any], line_kw: Any
-) -> None:
-    """One panel: the fold curves (thin), the merged curves (thick), the AUCs in its legend."""
+) -> tuple[dict[str, Any], str | None]:
+    """One panel: the fold curves (thin), the merged curves (thick); its legend's entries
+    (with the AUCs) and title."""
     rep = REPEAT if REPEAT in data.columns else None
     keys = [c for c in (*FRAME_DIMS, rep, FOLD, CLASS) if c is not None and c in data.columns]
     merged_keys = [k for k in keys if k != FOLD]
@@ -202,8 +171,6 @@ def _roc_panel(
     for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
         c = "black" if hue in (None, FOLD) else color_of.get(curve[hue].iloc[0], "black")
         axis.plot(curve["fpr"], curve["tpr"], color=c, linewidth=2.2)
-    axis.set_xlim(-0.02, 1.02)
-    axis.set_ylim(-0.02, 1.02)
     from matplotlib.lines import Line2D
 
     handles: dict[str, Any] = {}
@@ -233,19 +200,8 @@ def _roc_panel(
                 if f_auc is not None and m_auc is not None:
                     text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
                 handles[text] = Line2D([], [], color=color, linewidth=2.2)
-    if handles:
-        with_auc = "auc" in data.columns
-        axis.legend(
-            list(handles.values()),
-            list(handles),
-            fontsize=9,
-            title="AUC: folds | merged" if hue not in (None, FOLD) and with_auc else None,
-            title_fontsize=9,
-            frameon=True,
-            framealpha=0.85,
-            handlelength=1.5,
-            **beside_axes(axis),
-        )
+    with_auc = "auc" in data.columns
+    return handles, "AUC: folds | merged" if hue not in (None, FOLD) and with_auc else None
 
 
 def _with_auc(label: str, aucs: np.ndarray | None, extra: str = "") -> str:
