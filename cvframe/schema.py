@@ -37,6 +37,7 @@ __all__ = [
     "TRIAL",
     "TRUE",
     "CONFUSION",
+    "DUPLICATE",
     "TASKS",
     "Counts",
     "check_structure",
@@ -57,6 +58,9 @@ PRED = "pred"
 SUBSET = "subset"
 CONFUSION = "confusion"
 COUNTS = ("tp", "fp", "fn", "tn")
+#: The predictions-frame column that marks a test row equal to a row of its training set
+#: (written by ``cross_validate``, read by ``anomalies``).
+DUPLICATE = "train_duplicate"
 #: Columns of a predictions frame that become dimensions of the cube (and of score results)
 #: when present: several models, parameter candidates, data sets, train/test subsets.
 FRAME_DIMS = ("model", "param", "dataset", "subset")

@@ -16,12 +16,11 @@ import xarray as xr
 from .. import reduce
 from .._labels import frame as labels_frame
 from ..errors import UndefinedMetricWarning
-from ..schema import CLASS, COUNTS, FOLD, REPEAT, SUBSET, TRUE, read_counts
+from ..schema import CLASS, COUNTS, DUPLICATE, FOLD, REPEAT, SUBSET, TRUE, read_counts
 from ._folds import Findings, num, py
 
 __all__ = [
     "BASELINE_METRICS",
-    "DUPLICATE",
     "MODEL",
     "baseline_names",
     "class_missing_from_training",
@@ -33,8 +32,6 @@ __all__ = [
 
 MODEL = "model"
 PARAM = "param"
-#: The frame column that marks a test row equal to a row of its training set.
-DUPLICATE = "train_duplicate"
 #: The metrics a model must beat the baselines on, as :func:`cvframe.compare.compare` names
 #: them, with the names the findings show.
 BASELINE_METRICS = {"f": "F", "accuracy": "accuracy"}

@@ -21,6 +21,7 @@ from .. import _checks, _labels
 from .._docs import doc
 from ..build import counts_from_frame
 from ..errors import few, user_stacklevel
+from ..schema import DUPLICATE
 from ..splits import n_samples
 from . import _fit, _splitter
 from . import nested as _nested
@@ -37,7 +38,6 @@ from ._fit import (
 from ._splitter import Target, n_repeats
 from .baselines import (
     BASELINES,
-    DUPLICATE,
     baseline_scores,
     model_name,
     train_duplicates,

@@ -21,12 +21,10 @@ import pandas as pd
 from ..errors import few
 from ._fit import check_estimator
 
-__all__ = ["BASELINES", "DUPLICATE", "model_name", "train_duplicates", "with_baselines"]
+__all__ = ["BASELINES", "model_name", "train_duplicates", "with_baselines"]
 
 #: The model names of the baselines, in the order they are added.
 BASELINES = ("dummy_prior", "dummy_stratified")
-#: The column that marks test rows equal to a training row of their split.
-DUPLICATE = "train_duplicate"
 
 
 def model_name(estimator: Any) -> str:
