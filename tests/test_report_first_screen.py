@@ -93,11 +93,14 @@ def test_headline_numbers_have_their_interval_and_method_in_every_format():
         assert iv.attrs["estimand"][:40] in text and iv.attrs["estimand"][:40] in page
 
 
-def test_without_the_interval_function_the_report_says_so(monkeypatch):
-    monkeypatch.setattr(headline, "interval_function", lambda: None)
+def test_without_an_interval_the_report_says_why(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise ValueError("this design has no interval")
+
+    monkeypatch.setattr(headline, "interval", refuse)
     text, js, _ = _all(cvframe.datasets.table2())
     assert js["summary"][0]["value_ci_low"] is None
-    assert "cvframe.interval is not available" in js["summary"][0]["interval"]
+    assert "no interval: this design has no interval" in js["summary"][0]["interval"]
     assert "0.7692" in text
 
 

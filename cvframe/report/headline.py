@@ -10,8 +10,6 @@ samples).
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -19,10 +17,11 @@ import pandas as pd
 import xarray as xr
 
 from .. import multiclass, reduce, repeats
+from ..compare.interval import interval
 from ..schema import CLASS, REPEAT, SUBSET
 from ._common import binary
 
-__all__ = ["SPREAD_NOTE", "auc_interval", "headline_table", "interval_function"]
+__all__ = ["SPREAD_NOTE", "auc_interval", "headline_table"]
 
 #: How the report labels the spread across repeats.
 SPREAD_NOTE = (
@@ -32,25 +31,6 @@ SPREAD_NOTE = (
 
 #: Columns of :func:`headline_table` after the user dims.
 COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
-
-
-def interval_function() -> Callable[..., xr.Dataset] | None:
-    """:func:`cvframe.interval`, or None while its module is not installed."""
-    try:
-        from ..compare.interval import interval
-    except ModuleNotFoundError as err:  # only the interval module itself may be missing
-        if err.name != "cvframe.compare.interval":
-            raise
-        return None
-    return interval
-
-
-def _call(func: Callable[..., xr.Dataset], data: Any, metric: str, **kw: Any) -> xr.Dataset:
-    """``func(data, metric, **kw)`` with the keywords it takes (None values left out)."""
-    params = inspect.signature(func).parameters
-    takes_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
-    use = {k: v for k, v in kw.items() if v is not None and (takes_all or k in params)}
-    return func(data, metric, **use)
 
 
 def _frame(da: xr.DataArray, name: str) -> pd.DataFrame:
@@ -109,12 +89,10 @@ def _spread(val: xr.DataArray, ds: xr.Dataset) -> pd.DataFrame:
     return out
 
 
-def _attempt(func: Callable[..., xr.Dataset] | None, *args: Any, **kw: Any) -> Any:
-    """The interval, or the reason there is none (a string)."""
-    if func is None:
-        return "no interval (cvframe.interval is not available)"
+def _attempt(data: Any, metric: str, **kw: Any) -> Any:
+    """The interval of :func:`cvframe.interval`, or the reason there is none (a string)."""
     try:
-        return _call(func, *args, **kw)
+        return interval(data, metric, **kw)
     except (ValueError, TypeError) as err:  # a design the method refuses: say why
         return f"no interval: {err}"
 
@@ -123,7 +101,7 @@ def auc_interval(scores: pd.DataFrame, kw: dict[str, Any], *, level: float, bina
     """The interval of AUC_merge (macro over classes for multiclass) of the predictions
     frame read with ``kw``, or why there is none (a string)."""
     average = None if binary else "macro"
-    return _attempt(interval_function(), scores, "auc", level=level, average=average, **kw)
+    return _attempt(scores, "auc", level=level, average=average, **kw)
 
 
 def headline_table(
@@ -148,7 +126,6 @@ def headline_table(
     """
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)
-    func = interval_function()
     is_binary = binary(ds)
     average = None if is_binary else "macro"
     if is_binary:
@@ -158,7 +135,7 @@ def headline_table(
         val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
         metric = "macro F_tp,fp"
     kw = {"beta": beta, "zero_division": zero_division, "level": level, "average": average}
-    res = _attempt(func, ds, "f", **kw)
+    res = _attempt(ds, "f", **kw)
     rows, legend = _interval_rows(
         None if isinstance(res, str) else res, _spread(val, ds), res if isinstance(res, str) else ""
     )
