@@ -48,8 +48,7 @@ def base_metric(metric: Any, known: Any) -> Any:
     if not isinstance(metric, str) or metric in known:
         return metric
     name = _ALIASES.get(metric, metric)
-    aliases = getattr(formulas, "SCORER_ALIASES", {})
-    pooled = aliases.get(name, name)
+    pooled = formulas.SCORER_ALIASES.get(name, name)
     for suffix in ("_tp_fp", "_merge"):
         if pooled.endswith(suffix) and pooled[: -len(suffix)] in known:
             return pooled[: -len(suffix)]
