@@ -63,7 +63,7 @@ def test_f_tp_fp_posterior_is_the_beta_of_the_jaccard_index():
     assert iv.attrs["method"] == "posterior"
     np.testing.assert_allclose([iv.lower.item(), iv.upper.item()], 2 * j / (1 + j), rtol=1e-10)
     assert iv.estimate.item() == pytest.approx(2 * 14 / (2 * 14 + 19 + 1))
-    assert iv.attrs["training_variability"] is False
+    assert iv.attrs["training_variability"] == "no"
     assert "conditional on the training sets" in iv.attrs["estimand"]
     assert "Goutte" in iv.attrs["reference"]
 
@@ -166,7 +166,7 @@ def test_corrected_t_is_nadeau_bengio_by_hand():
     assert iv.estimate.item() == pytest.approx(x.mean())
     assert iv.lower.item() == pytest.approx(x.mean() - q * se)
     assert iv.upper.item() == pytest.approx(x.mean() + q * se)
-    assert iv.attrs["training_variability"] is True
+    assert iv.attrs["training_variability"] == "yes"
     assert iv.attrs["estimand"].startswith("expected fold-averaged accuracy of the learning")
     same = cvframe.interval(ds, "accuracy", fold_method="avg")
     assert same.identical(iv)
@@ -322,7 +322,7 @@ def test_nested_reads_the_runner_table():
     assert iv.estimate.item() == 0.2
     assert iv.lower.item() == pytest.approx(0.19 - z * 0.02)
     assert iv.upper.item() == pytest.approx(0.19 + z * 0.02)
-    assert iv.attrs["training_variability"] is True and iv.attrs["fits"] == 550
+    assert iv.attrs["training_variability"] == "yes" and iv.attrs["fits"] == 550
     with pytest.raises(ValueError, match="metric="):
         cvframe.interval(ds, "f", method="nested")
     ds.attrs["nested_cv"]["lr"]["se"] = 0.2  # a share's interval stays in [0, 1]
@@ -385,3 +385,15 @@ def test_delong_refuses_a_repeat_without_two_positives():
 def test_type_errors():
     with pytest.raises(TypeError, match="counts cube"):
         cvframe.interval([1, 2, 3])
+
+
+@pytest.mark.parametrize("metric", ["f", "f_avg"])
+def test_interval_attrs_are_netcdf_safe_and_round_trip(tmp_path, metric):
+    ds = cvframe.datasets.table1()
+    iv = ds.cv.interval(metric)
+    path = tmp_path / "iv.nc"
+    iv.to_netcdf(path)
+    back = xr.open_dataset(path)
+    assert back.attrs["training_variability"] == iv.attrs["training_variability"]
+    assert back.attrs["training_variability"] in ("yes", "no")
+    xr.testing.assert_allclose(back.load(), iv)

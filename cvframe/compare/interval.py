@@ -275,7 +275,7 @@ def _finish(
         "method": method,
         "level": level,
         "estimand": _estimand(method, name),
-        "training_variability": method in ("corrected_t", "nested"),
+        "training_variability": "yes" if method in ("corrected_t", "nested") else "no",
         "reference": REFERENCES[method],
         "metric": name,
         "reduced_dims": ",".join(reduced),
@@ -384,9 +384,10 @@ def interval(
         ``upper`` over every dim not reduced (``model``, ``class`` when per class,
         ``dataset``, ``trial``, ...): ``fold`` and ``repeat`` are reduced, ``class`` when
         averaged. Attrs ``method``, ``level``, ``estimand`` (one sentence),
-        ``training_variability`` (whether the interval includes the variation of the fitted
-        models over training sets), ``reference``, ``metric``, ``reduced_dims`` and the
-        method's own (``n_test``/``n_train`` of the corrected t, ``draws``...).
+        ``training_variability`` (``"yes"`` when the interval includes the variation of the
+        fitted models over training sets, else ``"no"``: netCDF-safe), ``reference``,
+        ``metric``, ``reduced_dims`` and the method's own (``n_test``/``n_train`` of the
+        corrected t, ``draws``...).
 
     Raises
     ------
