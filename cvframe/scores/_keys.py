@@ -1,8 +1,9 @@
 """The packed keys of the score metrics: one sort of ``group | score | label | low``.
 
 One class's scores are packed with their group (high bits), the order-preserving bits of
-the float64 score and the label (lowest bit) into one ``uint64`` key, sorted once with
-``ndarray.sort``; scores too wide for the key are replaced by their dense ranks first.
+the float64 score and the label (lowest bit) into one ``uint64`` key, sorted once (numpy:
+``ndarray.sort``; compiled: the radix sort of :mod:`._radix`, the same order); scores too
+wide for the key are replaced by their dense ranks first.
 With ``low=`` (the fold codes, in the lowest bits) the one sort orders each repeat for the
 merged metric and :func:`partition` regroups it per fold by a stable counting pass. When the
 group bits do not fit beside the score, label and low bits (wide-ranged scores with a repeat
@@ -23,6 +24,7 @@ import numpy as np
 
 from .._kernel import engine
 from .._kernel import jit as cached_jit
+from . import _radix
 
 __all__ = ["ONE", "Packing", "kernel", "pack", "pack_signed", "partition", "sorted_keys"]
 
@@ -347,13 +349,17 @@ def partition(
 
 
 def _segments(
-    key: np.ndarray, g: np.ndarray, n_groups: int, carry: np.ndarray | None
+    key: np.ndarray, g: np.ndarray, n_groups: int, carry: np.ndarray | None, compiled: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Keys without group bits, put in group order by a stable counting pass (a radix sort of
     the small group codes) and sorted within each group: the order of the packed
-    ``group | key`` sort. Returns the keys, the group bounds and ``carry`` in that order."""
+    ``group | key`` sort. Returns the keys, the group bounds and ``carry`` in that order.
+    ``compiled``: both passes compiled (:func:`._radix.sort_segments`)."""
     bounds = np.zeros(n_groups + 1, dtype=np.int64)
     np.cumsum(np.bincount(g, minlength=n_groups), out=bounds[1:])
+    if compiled:
+        key, carry = _radix.sort_segments(key, g, bounds, carry)
+        return key, bounds, carry
     order = np.argsort(_small(g, n_groups), kind="stable")
     key = np.take(key, order)
     carry = None if carry is None else np.take(carry, order)
@@ -400,12 +406,14 @@ def sorted_keys(
     weights) in the sorted order and the group bounds. ``out``: a key buffer reused across
     classes (compiled path). When the group bits do not fit beside the rest, the keys hold
     no group bits: they are grouped by a counting pass and sorted per group (the same
-    order), and the bounds (else None) say where each group starts.
+    order), and the bounds (else None) say where each group starts. The compiled engine
+    sorts by a radix sort (:mod:`._radix`, the same order), numpy by ``ndarray.sort``.
     """
     n = len(s)
     gbits = int(n_groups - 1).bit_length()
     lbits = int(n_low - 1).bit_length() if low is not None else 0
-    fast = engine(n) == "numba" and s.dtype == np.float64
+    compiled = engine(n) == "numba"
+    fast = compiled and s.dtype == np.float64
     scratch: np.ndarray | None = None
     key: np.ndarray | None = None
     if fast:  # the packing first, then the whole key in one compiled pass
@@ -460,8 +468,11 @@ def sorted_keys(
     assert key is not None
     if by_segment:
         assert g is not None
-        key, bounds, carry = _segments(key, g, n_groups, carry)
+        key, bounds, carry = _segments(key, g, n_groups, carry, compiled)
         return key, packing, uniques, sbits, scratch, lbits, carry, bounds
+    if compiled:  # in place; the carry in the stable order of the keys (a new array)
+        carry = _radix.sort(key, carry)
+        return key, packing, uniques, sbits, scratch, lbits, carry, None
     if carry is None:
         key.sort()
         return key, packing, uniques, sbits, scratch, lbits, None, None
