@@ -6,7 +6,7 @@ Labels and groups arrive as integer codes; one combined index
 :math:`((g_0 \\cdot s_1 + g_1) \\cdot s_2 + \\dots)` is counted by one ``bincount``. Integer
 inputs skip the coding step altogether (:func:`fast_confusion`): the index runs over each
 array's raw value range, computed block by block so it stays in cache, or found by a
-compiled pass (numba, cached on disk) that checks the ranges while it counts: one read of the
+compiled pass (numba, cached on disk) that finds the ranges while it counts: one read of the
 inputs.
 """
 
@@ -159,28 +159,93 @@ def _too_wide(bounds: list[tuple[int, int]], n: int) -> bool:
     return total > max(4 * n, 1 << 22) or (biggest + 1) * total * 2 >= _SAFE
 
 
-def _count_pass(a0, a1, a2, a3, lo, size, w, out):  # pragma: no cover - compiled by numba
-    """Count the rows of four integer arrays into ``out``, the flat table over the ranges
-    ``lo``, ``size``, and check the ranges in the same pass: returns how many values lie
-    outside them (0: the counts are right). ``w``: weights, or an empty array (each row
-    counts 1). The check is branch-free (a sum), so the loop stays one read of the inputs."""
-    s0, s1, s2, s3 = np.uint64(size[0]), np.uint64(size[1]), np.uint64(size[2]), np.uint64(size[3])
+#: Rows of one step of the compiled pass: their cells are computed for all of them at once
+#: (SIMD), then counted. Short steps keep the step's inputs in the L1 cache; a table beyond
+#: :data:`_SHORT_TABLE` cells is counted in long steps, whose uninterrupted counting loop
+#: overlaps more cache misses in the table (measured on 10^7 rows: 100 classes x 100 folds
+#: 1.7x a read of the inputs in long steps, 2.4x in short ones; 10 classes 1.1x in short).
+_STEP, _LONG_STEP, _SHORT_TABLE = 128, 1 << 14, 1 << 16
+
+#: Tables of at most this many cells are counted into 4 interleaved copies (summed at the
+#: end): consecutive rows that hit one cell then do not wait on each other's increment.
+_SPLIT = 1024
+
+
+def _count_pass(a0, a1, a2, a3, lo, size, mult, w, out, ext, part, cell):  # pragma: no cover
+    """Count the rows of four integer arrays into ``out`` and find each array's range in the
+    same read of the inputs (compiled by numba).
+
+    Row ``i`` counts in cell ``sum_k (a_k[i] - lo[k]) * mult[k]`` of the flat table ``out``
+    (``mult[3] == 1``; ``mult[k] == 0``: an absent group), clamped into the table: the count
+    is right when every value lies in ``lo[k] .. lo[k] + size[k] - 1``, which the caller
+    checks against the ``(min, max)`` of each array written to ``ext`` (shape (4, 2)).
+    ``out`` holds ``len(out) // table`` copies of the table (1, or 4 for unweighted rows,
+    which take the copies in turn; the caller sums them). ``w``: weights, or an empty array
+    (each row counts 1). Weights are summed in row order, the sums of every ``part`` rows
+    (a multiple of the step; 0: all rows at once) first, then added to ``out``: the order of
+    :func:`blocked_count`'s ``bincount`` calls, so both engines give the same float sums.
+
+    Each step of ``len(cell)`` rows first computes the cells and ranges of all its rows into
+    ``cell`` (a loop without stores to ``out``, which the compiler vectorizes), then counts
+    them. Narrow ``out`` and ``cell`` dtypes (int32, uint32) keep more of them in cache."""
+    table = 1
+    for k in range(4):
+        table *= size[k] if mult[k] else 1
+    copies = len(out) // table
+    m0, m1, m2 = np.uint64(mult[0]), np.uint64(mult[1]), np.uint64(mult[2])
     l0, l1, l2, l3 = lo[0], lo[1], lo[2], lo[3]
-    last = np.uint64(len(out) - 1)
+    last = np.uint64(table - 1)
+    t1, t2, t3 = np.uint64(table), np.uint64(2 * table), np.uint64(3 * table)
     weighted = len(w) > 0
-    bad = 0
-    for i in range(len(a0)):
-        v0 = np.uint64(np.int64(a0[i]) - l0)
-        v1 = np.uint64(np.int64(a1[i]) - l1)
-        v2 = np.uint64(np.int64(a2[i]) - l2)
-        v3 = np.uint64(np.int64(a3[i]) - l3)
-        bad += (v0 >= s0) + (v1 >= s1) + (v2 >= s2) + (v3 >= s3)
-        at = min(((v0 * s1 + v1) * s2 + v2) * s3 + v3, last)  # in the table, even when bad
-        if weighted:
-            out[at] += w[i]
+    step = len(cell)
+    sums = np.zeros(table if part else 0, dtype=out.dtype)
+    big, small = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    mn0 = mn1 = mn2 = mn3 = big
+    mx0 = mx1 = mx2 = mx3 = small
+    n = len(a0)
+    for start in range(0, n, step):
+        stop = min(start + step, n)
+        b0, b1, b2, b3 = a0[start:stop], a1[start:stop], a2[start:stop], a3[start:stop]
+        m = stop - start
+        for j in range(m):
+            x0, x1, x2, x3 = np.int64(b0[j]), np.int64(b1[j]), np.int64(b2[j]), np.int64(b3[j])
+            mn0, mx0 = min(mn0, x0), max(mx0, x0)
+            mn1, mx1 = min(mn1, x1), max(mx1, x1)
+            mn2, mx2 = min(mn2, x2), max(mx2, x2)
+            mn3, mx3 = min(mn3, x3), max(mx3, x3)
+            at = (
+                np.uint64(x0 - l0) * m0
+                + np.uint64(x1 - l1) * m1
+                + np.uint64(x2 - l2) * m2
+                + np.uint64(x3 - l3)
+            )
+            cell[j] = min(at, last)  # in the table, even for a value outside the ranges
+        if weighted and part:
+            wb = w[start:stop]
+            for j in range(m):
+                sums[cell[j]] += wb[j]
+            if stop % part == 0 or stop == n:
+                for q in range(table):
+                    out[q] += sums[q]
+                    sums[q] = 0.0
+        elif weighted:
+            wb = w[start:stop]
+            for j in range(m):
+                out[cell[j]] += wb[j]
+        elif copies == 4:
+            whole = m - m % 4
+            for j in range(0, whole, 4):
+                out[cell[j]] += 1
+                out[t1 + cell[j + 1]] += 1
+                out[t2 + cell[j + 2]] += 1
+                out[t3 + cell[j + 3]] += 1
+            for j in range(whole, m):
+                out[cell[j]] += 1
         else:
-            out[at] += 1
-    return bad
+            for j in range(m):
+                out[cell[j]] += 1
+    ext[0, 0], ext[0, 1], ext[1, 0], ext[1, 1] = mn0, mx0, mn1, mx1
+    ext[2, 0], ext[2, 1], ext[3, 0], ext[3, 1] = mn2, mx2, mn3, mx3
 
 
 _compiled_pass: Any = None
@@ -199,16 +264,21 @@ def _pass_compiled() -> Any:
     return _compiled_pass
 
 
+#: Rows sampled (spread over the input) to guess the ranges before the compiled pass.
+_SAMPLE = 1 << 13
+
+
 def compiled_count(
     arrays: list[np.ndarray], w: np.ndarray | None, n: int
 ) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
     """Counts over the value ranges of ``arrays`` (at most 2 groups, y_true, y_pred) in one
-    compiled pass that also checks the ranges, and those ranges.
+    compiled pass that also finds those ranges, and the ranges.
 
-    The ranges are guessed from a sample of rows spread over the input (sorted repeat and
-    fold columns show their whole range there). When the pass finds a value outside them,
-    the exact ranges are computed and the pass runs again; either way the ranges are the
-    exact ``(min, max)`` of every array, as :func:`fast_confusion`'s numpy path finds them.
+    The table's ranges are guessed from :data:`_SAMPLE` rows spread over the input (sorted
+    repeat and fold columns show their whole range there); the pass returns the exact
+    ``(min, max)`` of every array. When a value lies outside the guess, the pass runs again
+    over the exact ranges; either way the ranges are the exact ``(min, max)`` of every
+    array (y_true and y_pred: of both), as :func:`fast_confusion`'s numpy path finds them.
     None when numba is not installed, there are more than 2 groups or the ranges are wide.
     """
     if len(arrays) > 4 or n == 0:
@@ -216,21 +286,36 @@ def compiled_count(
     kernel = _pass_compiled()
     if kernel is False:
         return None
-    step = max(1, n // BLOCK)
-    bounds = _union(*[[(int(a[::step].min()), int(a[::step].max())) for a in arrays]] * 2)
-    zero = np.broadcast_to(np.int64(0), (n,))  # an absent group: one value
-    args = [zero] * (4 - len(arrays)) + [np.ascontiguousarray(a) for a in arrays]
-    pad = [(0, 0)] * (4 - len(arrays))
+    every = max(1, n // _SAMPLE)
+    bounds = _union(*[[(int(a[::every].min()), int(a[::every].max())) for a in arrays]] * 2)
+    args = [np.ascontiguousarray(a) for a in arrays]
+    args = [args[-1]] * (4 - len(arrays)) + args  # an absent group: y_pred again, weight 0
     weights = np.empty(0) if w is None else np.ascontiguousarray(w, dtype=np.float64)
+    ext = np.empty((4, 2), dtype=np.int64)
     for _attempt in range(2):
         if _too_wide(bounds, n):
             return None
-        sizes = [hi - lo + 1 for lo, hi in pad + bounds]
-        out = np.zeros(int(np.prod(sizes)), dtype=np.int64 if w is None else np.float64)
-        lo = np.array([b[0] for b in pad + bounds], dtype=np.int64)
-        if kernel(*args, lo, np.array(sizes, dtype=np.int64), weights, out) == 0:
-            return out.reshape(sizes[len(pad) :]), bounds
-        bounds = _union(*[_ranges(arrays, 0, n)] * 2)  # a value outside the guess: exact ranges
+        sizes = [hi - lo + 1 for lo, hi in bounds]
+        full = [sizes[-1]] * (4 - len(arrays)) + sizes
+        mult = np.zeros(4, dtype=np.int64)
+        stride = 1
+        for k in range(3, 3 - len(arrays), -1):  # row-major strides of the real arrays
+            mult[k], stride = stride, stride * full[k]
+        table = stride
+        copies = 4 if w is None and table <= _SPLIT else 1
+        short = table <= _SHORT_TABLE
+        kind = np.int64 if short or n >= 1 << 31 else np.int32  # a count cannot pass n
+        out = np.zeros(copies * table, dtype=kind if w is None else np.float64)
+        lo = np.array([bounds[-1][0]] * (4 - len(arrays)) + [b[0] for b in bounds])
+        cell = np.empty(_STEP if short else _LONG_STEP, np.uint32 if table < 1 << 32 else np.uint64)
+        part = BLOCK if w is not None and table <= BLOCK // 4 else 0  # as blocked_count adds
+        kernel(*args, lo, np.array(full, dtype=np.int64), mult, weights, out, ext, part, cell)
+        exact = _union(*[[(int(a), int(b)) for a, b in ext[4 - len(arrays) :]]] * 2)
+        if exact == bounds:
+            counts = out if copies == 1 else out.reshape(copies, table).sum(axis=0)
+            counts = counts.astype(np.int64, copy=False) if w is None else counts
+            return counts.reshape(sizes), bounds
+        bounds = exact  # a value outside the guess: count again over the exact ranges
     raise AssertionError("the exact ranges hold every value")  # pragma: no cover
 
 
@@ -270,16 +355,20 @@ def fast_confusion(
     seen = raw
     if w is not None and bool((w == 0).any()):
         seen = _unweighted(arrays, bounds, n, got is not None)
+    c = raw.shape[-1]
+    gshape = raw.shape[:-2]
+    flat = seen.reshape(-1, c, c)  # one read of the table for the groups, one for the labels
+    occupied: np.ndarray = np.asarray(flat.max(axis=(1, 2)) > 0).reshape(gshape)  # >= 0
+    pairs = flat.sum(axis=0)
     values = []
     for axis, (lo, _) in enumerate(bounds[:-2]):
-        others = tuple(i for i in range(seen.ndim) if i != axis)
-        present = np.flatnonzero(seen.any(axis=others))
-        raw = np.take(raw, present, axis=axis)
-        seen = np.take(seen, present, axis=axis) if seen is not raw else raw
+        others = tuple(i for i in range(len(gshape)) if i != axis)
+        present = np.flatnonzero(np.any(occupied, axis=others))
+        if len(present) < raw.shape[axis]:  # group values in the range that no row has
+            raw = np.take(raw, present, axis=axis)
         values.append(present + lo)
-    lead = tuple(range(seen.ndim - 2))
-    present_t = np.flatnonzero(seen.sum(axis=lead + (seen.ndim - 1,))) + lo_l
-    present_p = np.flatnonzero(seen.sum(axis=lead + (seen.ndim - 2,))) + lo_l
+    present_t = np.flatnonzero(pairs.sum(axis=1)) + lo_l
+    present_p = np.flatnonzero(pairs.sum(axis=0)) + lo_l
     return raw, values, present_t, present_p, lo_l
 
 
@@ -302,7 +391,8 @@ def _unweighted(
 def take_labels(raw: np.ndarray, universe: list[Any], lo: int) -> np.ndarray:
     """The (…, true, pred) confusion of ``universe`` from counts over the label range from ``lo``.
 
-    A label outside the observed range gets zero rows and columns.
+    A label outside the observed range gets zero rows and columns. ``raw`` itself when the
+    universe is the range, in order.
     """
     size = raw.shape[-1]
     at = [
@@ -313,8 +403,10 @@ def take_labels(raw: np.ndarray, universe: list[Any], lo: int) -> np.ndarray:
         else size
         for u in universe
     ]
+    if at == list(range(size)):  # the universe is the counted range, in order: no copy
+        return raw
     padded = np.pad(raw, [(0, 0)] * (raw.ndim - 2) + [(0, 1), (0, 1)])
-    return padded[..., at, :][..., at]
+    return np.ascontiguousarray(padded[..., at, :][..., at])  # sums run as over ``raw``
 
 
 # --- one-vs-all counts from confusion matrices ---------------------------------------------------

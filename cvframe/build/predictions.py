@@ -17,7 +17,7 @@ import xarray as xr
 from .. import _checks, _labels
 from .._labels import frame
 from ..errors import ColumnError, CountsError, few
-from ..schema import CLASS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, validate
+from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, validate
 from . import _kernel, _lazy
 from .tables import confusion_cube, multilabel_cube
 
@@ -256,6 +256,17 @@ def _build_lazy(
     return confusion_cube(conf, universe, pos, gdims, gcoords, _weighted(attrs, weighted or None))
 
 
+def _checked(cube: xr.Dataset) -> xr.Dataset:
+    """The cube, validated; a lazy cube is checked when computed. An unweighted single-label
+    cube holds the invariants by construction (int64 counts of one confusion array: ``tp +
+    fp + fn + tn`` is the fold's row count for every class, ``sum(fp) == sum(fn)``), so it
+    skips the re-check, which costs more than labelling the cube."""
+    conf = cube.variables.get(CONFUSION)  # a Variable: no DataArray built to ask
+    if conf is not None and conf.dtype == np.int64 and cube.attrs.get("weighted") != "yes":
+        return cube
+    return cube if is_lazy(cube) else validate(cube)
+
+
 def _weighted(attrs: dict[str, Any], w: Any) -> dict[str, Any]:
     """The cube's attrs: weighted counts say so."""
     return {**attrs, "weighted": "yes"} if w is not None else attrs
@@ -350,7 +361,7 @@ def from_predictions(
     cube = build(
         y_true, y_pred, [(REPEAT, repeat), (FOLD, fold)], labels, pos_label, sample_weight, {}
     )
-    return cube if is_lazy(cube) else validate(cube)
+    return _checked(cube)
 
 
 def counts_from_frame(
@@ -471,7 +482,7 @@ def frame_cube(
     cube = build(
         yt, yp, groups, labels, pos_label, weight, attrs, pos_from_attr=pos_from_attr, beta=beta
     )
-    return cube if is_lazy(cube) else validate(cube)
+    return _checked(cube)
 
 
 def _dims_arg(df: pd.DataFrame, dims: Any) -> list[Hashable]:
