@@ -9,12 +9,14 @@
   the note).
 - The first cube on numpy input (import, ``from_predictions``, ``ds.cv.f_tp_fp()``) with
   dask installed against the same with dask hidden (goal: at most 0.1 s more): xarray
-  imports ``dask.array`` on the first Variable it makes from a numpy array when dask is
-  installed, unless cvframe's deferred check is in place; the note says what was loaded.
+  imports ``dask.array`` on the first Variable it makes from a numpy array, and ``dask``
+  (with jinja2) on the first index, when dask is installed, unless cvframe's deferred checks
+  are in place (``cvframe.build._lazy``); the note says what was loaded.
 
 The note also says which heavy modules (scipy, matplotlib, scikit-learn, dask, cvframe's
-plotting and command line, ...) ``import cvframe`` loaded; the expected answer is none
-(tests/test_imports.py asserts it).
+plotting and command line, the report, diagnostics, scores and comparisons that the
+accessor methods load when called, ...) ``import cvframe`` loaded; the expected answer is
+none (tests/test_imports.py and tests/test_import_cost.py assert it).
 
 Run: python benchmarks/bench_import.py [--quick]
 """
@@ -32,7 +34,7 @@ from typing import Any
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # _timing
 
-from _timing import interleaved, python  # noqa: E402
+from _timing import children_cpu, interleaved, python  # noqa: E402
 
 HEAVY = (
     "scipy",
@@ -40,6 +42,7 @@ HEAVY = (
     "seaborn",
     "sklearn",
     "dask",
+    "jinja2",
     "tqdm",
     "numba",
     "statsmodels",
@@ -48,6 +51,14 @@ HEAVY = (
     "cvframe.runner",
     "cvframe.search",
     "cvframe.simulation",
+    # loaded by the accessor methods that need them, when called (tests/test_import_cost.py)
+    "cvframe.report",
+    "cvframe.diagnostics",
+    "cvframe.bootstrap",
+    "cvframe.scores",
+    "cvframe.tidy",
+    "cvframe.compare",
+    "cvframe.explain",
 )
 
 _CHECK = (
@@ -103,9 +114,29 @@ def _row(t: Any, heavy: list[str], note: str) -> dict[str, Any]:
 
 
 _LOADED = (
-    "import sys\nprint(','.join(m for m in ('dask', 'dask.array', 'numba', 'scipy.sparse')"
-    " if m in sys.modules) or 'none')"
+    "import sys\nfrom xarray.namedarray import utils\n"
+    "print(','.join(m for m in ('dask', 'dask.array', 'jinja2', 'numba', 'scipy.sparse')"
+    " if m in sys.modules) or 'none', getattr(utils.is_dask_collection, '_cvframe_deferred',"
+    " False))"
 )
+
+
+def _cpu_too(run: Any, spent: list[float]) -> Any:
+    """``run``, also noting the CPU time (user + system) of its fresh process in ``spent``:
+    on a loaded machine the wall time waits for the cores, the CPU time much less."""
+
+    def call() -> None:
+        before = children_cpu()
+        run()
+        spent.append(children_cpu() - before)
+
+    return call
+
+
+def _cpu_note(spent: dict[str, list[float]]) -> str:
+    """The least CPU time of each candidate (the warm-up run left out)."""
+    parts = [f"{name} {min(s[1:] or s):.3f} s" for name, s in spent.items()]
+    return "CPU time min: " + ", ".join(parts)
 
 
 def rows(quick: bool = False) -> list[dict[str, Any]]:
@@ -114,11 +145,19 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
     rounds = 1 if quick else 7
     pycache = os.path.join(tempfile.gettempdir(), "cvframe-bench-pycache")  # kept: warm next run
     env = _env(pycache)
+    spent: dict[str, list[float]] = {"cvframe": [], "xarray": []}
     t = interleaved(
-        {"cvframe": python("import cvframe", env), "xarray": python("import xarray", env)}, rounds
+        {
+            name: _cpu_too(python(f"import {name}", env), spent[name])
+            for name in ("cvframe", "xarray")
+        },
+        rounds,
     )
     heavy = json.loads(_run("import cvframe\n" + _CHECK, env))
-    note = f"heavy modules loaded: {', '.join(heavy) if heavy else 'none'}; {t.spread()}"
+    note = (
+        f"heavy modules loaded: {', '.join(heavy) if heavy else 'none'}; {t.spread()}; "
+        f"{_cpu_note(spent)}"
+    )
     if quick:
         return [_row(t, heavy, note)]
     start = interleaved({"pass": python("pass", env)}, rounds).min("pass")
@@ -128,10 +167,20 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
         f"(PYTHONDONTWRITEBYTECODE=1) {uncached:.3f} s"
     )
     out = [_row(t, heavy, note)]
+    spent = {"with": [], "hidden": []}
     cube = interleaved(
-        {"with": python(_FIRST_CUBE, env), "hidden": python(_NO_DASK + _FIRST_CUBE, env)}, rounds
+        {
+            "with": _cpu_too(python(_FIRST_CUBE, env), spent["with"]),
+            "hidden": _cpu_too(python(_NO_DASK + _FIRST_CUBE, env), spent["hidden"]),
+        },
+        rounds,
     )
-    loaded = _run(_FIRST_CUBE + _LOADED, env).strip().splitlines()[-1]
+    loaded, deferred = _run(_FIRST_CUBE + _LOADED, env).strip().splitlines()[-1].split()
+    how = (
+        "cvframe.build._lazy answers xarray's dask checks without importing dask"
+        if deferred == "True"
+        else "cvframe.build._lazy could not defer xarray's dask collection check"
+    )
     extra = cube.min("with") - cube.min("hidden")
     out.append(
         {
@@ -142,9 +191,8 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
             "ratio": cube.ratio("with", "hidden"),
             "goal": "<= dask hidden + 0.1 s",
             "met": extra <= 0.1,
-            "note": f"+{extra:.3f} s; loaded after the first cube: {loaded} (xarray's "
-            "is_dask_collection imports dask itself; dask.array is deferred by "
-            f"cvframe.build._lazy.defer_dask_check); {cube.spread()}",
+            "note": f"+{extra:.3f} s; loaded after the first cube: {loaded} ({how}); "
+            f"{cube.spread()}; {_cpu_note(spent)}",
         }
     )
     return out

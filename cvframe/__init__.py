@@ -8,26 +8,45 @@ name. See Forman & Scholz (2010), "Apples-to-Apples in Cross-Validation Studies"
 
 from __future__ import annotations
 
+import sys as _sys
+from types import ModuleType as _ModuleType
 from typing import Any
 
 from . import accessors as _accessors  # noqa: F401  (registers ds.cv and df.cv)
 from . import datasets, formulas, reduce, schema
 from ._version import __version__
 from .build import from_confusion, from_counts, from_predictions
-
-# ``cvframe.compare`` is the function (the module stays importable as ``cvframe.compare``
-# through ``import cvframe.compare``/``from cvframe.compare import ...``): imported eagerly so
-# that a later import of the submodule cannot rebind the package attribute to the module.
-from .compare import compare
 from .errors import CountsError, UndefinedMetricWarning
-from .explain import explain  # (the same holds for cvframe.explain)
 from .formulas import f_from_rates
 from .io import open_dataset
 from .schema import validate
 
-# Outer layers import scikit-learn, scipy.stats, matplotlib or dask; they load on first use
-# so that `import cvframe` stays cheap.
+#: Names that are a function and a subpackage of the same name: ``cvframe.compare`` is the
+#: function, the package stays importable (``import cvframe.compare``,
+#: ``from cvframe.compare import ...``).
+_FUNCTIONS = ("compare", "explain")
+
+
+class _Package(_ModuleType):
+    """The type of this module: the import system binds a subpackage it loads on its parent
+    (``setattr(cvframe, "compare", <module>)``); for the names of ``_FUNCTIONS`` the
+    package's function of that name is bound instead, so that ``cvframe.compare`` stays the
+    function whoever imports the subpackage first (and it can load on first use)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _FUNCTIONS and isinstance(value, _ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
+# Outer layers import scikit-learn, scipy.stats, matplotlib or dask, and the comparisons and
+# explanations import the score metrics; they load on first use so that `import cvframe`
+# stays cheap.
 _LAZY = {
+    "compare": ("compare", "compare"),
+    "explain": ("explain", "explain"),
     "cross_validate": ("runner", "cross_validate"),
     "splits": ("splits", None),
     "simulation": ("simulation", None),
@@ -35,6 +54,11 @@ _LAZY = {
     "bias_study": ("simulation", "bias_study"),
     "p_fold_without_positives": ("simulation", "p_fold_without_positives"),
     "plot": ("plot", None),
+    "bootstrap": ("bootstrap", None),
+    "diagnostics": ("diagnostics", None),
+    "report": ("report", None),
+    "scores": ("scores", None),
+    "tidy": ("tidy", None),
     "search": ("search", None),
     "readers": ("readers", None),
     "PooledSearchCV": ("search", "PooledSearchCV"),

@@ -1,17 +1,34 @@
 """What both accessors share: the function's docstring rendered for the method (through
 :func:`cvframe._docs.accessor_doc`, its parameters in the method's order) and the one way a
-method hands its arguments to the function."""
+method hands its arguments to the function.
+
+A method over a module that ``import cvframe`` does not load (the report, diagnostics,
+scores, comparisons: :func:`doc_later`) imports it when called, and gets its docstring on
+its first look-up (``ds.cv.report``, ``help``, the API docs), from the same function.
+"""
 
 from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import Any, TypeVar, cast
 
 from .. import _docs
 
-__all__ = ["args", "compare_doc", "compare_function", "doc_from", "in_method_order"]
+__all__ = [
+    "args",
+    "compare_doc",
+    "compare_function",
+    "compare_module",
+    "doc_from",
+    "doc_later",
+    "finish",
+    "in_method_order",
+    "plain",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,6 +41,13 @@ def args(scope: dict[str, Any]) -> dict[str, Any]:
     function unchanged and no call lists the parameters a second time.
     """
     return {k: v for k, v in scope.items() if k != "self"}
+
+
+def compare_module() -> ModuleType:
+    """The package :mod:`cvframe.compare`, loaded on first use."""
+    from ..compare import compare  # (the name cvframe.compare is the function)
+
+    return sys.modules[compare.__module__]
 
 
 def compare_function() -> Callable[..., Any]:
@@ -87,6 +111,72 @@ def doc_from(func: Callable[..., Any], data: tuple[str, ...] = ("ds", "df")) -> 
     return deco
 
 
+class Later:
+    """An accessor method whose function lives in a module loaded on first use.
+
+    The class attribute until the method is first looked up: then the method gets the
+    function's docstring (as :func:`doc_from` gives it) and replaces this entry in the class,
+    so that ``vars(cls)`` holds plain functions from then on (:func:`finish` does it for
+    every method of a class at once).
+    """
+
+    __slots__ = ("data", "load", "method", "name")
+
+    def __init__(
+        self,
+        method: Callable[..., Any],
+        load: Callable[[], ModuleType],
+        name: str,
+        data: tuple[str, ...],
+    ) -> None:
+        self.method, self.load, self.name, self.data = method, load, name, data
+
+    def function(self) -> Callable[..., Any]:
+        """The function the method calls (its module is imported now)."""
+        return cast(Callable[..., Any], getattr(self.load(), self.name))
+
+    def done(self, owner: type) -> Callable[..., Any]:
+        """The method, documented, in place of this entry of ``owner``."""
+        method = self.method
+        if method.__doc__ is None:
+            method.__doc__ = in_method_order(_docs.accessor_doc(self.function(), self.data), method)
+        if vars(owner).get(method.__name__) is self:
+            setattr(owner, method.__name__, method)
+        return method
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        method = self.done(type(obj) if owner is None else owner)
+        return method if obj is None else method.__get__(obj, owner)
+
+
+def doc_later(
+    load: Callable[[], ModuleType], name: str | None = None, data: tuple[str, ...] = ("ds", "df")
+) -> Callable[[F], F]:
+    """:func:`doc_from` for a function of a module loaded on first use: ``load()`` imports
+    and returns the module, whose function ``name`` (default: the method's name) the method
+    calls; the docstring is rendered on the method's first look-up, not at import."""
+
+    def deco(method: F) -> F:
+        return cast(F, Later(method, load, name or method.__name__, data))
+
+    return deco
+
+
+def finish(cls: type) -> type:
+    """Document every method of ``cls`` that :func:`doc_later` left for its first look-up
+    (their modules are imported now): ``vars(cls)`` then holds plain functions."""
+    for member in list(vars(cls).values()):
+        if isinstance(member, Later):
+            member.done(cls)
+    return cls
+
+
+def plain(member: Any) -> Any:
+    """A class attribute as looked up without side effects: a :class:`Later` entry's method
+    (undocumented yet), anything else as it is."""
+    return member.method if isinstance(member, Later) else member
+
+
 def compare_doc(method: F) -> F:
     """The docstring of :func:`cvframe.compare.compare` for ``ds.cv``/``df.cv``: no ``data``."""
-    return doc_from(compare_function(), ("data",))(method)
+    return doc_later(compare_module, "compare", ("data",))(method)

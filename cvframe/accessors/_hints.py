@@ -17,6 +17,8 @@ import functools
 import inspect
 from typing import Any, NoReturn
 
+from ._common import plain
+
 __all__ = ["fail", "link", "missing", "plot_namespaces"]
 
 #: class -> {a name only its twin has: the message}; filled by :func:`link`
@@ -30,8 +32,18 @@ def _public(cls: type) -> set[str]:
     return {n for n in dir(cls) if not n.startswith("_")}
 
 
+def _member(cls: type, name: str) -> Any:
+    """``cls.name`` without side effects: a method whose module loads on first use is not
+    loaded for its hint (``cvframe.accessors._common.doc_later``)."""
+    return plain(inspect.getattr_static(cls, name))
+
+
 def _params(member: Any) -> set[str]:
     """The parameter names of a method (none for a property or an opaque callable)."""
+    code = getattr(member, "__code__", None)
+    plain_function = not hasattr(member, "__wrapped__") and not hasattr(member, "__signature__")
+    if code is not None and plain_function:  # its parameters, read cheaply from its code
+        return set(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     try:
         return set(inspect.signature(member).parameters)
     except (TypeError, ValueError):
@@ -67,8 +79,8 @@ def link(cube: type, frame: type, ns: str = "") -> None:
     """Give ``cube`` and ``frame`` (the two accessors, or their ``ns`` = ``".plot"``
     namespaces) the hints for the names only the other one has."""
     on_cube, on_frame = _public(cube), _public(frame)
-    HINTS[frame] = {n: _on_frame(n, getattr(cube, n), ns) for n in sorted(on_cube - on_frame)}
-    HINTS[cube] = {n: _on_cube(n, getattr(frame, n), ns) for n in sorted(on_frame - on_cube)}
+    HINTS[frame] = {n: _on_frame(n, _member(cube, n), ns) for n in sorted(on_cube - on_frame)}
+    HINTS[cube] = {n: _on_cube(n, _member(frame, n), ns) for n in sorted(on_frame - on_cube)}
 
 
 def missing(obj: Any, name: str) -> AttributeError:

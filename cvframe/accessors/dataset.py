@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
 
-from .. import bootstrap, diagnostics, multiclass, reduce, repeats, report, scores
+from .. import multiclass, reduce, repeats
 from .._types import (
     CellMetric,
     Definition,
@@ -19,11 +20,42 @@ from .._types import (
     Metric,
     ZeroDivision,
 )
-from ..compare.interval import interval as interval_function
-from ._common import args, compare_doc, compare_function, doc_from
+from ._common import args, compare_doc, compare_function, doc_from, doc_later
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDatasetAccessor"]
+
+
+# The modules below load when their method is called (and document it on its first look-up):
+# ``import cvframe`` does not pay for the report, the diagnostics and what they import.
+def _bootstrap() -> ModuleType:
+    from .. import bootstrap
+
+    return bootstrap
+
+
+def _diagnostics() -> ModuleType:
+    from .. import diagnostics
+
+    return diagnostics
+
+
+def _report() -> ModuleType:
+    from .. import report
+
+    return report
+
+
+def _scores() -> ModuleType:
+    from .. import scores
+
+    return scores
+
+
+def _interval_module() -> ModuleType:
+    from ..compare import interval
+
+    return interval
 
 
 @xr.register_dataset_accessor("cv")
@@ -211,14 +243,14 @@ class CVDatasetAccessor:
         return multiclass.kappa_expected(self._obj, **args(locals()))
 
     # --- .632 bootstrap ----------------------------------------------------------------------
-    @doc_from(bootstrap.bootstrap_632)
+    @doc_later(_bootstrap)
     def bootstrap_632(
         self, metric: str = "error", plus: bool = False, *, dim: Dims = "fold"
     ) -> xr.DataArray:
-        return bootstrap.bootstrap_632(self._obj, **args(locals()))
+        return _bootstrap().bootstrap_632(self._obj, **args(locals()))
 
     # --- cost-sensitive analysis --------------------------------------------------------------
-    @doc_from(scores.expected_cost)
+    @doc_later(_scores)
     def expected_cost(
         self,
         cost_matrix: Any = None,
@@ -227,10 +259,10 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        return scores.expected_cost(self._obj, **args(locals()))
+        return _scores().expected_cost(self._obj, **args(locals()))
 
     # --- diagnostics, report and plots -------------------------------------------------------
-    @doc_from(diagnostics.anomalies)
+    @doc_later(_diagnostics)
     def anomalies(
         self,
         *,
@@ -243,9 +275,9 @@ class CVDatasetAccessor:
         gap: float = 0.1,
         level: float = 0.95,
     ) -> pd.DataFrame:
-        return diagnostics.anomalies(self._obj, **args(locals()))
+        return _diagnostics().anomalies(self._obj, **args(locals()))
 
-    @doc_from(report.report)
+    @doc_later(_report)
     def report(
         self,
         *,
@@ -263,7 +295,7 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> str:
-        return report.report(self._obj, **args(locals()))
+        return _report().report(self._obj, **args(locals()))
 
     # --- paired comparison of models -----------------------------------------------------------
     @compare_doc
@@ -299,7 +331,7 @@ class CVDatasetAccessor:
 
         return interval
 
-    @doc_from(interval_function, ("data",))
+    @doc_later(_interval_module, data=("data",))
     def interval(
         self,
         metric: str = "f",

@@ -4,18 +4,32 @@ functions."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
 
-from .. import build, reduce, scores
+from .. import build, reduce
 from .._types import ZeroDivision
-from ..compare.interval import interval as interval_function
-from ._common import args, compare_doc, compare_function, doc_from
+from ._common import args, compare_doc, compare_function, doc_from, doc_later
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDataFrameAccessor"]
+
+
+# The modules below load when their method is called (and document it on its first look-up):
+# ``import cvframe`` does not pay for the score metrics and what they import.
+def _scores() -> ModuleType:
+    from .. import scores
+
+    return scores
+
+
+def _interval_module() -> ModuleType:
+    from ..compare import interval
+
+    return interval
 
 
 @pd.api.extensions.register_dataframe_accessor("cv")
@@ -78,7 +92,7 @@ class CVDataFrameAccessor:
         return compare_function()(self._obj, **args(locals()))
 
     # --- scores ------------------------------------------------------------------------------
-    @doc_from(scores.auc)
+    @doc_later(_scores)
     def auc(
         self,
         method: str = "avg",
@@ -92,9 +106,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.auc(self._obj, **args(locals()))
+        return _scores().auc(self._obj, **args(locals()))
 
-    @doc_from(scores.auc_methods)
+    @doc_later(_scores)
     def auc_methods(
         self,
         undefined: str = "skip",
@@ -107,9 +121,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores.auc_methods(self._obj, **args(locals()))
+        return _scores().auc_methods(self._obj, **args(locals()))
 
-    @doc_from(scores.average_precision)
+    @doc_later(_scores)
     def average_precision(
         self,
         method: str = "avg",
@@ -123,9 +137,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.average_precision(self._obj, **args(locals()))
+        return _scores().average_precision(self._obj, **args(locals()))
 
-    @doc_from(scores.precision_at_k)
+    @doc_later(_scores)
     def precision_at_k(
         self,
         k: int,
@@ -140,9 +154,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.precision_at_k(self._obj, **args(locals()))
+        return _scores().precision_at_k(self._obj, **args(locals()))
 
-    @doc_from(scores.r_precision)
+    @doc_later(_scores)
     def r_precision(
         self,
         method: str = "avg",
@@ -156,9 +170,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.r_precision(self._obj, **args(locals()))
+        return _scores().r_precision(self._obj, **args(locals()))
 
-    @doc_from(scores.roc)
+    @doc_later(_scores)
     def roc(
         self,
         undefined: str = "skip",
@@ -171,9 +185,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.roc(self._obj, **args(locals()))
+        return _scores().roc(self._obj, **args(locals()))
 
-    @doc_from(scores.score_rates)
+    @doc_later(_scores)
     def score_rates(
         self,
         undefined: str = "skip",
@@ -185,10 +199,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.score_rates(self._obj, **args(locals()))
+        return _scores().score_rates(self._obj, **args(locals()))
 
     # --- break-even point over thresholds ----------------------------------------------------
-    @doc_from(scores.break_even_point)
+    @doc_later(_scores)
     def break_even_point(
         self,
         method: str = "avg",
@@ -203,10 +217,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray | xr.Dataset:
-        return scores.break_even_point(self._obj, **args(locals()))
+        return _scores().break_even_point(self._obj, **args(locals()))
 
     # --- calibration: Brier score, its decomposition, log-loss ------------------------------
-    @doc_from(scores.brier)
+    @doc_later(_scores)
     def brier(
         self,
         method: str = "avg",
@@ -220,9 +234,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.brier(self._obj, **args(locals()))
+        return _scores().brier(self._obj, **args(locals()))
 
-    @doc_from(scores.brier_decomposition)
+    @doc_later(_scores)
     def brier_decomposition(
         self,
         method: str = "avg",
@@ -237,9 +251,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores.brier_decomposition(self._obj, **args(locals()))
+        return _scores().brier_decomposition(self._obj, **args(locals()))
 
-    @doc_from(scores.log_loss)
+    @doc_later(_scores)
     def log_loss(
         self,
         method: str = "avg",
@@ -254,10 +268,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores.log_loss(self._obj, **args(locals()))
+        return _scores().log_loss(self._obj, **args(locals()))
 
     # --- cost-sensitive ROC -------------------------------------------------------------------
-    @doc_from(scores.roc_hull)
+    @doc_later(_scores)
     def roc_hull(
         self,
         method: str | None = None,
@@ -270,9 +284,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.roc_hull(self._obj, **args(locals()))
+        return _scores().roc_hull(self._obj, **args(locals()))
 
-    @doc_from(scores.optimal_operating_point)
+    @doc_later(_scores)
     def optimal_operating_point(
         self,
         cost_fp: float = 1.0,
@@ -288,7 +302,7 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores.optimal_operating_point(self._obj, **args(locals()))
+        return _scores().optimal_operating_point(self._obj, **args(locals()))
 
     # --- how sure: interval ---
     @staticmethod
@@ -298,7 +312,7 @@ class CVDataFrameAccessor:
 
         return interval
 
-    @doc_from(interval_function, ("data",))
+    @doc_later(_interval_module, data=("data",))
     def interval(
         self,
         metric: str = "f",
@@ -321,7 +335,7 @@ class CVDataFrameAccessor:
         return self._interval()(self._obj, **args(locals()))
 
     # --- thresholds and curves ---
-    @doc_from(scores.metric_at_thresholds)
+    @doc_later(_scores)
     def metric_at_thresholds(
         self,
         metric: str | None = "f",
@@ -337,9 +351,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.metric_at_thresholds(self._obj, **args(locals()))
+        return _scores().metric_at_thresholds(self._obj, **args(locals()))
 
-    @doc_from(scores.pr_curve)
+    @doc_later(_scores)
     def pr_curve(
         self,
         method: str = "both",
@@ -352,9 +366,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.pr_curve(self._obj, **args(locals()))
+        return _scores().pr_curve(self._obj, **args(locals()))
 
-    @doc_from(scores.calibration_curve)
+    @doc_later(_scores)
     def calibration_curve(
         self,
         bins: int = 10,
@@ -368,7 +382,7 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores.calibration_curve(self._obj, **args(locals()))
+        return _scores().calibration_curve(self._obj, **args(locals()))
 
     # --- multilabel ---
     @doc_from(build.multilabel_metrics)

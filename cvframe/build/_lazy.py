@@ -6,7 +6,8 @@ values of every partition, computed together). Series are put side by side in on
 so a partition several of them come from is computed once.
 
 :func:`defer_dask_check` (run when this module is imported) keeps xarray from importing
-``dask.array`` on the first Variable made from numpy when nothing in the process uses dask.
+``dask.array`` on the first Variable made from numpy, and ``dask`` itself on the first index
+(:func:`defer_collection_check`), when nothing in the process uses dask.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from . import _kernel
 __all__ = [
     "Coder",
     "dask_inputs",
+    "defer_collection_check",
     "defer_dask_check",
     "known_categories",
     "lazy_counts",
@@ -87,7 +89,40 @@ def defer_dask_check() -> bool:
     return True
 
 
+def defer_collection_check() -> bool:
+    """Make xarray's "is this a dask collection?" import ``dask`` only for an object that
+    could be one.
+
+    xarray asks ``dask.base.is_dask_collection`` of every array it turns into an index or
+    reads back (``to_numpy``), and to ask it imports ``dask`` (with ``dask.delayed`` and
+    jinja2: 0.1-0.2 s) when dask is installed. dask's answer is False for an object without a
+    ``__dask_graph__`` attribute (a numpy array, a pandas Index): that is answered here
+    without the import; any other object, or any object once ``dask`` is loaded, is asked
+    of xarray's own function. xarray has no option for this; the wrapper is installed only
+    when ``xarray.namedarray.utils.is_dask_collection`` exists (else nothing changes) and
+    never twice. Returns True when it was installed.
+    """
+    try:
+        from xarray.namedarray import utils
+    except ImportError:  # pragma: no cover - an xarray without namedarray
+        return False
+    asked: Any = getattr(utils, "is_dask_collection", None)
+    if not callable(asked) or getattr(asked, "_cvframe_deferred", False):
+        return False
+
+    def is_dask_collection(x: object) -> Any:
+        if sys.modules.get("dask") is None and not hasattr(x, "__dask_graph__"):
+            return False  # dask's own answer for it, without importing dask
+        return asked(x)
+
+    is_dask_collection.__doc__ = asked.__doc__
+    is_dask_collection._cvframe_deferred = True  # type: ignore[attr-defined]
+    utils.is_dask_collection = is_dask_collection  # type: ignore[assignment]
+    return True
+
+
 defer_dask_check()
+defer_collection_check()
 
 
 def known_categories(x: Any) -> list[Hashable] | None:

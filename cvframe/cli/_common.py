@@ -198,9 +198,23 @@ def progress(args: argparse.Namespace) -> bool | None:
     ``CVFRAME_PROGRESS`` says (:func:`cvframe.runner.progress_from_env`)."""
     if getattr(args, "no_progress", False):
         return False
+    if not os.environ.get("CVFRAME_PROGRESS", "").strip():
+        return None  # unset: the default rule (what progress_from_env says, without its import)
     from ..runner import progress_from_env
 
     return progress_from_env()
+
+
+def _hidden(show: bool | None) -> bool:
+    """Whether tqdm would hide the bar anyway (then it is not imported): ``show`` is None and
+    stderr says it is no terminal (tqdm's rule for ``disable=None``), outside IPython (where
+    ``tqdm.auto`` may draw a widget instead: it decides there)."""
+    if show is not None or "IPython" in sys.modules:
+        return show is False
+    try:
+        return hasattr(sys.stderr, "isatty") and not sys.stderr.isatty()
+    except ValueError:  # a closed stream
+        return True
 
 
 class Steps:
@@ -209,7 +223,7 @@ class Steps:
     def __init__(self, total: int, desc: str, show: bool | None) -> None:
         self._bar: Any = None
         self._started = False
-        if show is False:
+        if _hidden(show):
             return
         from tqdm.auto import tqdm
 

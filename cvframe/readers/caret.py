@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import few
-from ..runner import param_label
 from . import _common
 from ._common import ReaderError
 
@@ -240,6 +239,8 @@ def read_caret(
     if param_cols == ["parameter"] and (df["parameter"].map(_common.text) == "none").all():
         param_cols = []  # caret's placeholder of a model without tuning parameters
     if param_cols:
+        from ..runner import param_label  # (the runner loads only for a tuned model)
+
         texts = df[param_cols].map(_common.text)
         rest["param"] = [
             param_label({k: _value(v) for k, v in zip(param_cols, row, strict=True)})
