@@ -7,6 +7,7 @@ from a plot, a diagnostic or the decision counts as much as one from the report 
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -128,3 +129,66 @@ def test_anomalies_read_the_methods_they_are_given():
     assert f"spread {spread:.3f}" in detail
     with pytest.raises(ValueError, match=r"methods lacks the columns \['f_avg'\]"):
         cvframe.diagnostics.anomalies(ds, methods=m1.drop(columns="f_avg"))
+
+
+def _multiclass(n: int = 300, k: int = 3, classes: int = 3) -> pd.DataFrame:
+    """Two repeats of k folds, ``score_<c>`` columns with ties, one model."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, classes, n)
+    parts = []
+    for r in range(2):
+        noise = np.round(rng.normal(0, 1, (n, classes)), 1)
+        noise[np.arange(n), y] += 1.0
+        part = pd.DataFrame({"repeat": r, "fold": rng.permutation(np.arange(n) % k), "y_true": y})
+        part["y_pred"] = noise.argmax(1)
+        for c in range(classes):
+            part[f"score_{c}"] = noise[:, c]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_the_report_sorts_each_class_once(monkeypatch, classes):
+    """AUC_avg, AUC_merge, the per-fold AUC of the findings and the DeLong interval of the
+    headline read one sort of each class (the sort entry point counts its calls; the
+    compiled engine: tests/test_report_sorts.py)."""
+    from cvframe.scores import _keys
+
+    pred = _predictions() if classes == 2 else _multiclass(classes=classes)
+    ds = pred.cv.counts()
+    sorts = _spy(monkeypatch, _keys, "sorted_keys")
+    parse = _spy(monkeypatch, labels_frame, "parse")
+    page = report(ds, scores=pred, format="json")
+    n_classes = 1 if classes == 2 else classes
+    assert len(sorts) == n_classes and len(parse) == 1
+    assert "95% delong" in page and "auc_merge" in page
+    # the same numbers as the public function alone (sorting on its own)
+    out = json.loads(page)
+    head = next(r for r in out["summary"] if r["metric"] == "AUC_merge")
+    iv = cvframe.interval(pred, "auc", average=None if classes == 2 else "macro")
+    assert head["value"] == iv.estimate.item()
+    assert head["value_ci_low"] == pytest.approx(iv.lower.item(), abs=1e-12)
+    assert head["value_ci_high"] == pytest.approx(iv.upper.item(), abs=1e-12)
+    assert len(sorts) == 2 * n_classes  # the interval alone: one sort of each class
+
+
+def test_worse_than_random_reads_the_reports_per_fold_auc(monkeypatch):
+    """The report hands its per-fold AUC to anomalies: the findings are those of the frame
+    read again, and the frame is not sorted for them."""
+    pred = _predictions(n=120, models=("a", "b"))
+    flip = pred["model"] == "b"
+    pred.loc[flip, "score"] = 1.0 - pred.loc[flip, "score"]  # model b ranks backwards
+    ds = pred.cv.counts()
+    alone = cvframe.diagnostics.anomalies(ds, frame=pred)
+    assert (alone["kind"] == "worse_than_random").sum() > 0
+    fold_auc = cvframe.scores.auc(pred, "fold", undefined="nan")
+    calls = _spy(monkeypatch, cvframe.scores, "auc")
+    given = cvframe.diagnostics.anomalies(ds, frame=pred, fold_auc=fold_auc)
+    pd.testing.assert_frame_equal(alone, given)
+    assert calls == []
+    # a baseline's folds are left out of the given table too
+    pred.attrs["baselines"] = ["b"]
+    alone = cvframe.diagnostics.anomalies(ds, frame=pred)
+    given = cvframe.diagnostics.anomalies(ds, frame=pred, fold_auc=fold_auc)
+    pd.testing.assert_frame_equal(alone, given)
+    assert (given["kind"] == "worse_than_random").sum() == 0

@@ -274,6 +274,7 @@ class CVDatasetAccessor:
         frame: pd.DataFrame | None = None,
         gap: float = 0.1,
         level: float = 0.95,
+        fold_auc: xr.DataArray | None = None,
     ) -> pd.DataFrame:
         return _diagnostics().anomalies(self._obj, **args(locals()))
 

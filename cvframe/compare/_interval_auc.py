@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import _labels, scores
-from .._labels import frame as frame_reader
+from .. import scores
 from ..errors import few
 from ..schema import CLASS, REPEAT
 
@@ -32,55 +31,12 @@ __all__ = ["delong_arrays", "delong_frame", "frame_interval", "logit_interval"]
 
 
 def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """AUC (:func:`cvframe.scores.auc_arrays`, the one ranking sort) and its DeLong variance
-    of every row of scores ``s`` (..., S) with 0/1 labels ``y``; NaN variance where a row has
-    fewer than 2 positives or 2 negatives."""
+    """AUC and its DeLong variance of every row of scores ``s`` (..., S) with labels ``y``
+    (true where positive): :func:`cvframe.scores.ranking.delong_arrays`, one sort of all
+    rows; NaN variance where a row has fewer than 2 positives or 2 negatives."""
     s = np.asarray(s, dtype=np.float64)
     yb = np.broadcast_to(np.asarray(y).astype(bool), s.shape)
-    auc = np.asarray(scores.auc_arrays(s, yb))
-    n1 = yb.sum(-1)
-    n0 = s.shape[-1] - n1
-    # one sort: per score, the negatives (positives) below it, ties counted half (Sun & Xu)
-    order = np.argsort(s, axis=-1, kind="stable")
-    ss = np.take_along_axis(s, order, -1)
-    yb = np.take_along_axis(yb, order, -1)
-    cpos = np.cumsum(yb, axis=-1)
-    cneg = np.arange(1, s.shape[-1] + 1) - cpos
-    first, last = _tie_bounds(ss)
-    pos_before = np.take_along_axis(cpos, first, -1) - np.take_along_axis(yb, first, -1)
-    neg_before = np.take_along_axis(cneg, first, -1) - ~np.take_along_axis(yb, first, -1)
-    pos_tied = np.take_along_axis(cpos, last, -1) - pos_before
-    neg_tied = np.take_along_axis(cneg, last, -1) - neg_before
-    neg_below = neg_before + 0.5 * neg_tied
-    pos_below = pos_before + 0.5 * pos_tied
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v10 = neg_below / n0[..., None]
-        v01 = 1.0 - pos_below / n1[..., None]
-        var10 = _var(v10, yb, n1)
-        var01 = _var(v01, ~yb, n0)
-        var = var10 / n1 + var01 / n0
-    var = np.where((n1 >= 2) & (n0 >= 2), var, np.nan)
-    return auc, var
-
-
-def _tie_bounds(ss: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For every position of the rows ``ss`` (sorted along the last axis): the first and the
-    last position of its run of equal values."""
-    n = ss.shape[-1]
-    pos = np.broadcast_to(np.arange(n), ss.shape)
-    starts = np.ones(ss.shape, dtype=bool)
-    starts[..., 1:] = ss[..., 1:] != ss[..., :-1]
-    ends = np.ones(ss.shape, dtype=bool)
-    ends[..., :-1] = starts[..., 1:]
-    first = np.maximum.accumulate(np.where(starts, pos, 0), axis=-1)
-    rev = np.maximum.accumulate(np.where(ends, n - 1 - pos, 0)[..., ::-1], axis=-1)[..., ::-1]
-    return first, n - 1 - rev
-
-
-def _var(v: np.ndarray, mask: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Sample variance (ddof=1) of ``v`` over the ``mask`` entries of each row."""
-    m = np.where(mask, v, 0.0).sum(-1) / n
-    return np.where(mask, (v - m[..., None]) ** 2, 0.0).sum(-1) / (n - 1)
+    return scores.ranking.delong_arrays(s, yb)
 
 
 def logit_interval(auc: Any, var: Any, z: float) -> tuple[Any, Any]:
@@ -96,7 +52,6 @@ def logit_interval(auc: Any, var: Any, z: float) -> tuple[Any, Any]:
     return np.where(edge, auc, lo), np.where(edge, auc, hi)
 
 
-@frame_reader.by_frame_dims
 def delong_frame(
     df: Any,
     labels: Sequence[Hashable] | None,
@@ -106,27 +61,18 @@ def delong_frame(
     repeat: str | None,
     score: str,
 ) -> xr.Dataset:
-    """AUC_merge and its DeLong variance per (repeat, class) of a predictions frame, read by
-    the one frame reader (per ``model``/``dataset`` group)."""
-    fr = frame_reader.parse(df, labels, pos_label, y_true, fold, repeat, score)
-    n_rep = fr.n_reps
-    auc = np.full((n_rep, len(fr.classes)), np.nan)
-    var, n_pos = np.full_like(auc, np.nan), np.zeros_like(auc)
-    for c, (s, y) in enumerate(zip(fr.scores, fr.ys, strict=True)):
-        for r in range(n_rep):
-            rows = slice(None) if fr.rep_codes is None else fr.rep_codes == r
-            a, v = delong_arrays(s[rows], np.asarray(y)[rows])
-            auc[r, c], var[r, c] = float(a), float(v)
-            n_pos[r, c] = np.count_nonzero(np.asarray(y)[rows])
-    dims = [CLASS]
-    coords: dict[str, Any] = {CLASS: _labels.coord(fr.classes)}
-    if fr.rep_coord is not None:
-        dims.insert(0, REPEAT)
-        coords[REPEAT] = fr.rep_coord
-    else:
-        auc, var, n_pos = auc[0], var[0], n_pos[0]
-    data = {"auc": (dims, auc), "var": (dims, var), "n_pos": (dims, n_pos)}
-    return xr.Dataset(data, coords=coords)
+    """AUC_merge and its DeLong variance per (repeat, class) of a predictions frame
+    (:func:`cvframe.scores.ranking.delong_frame`: the one frame reader and the one sort
+    of AUC_merge, shared inside :func:`cvframe.scores.one_parse`)."""
+    return scores.ranking.delong_frame(
+        df,
+        labels=labels,
+        pos_label=pos_label,
+        y_true=y_true,
+        fold=fold,
+        repeat=repeat,
+        score=score,
+    )
 
 
 def frame_interval(

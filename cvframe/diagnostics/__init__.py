@@ -54,6 +54,7 @@ def anomalies(
     frame: pd.DataFrame | None = None,
     gap: float = 0.1,
     level: float = 0.95,
+    fold_auc: xr.DataArray | None = None,
 ) -> pd.DataFrame:
     r"""Every finding a person should look at before trusting an aggregate, one per row.
 
@@ -168,6 +169,11 @@ def anomalies(
         Largest accepted train - test difference of pooled F (absolute F units, >= 0).
     level : float, default 0.95
         Level of the baseline intervals, in (0, 1).
+    fold_auc : xarray.DataArray, optional
+        The per-fold AUC of the predictions frame already computed
+        (:func:`cvframe.scores.auc` with ``method="fold"``, ``undefined="nan"``), as the
+        report has it: ``worse_than_random`` reads it instead of sorting the scores again
+        (the rows of the baseline models are left out).
 
     Returns
     -------
@@ -226,7 +232,10 @@ def anomalies(
         _design.not_better_than_baseline(found, test, baselines, level)
     mine = _without(data, baselines)
     scored = mine if with_scores else None
-    fold_findings(found, user, tol, alpha, beta, scored, _without(methods, baselines))
+    given_auc = fold_auc
+    if given_auc is not None and baselines and _design.MODEL in given_auc.dims:
+        given_auc = given_auc.sel({_design.MODEL: ~given_auc[_design.MODEL].isin(baselines)})
+    fold_findings(found, user, tol, alpha, beta, scored, _without(methods, baselines), given_auc)
     if train_user is not None:
         _design.train_test_gap(found, user, train_user, max_gap, beta)
     test_sets = getattr(data, "attrs", {}).get("test_sets", ds.attrs.get("test_sets"))

@@ -112,8 +112,10 @@ def fold_findings(
     beta: float,
     scores: Any,
     methods: pd.DataFrame | None,
+    fold_auc: xr.DataArray | None = None,
 ) -> None:
-    """The findings about single folds and classes (see :func:`cvframe.diagnostics.anomalies`)."""
+    """The findings about single folds and classes (see :func:`cvframe.diagnostics.anomalies`);
+    ``fold_auc``: the per-fold AUC of ``scores`` already computed."""
     extra = found.extra
     order = [*extra, FOLD, CLASS]
     read = read_counts(ds)
@@ -155,8 +157,8 @@ def fold_findings(
     )
 
     found.add(*outlying(tp, fp, fn, order, alpha))
-    if scores is not None:
-        worse_than_random(found, ds, scores)
+    if scores is not None or fold_auc is not None:
+        worse_than_random(found, ds, scores, fold_auc)
 
     found.add(
         absent,
@@ -264,20 +266,13 @@ def nonneg(name: str, value: Any) -> float:
     return float(value)
 
 
-def worse_than_random(found: Findings, ds: xr.Dataset, frame: pd.DataFrame) -> None:
-    """Add a ``worse_than_random`` finding for every fold and class with AUC below 0.5."""
-    if not (isinstance(frame, pd.DataFrame) or labels_frame.is_dask_frame(frame)):
-        raise TypeError(
-            f"scores must be a pandas DataFrame of predictions, got {type(frame).__name__}."
-        )
-    frame = labels_frame.test_rows(frame)
-    pos = None
-    if ds.attrs.get("task") == "binary" and "pos_label" in ds.attrs:
-        if _labels.attrs_pos(frame.attrs) is None:  # the frame names no positive class
-            pos = _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        per_fold = score_metrics.auc(frame, method="fold", undefined="nan", pos_label=pos)
+def worse_than_random(
+    found: Findings, ds: xr.Dataset, frame: Any, per_fold: xr.DataArray | None = None
+) -> None:
+    """Add a ``worse_than_random`` finding for every fold and class with AUC below 0.5;
+    ``per_fold``: the frame's per-fold AUC already computed (else computed here)."""
+    if per_fold is None:
+        per_fold = fold_auc(ds, frame)
     for d in per_fold.dims:
         if d not in (FOLD, CLASS) and d not in found.extra:
             found.extra.append(d)
@@ -292,3 +287,20 @@ def worse_than_random(found: Findings, ds: xr.Dataset, frame: pd.DataFrame) -> N
         )
 
     found.add(per_fold.fillna(1.0) < 0.5, "worse_than_random", detail)
+
+
+def fold_auc(ds: xr.Dataset, frame: Any) -> xr.DataArray:
+    """The per-fold AUC of a predictions frame (test rows), NaN where undefined; a binary
+    cube's positive class when the frame names none."""
+    if not (isinstance(frame, pd.DataFrame) or labels_frame.is_dask_frame(frame)):
+        raise TypeError(
+            f"scores must be a pandas DataFrame of predictions, got {type(frame).__name__}."
+        )
+    frame = labels_frame.test_rows(frame)
+    pos = None
+    if ds.attrs.get("task") == "binary" and "pos_label" in ds.attrs:
+        if _labels.attrs_pos(frame.attrs) is None:  # the frame names no positive class
+            pos = _labels.from_attr(ds.attrs["pos_label"], ds[CLASS].values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return score_metrics.auc(frame, method="fold", undefined="nan", pos_label=pos)

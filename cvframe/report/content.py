@@ -194,17 +194,20 @@ def score_args(frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]
 
 def _score_tables(
     frame: pd.DataFrame, ds: xr.Dataset, kw: dict[str, Any], draw: bool
-) -> tuple[pd.DataFrame, pd.DataFrame | None, str, tuple[xr.DataArray, Any]]:
+) -> tuple[pd.DataFrame, pd.DataFrame | None, str, tuple[xr.DataArray, Any], xr.DataArray]:
     """The predictions frame read for the report: the AUC table and (``draw``) the ROC table.
 
     The AUC table holds AUC_avg and AUC_merge per class (and per model/dataset column of the
     frame), with Brier_avg and Brier_merge beside them when the scores are probabilities;
     the ROC table (:func:`cvframe.tidy.roc_table`, the points and each curve's AUC) is of the
     first repeat, the one the HTML page draws, which the returned note names; and AUC_merge
-    per class and repeat with its interval (the headline's). :func:`content` calls it
-    inside one :func:`cvframe.scores.one_parse` block: one parse of the frame.
+    per class and repeat with its interval (the headline's); and the per-fold AUC (for
+    the ``worse_than_random`` findings). :func:`content` calls it inside one
+    :func:`cvframe.scores.one_parse` block: one parse of the frame and one sort of each
+    class, which AUC_avg, AUC_merge, the per-fold AUC and the DeLong interval all read.
     """
     m = score_metrics.auc_methods(frame, undefined="nan", **kw)
+    fold_auc = score_metrics.auc(frame, "fold", undefined="nan", **kw)
     shown = ["auc_avg", "auc_merge"]
     try:  # Brier needs probabilities: decision values leave the AUC columns alone
         for method in ("avg", "merge"):
@@ -221,13 +224,13 @@ def _score_tables(
         by = [d for d in dims if d != REPEAT]
         auc = auc.groupby(by, sort=False)[shown].mean().reset_index()
     if roc is None:
-        return auc, None, "", (m["auc_merge"], iv)
+        return auc, None, "", (m["auc_merge"], iv), fold_auc
     rep, note = kw.get("repeat"), ""
     if rep is not None and rep in roc.columns:
         first, n = frame[rep].iloc[0], frame[rep].nunique()
         roc = roc[roc[rep] == first].reset_index(drop=True)
         note = f" ({rep} {first} of {n})" if n > 1 else ""
-    return auc, roc, note, (m["auc_merge"], iv)
+    return auc, roc, note, (m["auc_merge"], iv), fold_auc
 
 
 def content(
@@ -267,16 +270,23 @@ def content(
     roc_note = ""
     merged: tuple[xr.DataArray | None, Any] = (None, None)
     frame = None  # the predictions frame the findings read (baselines, duplicates, AUC < 0.5)
+    fold_auc = None  # its per-fold AUC, from the AUC table's sort
     with score_metrics.one_parse():  # AUC, Brier, ROC curves and findings from one parse
         if scores is not None:  # a multilabel frame is scored label by label
             # anomalies reads the frame by the default column names only
             frame = scores if _default_columns(score_kwargs) else None
             rows = labels_frame.test_rows(scores)
             kw = score_args(rows, ds, score_kwargs)
-            auc, roc, roc_note, merged = _score_tables(rows, ds, kw, draw)
+            auc, roc, roc_note, merged, fold_auc = _score_tables(rows, ds, kw, draw)
         # the findings lead every format: what a reader must look at before any number
         findings = diagnostics.anomalies(
-            ds, tolerance=tolerance, alpha=alpha, beta=beta, methods=methods, frame=frame
+            ds,
+            tolerance=tolerance,
+            alpha=alpha,
+            beta=beta,
+            methods=methods,
+            frame=frame,
+            fold_auc=fold_auc if frame is not None else None,
         )
     headline, legend = headline_table(
         ds,

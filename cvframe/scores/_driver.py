@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import operator
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -119,14 +120,54 @@ def check(
 _HARD = r"score column\(s\) .* hold only the values 0 and 1"
 
 
-_PARSED: contextvars.ContextVar[dict[Any, tuple[Any, Frame, bool]] | None]
+#: Entries by the ids of their objects (kept with the entry) and plain keys.
+_Table = dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]
+
+
+@dataclass
+class _Shared:
+    """What one :func:`one_parse` block keeps: the parses by (frame, columns), and per
+    parse (by ``id``: the parse is kept, so its ``id`` cannot be reused) the ranking
+    metrics' sorted classes by grouping and their values by metric and method."""
+
+    parsed: dict[Any, tuple[Any, Frame, bool]] = field(default_factory=dict)
+    #: (id(parse), class, "merge") -> ((parse,), the class sorted by repeat)
+    ranked: dict[tuple[Any, ...], tuple[tuple[Any, ...], Ranked]] = field(default_factory=dict)
+    #: (id(parse), id(per_group), method) -> ((parse, per_group), every class's groups)
+    values: dict[tuple[Any, ...], tuple[tuple[Any, ...], Groups]] = field(default_factory=dict)
+
+    @staticmethod
+    def get(table: _Table, *key: Any) -> Any:
+        """The entry of the objects in ``key`` (those very objects, kept with the entry: not
+        others that reuse an ``id``; ints and strings are plain values), or None."""
+        ids, owners = _ids(key)
+        hit = table.get(ids)
+        return hit[1] if hit is not None and all(map(operator.is_, hit[0], owners)) else None
+
+    @staticmethod
+    def put(table: _Table, *key: Any, value: Any) -> None:
+        """Keep ``value`` under ``key`` (objects by ``id``, kept alive with the entry)."""
+        ids, owners = _ids(key)
+        table[ids] = (owners, value)
+
+
+def _ids(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``key`` with its objects (not ints or strings) as ids, and those objects."""
+    plain = [isinstance(k, (int, str)) for k in key]
+    ids = tuple(k if p else id(k) for k, p in zip(key, plain, strict=True))
+    return ids, tuple(k for k, p in zip(key, plain, strict=True) if not p)
+
+
+_PARSED: contextvars.ContextVar[_Shared | None]
 _PARSED = contextvars.ContextVar("cvframe_parsed", default=None)
 
 
 @contextlib.contextmanager
 def one_parse() -> Iterator[None]:
     """Within the block, score metrics of the same frame (same object, same columns) share
-    one parse of it: a report asks for AUC, Brier and the ROC curves of one frame.
+    one parse of it, and the ranking metrics one sort of each class (AUC_avg, AUC_merge,
+    the per-fold AUC and the DeLong variance of AUC_merge): a report asks for AUC, Brier,
+    the ROC curves and the AUC interval of one frame.
 
     >>> import pandas as pd
     >>> from cvframe import scores
@@ -137,7 +178,7 @@ def one_parse() -> Iterator[None]:
     >>> auc, round(brier, 3)
     (1.0, 0.075)
     """
-    token = _PARSED.set({})
+    token = _PARSED.set(_Shared())
     try:
         yield
     finally:
@@ -149,7 +190,8 @@ def read(df: pd.DataFrame, *frame: Any, hard_ok: bool = False) -> Frame:
     (``labels, pos_label, y_true, fold, repeat, score``); ``hard_ok``: no warning for hard
     0/1 scores, where they are meaningful. Inside :func:`one_parse` a frame read before is
     not parsed again (the cache holds the frame, so its ``id`` cannot be reused)."""
-    memo = _PARSED.get()
+    shared = _PARSED.get()
+    memo = None if shared is None else shared.parsed
     key = (id(df), repr(frame))
     if memo is not None and key in memo:
         seen, fr, quiet = memo[key]
@@ -168,39 +210,56 @@ def read(df: pd.DataFrame, *frame: Any, hard_ok: bool = False) -> Frame:
 
 
 def ranked(
-    per_group: Callable[[Ranked], tuple[np.ndarray, ...]],
+    per_group: Callable[[Ranked], tuple[np.ndarray, ...] | dict[str, np.ndarray]],
     both: Callable[..., Any] | None = None,
 ) -> Values:
-    """The values of a ranking metric: ``per_group(ranked)`` gives (value, support, ...) per group.
+    """The values of a ranking metric: ``per_group(ranked)`` gives (value, support) per group,
+    or a dict of variables (``"value"``, ``"support"``, ...).
 
     When both the per-fold and the merged values are wanted, one sort by (repeat, score) has
     the fold in the lowest key bits (:meth:`~._rank.Ranked.by_low`); ``both`` is a fused
-    pass giving both at once (None where it does not apply).
+    pass giving both at once (None where it does not apply). Inside :func:`one_parse` each
+    class of a parse is sorted once for every ranking metric and method (the sort by repeat
+    is kept for the merged values asked later) and a metric's values are computed once.
     """
 
+    def put(out: Groups, vs: tuple[np.ndarray, ...] | dict[str, np.ndarray]) -> None:
+        out.append(vs if isinstance(vs, dict) else {"value": vs[0], "support": vs[1]})
+
     def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Groups, Groups]:
+        shared = _PARSED.get()
+        wanted = [m for m, on in (("fold", per_fold), ("merge", merged)) if on]
+        if shared is not None:
+            done = [shared.get(shared.values, fr, per_group, m) for m in wanted]
+            if all(d is not None for d in done):
+                got = dict(zip(wanted, done, strict=True))
+                return got.get("fold", []), got.get("merge", [])
         fold_res: Groups = []
         merge_res: Groups = []
-
-        def put(out: Groups, vs: tuple[np.ndarray, ...]) -> None:
-            out.append({"value": vs[0], "support": vs[1]})
-
         counts = buffer = None
         if per_fold and merged:
             g, n_groups = fr.groups(True)
             counts = np.bincount(g, minlength=n_groups) if g is not None else np.array([fr.n])
             if fr.present_ is None:
                 fr.present_ = counts > 0
-        for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-            if counts is None:
-                g, n_groups = fr.groups(per_fold)
-                r = Ranked(s, lo, hi, y, g, n_groups)
-                if per_fold and fr.present_ is None:
-                    fr.present_ = r.size > 0
-                put(fold_res if per_fold else merge_res, per_group(r))
+        for c, (s, (lo, hi), y) in enumerate(zip(fr.scores, fr.ranges, fr.ys, strict=True)):
+            kept = None if shared is None else shared.get(shared.ranked, fr, c, "merge")
+            if counts is None or kept is not None:  # one method, or the merged sort is kept
+                if merged:
+                    if kept is None:
+                        kept = Ranked(s, lo, hi, y, *fr.groups(False))
+                        if shared is not None:
+                            shared.put(shared.ranked, fr, c, "merge", value=kept)
+                    put(merge_res, per_group(kept))
+                    kept.release()
+                if per_fold:
+                    r = Ranked(s, lo, hi, y, *fr.groups(True))
+                    if fr.present_ is None:
+                        fr.present_ = r.size > 0
+                    put(fold_res, per_group(r))
                 continue
             fused = None
-            if both is not None:
+            if both is not None and shared is None:  # a block keeps the sort instead
                 if buffer is None:  # one key buffer for every class
                     buffer = np.empty(fr.n, dtype=np.uint64)
                 args = (s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds)
@@ -212,6 +271,13 @@ def ranked(
             r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts)
             put(merge_res, per_group(r))
             put(fold_res, per_group(r.by_low()))
+            if shared is not None:  # kept for the merged metrics asked later
+                r.release()
+                shared.put(shared.ranked, fr, c, "merge", value=r)
+        if shared is not None:
+            for m, res in (("fold", fold_res), ("merge", merge_res)):
+                if m in wanted:
+                    shared.put(shared.values, fr, per_group, m, value=res)
         return fold_res, merge_res
 
     return values

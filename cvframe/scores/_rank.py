@@ -154,6 +154,13 @@ class Ranked:
         self._cp: np.ndarray | None = None
         self._blocks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._ties: bool | None = None
+        self._auc: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def release(self) -> None:
+        """Drop the temporaries of a sort kept for later metrics (the scratch buffer, the
+        cumulative positives): they are made again when asked."""
+        self._scratch = None
+        self._cp = None
 
     # --- per-element views ------------------------------------------------------------
     @property
@@ -243,7 +250,13 @@ class Ranked:
         """(AUC, n_pos, n_neg) per group; AUC is NaN where n_pos or n_neg is 0.
 
         With weights, n_pos and n_neg are the weights of the positives and the negatives.
+        Computed once per object (a report asks for AUC_merge and its DeLong variance).
         """
+        if self._auc is None:
+            self._auc = self._auc_of_groups()
+        return self._auc
+
+    def _auc_of_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.w is not None:
             return self._weighted_auc()
         if engine(self.n) == "numba":
@@ -263,6 +276,43 @@ class Ranked:
             corr = pb_ * (be - bs - pb_)  # tied (positive, negative) pairs per run
             s2 = s2 - np.bincount(bg, weights=corr, minlength=self.n_groups).astype(np.int64)
         return _auc_value(s2, npos, nneg), npos, nneg
+
+    def delong(self) -> dict[str, np.ndarray]:
+        """Per group: AUC, positives and DeLong's variance of the AUC from the midrank
+        placements (Sun & Xu 2014), read off the one sort: a positive's placement is the
+        share of the group's negatives below it, a negative's the share of positives not
+        below it, ties counting one half; every element of a run of tied scores has its
+        run's placement. NaN variance where a group has fewer than 2 positives or 2
+        negatives."""
+        value, npos, nneg = self.auc()
+        bs, be, bg = self.blocks()
+        cp = self.cp
+        start = self.bounds[bg]
+        p_run = cp[be] - cp[bs]  # positives and negatives of every run
+        n_run = (be - bs) - p_run
+        p_before = cp[bs] - cp[start]  # positives and negatives of the group below the run
+        n_before = (bs - start) - p_before
+        with np.errstate(invalid="ignore", divide="ignore"):
+            v10 = (n_before + 0.5 * n_run) / nneg[bg]  # a positive's placement
+            v01 = 1.0 - (p_before + 0.5 * p_run) / npos[bg]  # a negative's placement
+            var10 = self._run_var(v10, p_run, bg, npos)
+            var01 = self._run_var(v01, n_run, bg, nneg)
+            var = var10 / npos + var01 / nneg
+        var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
+        return {"value": value, "support": npos, "var": var, "n_pos": npos}
+
+    def _run_var(
+        self, v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray
+    ) -> np.ndarray:
+        """Per group, the sample variance (ddof=1) of the run values ``v``, each counted
+        ``count`` times (the elements of the run it stands for; a run without any adds 0,
+        also where its value is not finite)."""
+        v = np.where(count > 0, v, 0.0)
+        mean = np.bincount(bg, weights=count * v, minlength=self.n_groups) / n
+        dev = v - mean[bg]
+        dev *= dev
+        dev *= count
+        return np.bincount(bg, weights=dev, minlength=self.n_groups) / (n - 1)
 
     def _weighted_auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Weighted Mann-Whitney count: every run of tied scores adds its positives' weight

@@ -32,13 +32,17 @@ __all__ = [
     "auc_arrays",
     "auc_methods",
     "average_precision",
+    "delong_arrays",
+    "delong_frame",
     "precision_at_k",
     "r_precision",
 ]
 
 
 _NO_POS = "no positives for a class"
-AUC = Metric("auc", "no positives or no negatives for a class", ranked(Ranked.auc, auc_both))
+_NO_PAIR = "no positives or no negatives for a class"
+AUC = Metric("auc", _NO_PAIR, ranked(Ranked.auc, auc_both))
+DELONG = Metric("auc", _NO_PAIR, ranked(Ranked.delong), methods=("merge",), averages=(None,))
 AP = Metric("average_precision", _NO_POS, ranked(Ranked.average_precision))
 R_PRECISION = Metric("r_precision", _NO_POS, ranked(lambda r: (r.precision_at(r.npos), r.npos)))
 
@@ -435,6 +439,15 @@ def auc_arrays(scores: Any, y: Any, weights: Any | None = None) -> np.ndarray:
     >>> scores.auc_arrays(s[0], [0, 0, 1, 1], weights=[[1, 1, 1, 1], [2, 0, 0, 2]]).tolist()
     [0.75, 1.0]
     """
+    ranked, lead = _rows(scores, y, weights)
+    if ranked is None:
+        return np.full(lead, np.nan)
+    return ranked.auc()[0].reshape(lead)
+
+
+def _rows(scores: Any, y: Any, weights: Any | None) -> tuple[Ranked | None, tuple[int, ...]]:
+    """Every row of ``scores`` sorted as one group (checked, broadcast with ``y`` and
+    ``weights``), and the shape of the rows; None for no rows or no samples."""
     s = _array("scores", scores, "pass finite real scores.")
     yv = _array("y", y, "pass 0/1 or bool labels, one per score.")
     if not np.all((yv == 0.0) | (yv == 1.0)):
@@ -467,7 +480,7 @@ def auc_arrays(scores: Any, y: Any, weights: Any | None = None) -> np.ndarray:
     lead = s.shape[:-1]
     n_rows, n = int(np.prod(lead, dtype=np.int64)), s.shape[-1]
     if n_rows == 0 or n == 0:
-        return np.full(lead, np.nan)
+        return None, lead
     flat = np.ascontiguousarray(s).reshape(-1)
     g = np.repeat(np.arange(n_rows, dtype=np.int64), n) if n_rows > 1 else None
     ranked = Ranked(
@@ -479,4 +492,93 @@ def auc_arrays(scores: Any, y: Any, weights: Any | None = None) -> np.ndarray:
         n_rows,
         weights=None if w is None else np.ascontiguousarray(w).reshape(-1),
     )
-    return ranked.auc()[0].reshape(lead)
+    return ranked, lead
+
+
+@doc
+def delong_arrays(scores: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    r"""AUC and its DeLong variance of every row of a score array (one sort of all rows).
+
+    In a row with :math:`n_1` positives and :math:`n_0` negatives, the placement of a
+    positive is the share of negatives scored below it, :math:`V_{10}(i) = (R_i -
+    R^{+}_i)/n_0`, and of a negative the share of positives not below it,
+    :math:`V_{01}(j) = 1 - (R_j - R^{-}_j)/n_1` (:math:`R` the midrank among all scores,
+    :math:`R^{\pm}` among the positives or the negatives: ties count one half). Their
+    means are the AUC of :func:`auc_arrays`, and
+
+    .. math:: \widehat{\mathrm{Var}}(\widehat{AUC}) = \frac{s^2_{10}}{n_1} +
+              \frac{s^2_{01}}{n_0},
+
+    with :math:`s^2` the sample variances (ddof = 1) of the placements.
+
+    Parameters
+    ----------
+    scores, y : array-like
+        As in :func:`auc_arrays` (no weights).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(auc, var)`` of the shape of the rows; NaN variance where a row has fewer than
+        2 positives or 2 negatives.
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 1988; X. Sun and
+    W. Xu, IEEE Signal Processing Letters 21(11), 2014.
+
+    Examples
+    --------
+    >>> from cvframe import scores
+    >>> auc, var = scores.ranking.delong_arrays([0.1, 0.4, 0.35, 0.8, 0.7, 0.2], [0, 0, 1, 1, 1, 0])
+    >>> round(float(auc), 4), round(float(var), 5)
+    (0.8889, 0.02469)
+    """
+    ranked, lead = _rows(scores, y, None)
+    if ranked is None:
+        return np.full(lead, np.nan), np.full(lead, np.nan)
+    res = ranked.delong()
+    return res["value"].reshape(lead), res["var"].reshape(lead)
+
+
+@doc
+@by_frame_dims
+def delong_frame(
+    df: pd.DataFrame,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> xr.Dataset:
+    r"""AUC_merge per repeat and class with its DeLong variance (:func:`delong_arrays` of
+    each repeat's pooled scores), from the one sort of :func:`auc_methods`: inside
+    :func:`cvframe.scores.one_parse` a class sorted for AUC_merge is not sorted again.
+
+    Parameters
+    ----------
+    <<frame_params>>
+
+    Returns
+    -------
+    xarray.Dataset
+        ``auc`` (AUC_merge), ``var`` (NaN with fewer than 2 positives or 2 negatives) and
+        ``n_pos`` over ``class`` (plus ``repeat``, ``model``...).
+
+    References
+    ----------
+    E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 1988; X. Sun and
+    W. Xu, IEEE Signal Processing Letters 21(11), 2014.
+
+    Examples
+    --------
+    <<score_example>>
+    >>> res = scores.ranking.delong_frame(df)
+    >>> round(float(res.auc.item()), 4), round(float(res["var"].item()), 4)
+    (0.6875, 0.0495)
+    """
+    frame = (labels, pos_label, y_true, fold, repeat, score)
+    out = run(df, DELONG, ("merge",), "nan", None, *frame)[0]
+    return xr.Dataset({k: out[k].drop_attrs() for k in ("auc", "var", "n_pos")})
