@@ -71,7 +71,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="the report of a predictions file (.csv or .parquet)",
         description="Build the counts cube of a predictions file (one row per tested sample: "
         "fold, y_true, y_pred, optional repeat, model and score columns) and print or "
-        "write its report. CSV files are read with pyarrow when it is installed.",
+        "write its report. CSV files are read with pyarrow when it is installed and there are "
+        "4 cores or more, else with pandas' C engine.",
     )
     p.add_argument(
         "predictions",
