@@ -8,14 +8,17 @@ Where the time goes, and what keeps it short (the last line printed gives each s
 seconds): the two data sets are fit at the same time, each in its own forked process, and
 within it every model and split in one joblib thread pool (one BLAS thread per fit:
 oversubscribed threads made logistic regression 50x slower on a shared 2-core machine); the
-report is computed once for the text and the HTML, each figure is drawn once, for the HTML
-report, and the PNG files are those same images; the two plots the report has not are drawn
-in a forked process while the report is computed. Drawing the figures is most of the time.
+two plots the report has not are drawn in a forked process as soon as breast cancer is
+fitted; the report is computed once, here, for the text and the HTML; each of its figures
+is drawn once, in a forked process per core (the largest data set's first), and the PNG
+files are those same images. Drawing the figures is most of the time. ``--jobs 1``, one
+core or no ``fork``: everything in this process, in the same order, the same files.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from typing import Any
@@ -61,7 +64,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--jobs",
         default="-1",
         metavar="N",
-        help="parallel fits, in threads (-1: one per core), each with one BLAS thread",
+        help="parallel fits, in threads (-1: one per core), each with one BLAS thread; and "
+        "processes drawing the plots (at most one per core; 1: all in this process)",
     )
     add_report_options(
         p, "title of report.html (default: per cube)", "write no PNG and no plot in the HTML"
@@ -140,12 +144,15 @@ def _fit_one(name: str, repeats: int, n_jobs: int, show: bool | None) -> pd.Data
         )
 
 
-def _frames(repeats: int, n_jobs: int, show: bool | None) -> dict[str, tuple[pd.DataFrame, str]]:
+def _frames(
+    repeats: int, n_jobs: int, show: bool | None, ready: Any = None
+) -> dict[str, tuple[pd.DataFrame, str]]:
     """Predictions frames (with a ``model`` column) of the demo data sets.
 
     With more than one core (and ``--jobs`` not 1), each data set is fit in its own process
     (forked: nothing is imported again), the cores shared between them: the fits' Python
     parts hold the GIL, so two processes fit in parallel where threads take turns.
+    ``ready(name, frame)`` is called as each data set is fitted (the others may still fit).
     """
     import multiprocessing
 
@@ -153,8 +160,13 @@ def _frames(repeats: int, n_jobs: int, show: bool | None) -> dict[str, tuple[pd.
     total = cores if n_jobs < 0 else n_jobs
     names = list(DATA)
     workers = min(len(names), total)
+    ready = ready or (lambda name, frame: None)
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return {n: (_fit_one(n, repeats, n_jobs, show), DATA[n][2]) for n in names}
+        done = {}
+        for n in names:
+            done[n] = _fit_one(n, repeats, n_jobs, show)
+            ready(n, done[n])
+        return {n: (done[n], DATA[n][2]) for n in names}
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     per = max(1, total // workers)
@@ -167,19 +179,19 @@ def _frames(repeats: int, n_jobs: int, show: bool | None) -> dict[str, tuple[pd.
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 steps.step(f"{futures[future]} fitted")
+                ready(futures[future], done[futures[future]])
     finally:
         steps.close()
     return {n: (done[n], DATA[n][2]) for n in names}
 
 
-def _extra_figures(out: str, frames: dict[str, tuple[pd.DataFrame, str]]) -> list[str]:
-    """The two plots the report has not, as PNG files (run beside the report's drawing)."""
+def _extra_figures(out: str, bc: pd.DataFrame) -> list[str]:
+    """The two plots the report has not, as PNG files (run beside the fits and the report)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from .. import plot
 
-    bc = frames["breast_cancer"][0]
     one = bc[(bc["model"] == "logistic") & (bc["repeat"] == 0)]  # titles name model and repeat
     return [
         save_figure(plot.score_rates(one), os.path.join(out, "breast_cancer_score_rates.png")),
@@ -214,9 +226,17 @@ def run(args: argparse.Namespace) -> int:
     )
     took: dict[str, float] = {}
     mark = time.perf_counter()
-    frames = _frames(repeats, n_jobs, show)
+    extra: list[_Beside] = []
+
+    def ready(name: str, frame: pd.DataFrame) -> None:
+        """The extra plots begin as soon as breast cancer is fitted (often while digits
+        still fits), with what drawing imports, in a forked process."""
+        if plots and name == "breast_cancer":
+            _drawing_imports()
+            extra.append(_Beside(n_jobs != 1, _extra_figures, out, frame))
+
+    frames = _frames(repeats, n_jobs, show, ready)
     took["fits"], mark = time.perf_counter() - mark, time.perf_counter()
-    extra = _Beside(n_jobs != 1, _extra_figures, out, frames) if plots else None
     steps = Steps(3, "cvframe demo", show)
     try:
         steps.step("counts cubes")
@@ -236,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
             title=args.title,
             plots=plots,
             max_fold_rows=integer(args.max_fold_rows, "--max-fold-rows", 0),
+            n_jobs=n_jobs,  # each plot in a forked process, the cores shared
         )
         html_path = os.path.join(out, "report.html")
         with open(html_path, "w", encoding="utf-8") as fh:
@@ -245,11 +266,11 @@ def run(args: argparse.Namespace) -> int:
         if plots:
             for fname, data in {f"{cube}_{fig.name}.png": fig.png for cube, fig in figs}.items():
                 path = os.path.join(out, fname)
-                with open(path, "wb") as fh:
-                    fh.write(data)
+                with open(path, "wb") as png_file:
+                    png_file.write(data)
                 written.append(path)
-        if extra is not None:
-            written += extra.result()
+        for beside in extra:
+            written += beside.result()
         took["PNG files"] = time.perf_counter() - mark
         written.append(html_path)
     finally:
@@ -261,6 +282,16 @@ def run(args: argparse.Namespace) -> int:
     stages = ", ".join(f"{k} {v:.1f} s" for k, v in took.items())
     print(f"Done in {time.perf_counter() - start:.1f} s ({stages}).")
     return 0
+
+
+def _drawing_imports() -> None:
+    """Import what drawing needs (forked processes that draw then import nothing again)."""
+    import matplotlib.pyplot  # noqa: F401
+
+    from .. import plot  # noqa: F401
+
+    with contextlib.suppress(ImportError):  # the plots say what to install
+        import seaborn  # noqa: F401
 
 
 class _Beside:

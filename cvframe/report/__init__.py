@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -28,8 +28,9 @@ import xarray as xr
 from .. import _checks
 from .._types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
+from ..schema import CLASS
 from .content import RECOMMENDATION, content, default_title, undefined_cells
-from .html import Figure, draw, to_html
+from .html import Figure, draw_all, plot_workers, to_html
 from .text import to_json, to_text
 
 __all__ = ["FORMATS", "RECOMMENDATION", "Figure", "html_with_figures", "render", "report"]
@@ -85,6 +86,9 @@ def _one_warning(
         )
         warnings.warn(first + more, UndefinedMetricWarning, stacklevel=user_stacklevel())
 
+
+#: What ``n_jobs`` of :func:`render` and :func:`html_with_figures` takes.
+_N_JOBS_FIX = "Give the processes that draw the plots: 1 (this one), 2, ... or -1 (one per core)."
 
 #: The options :func:`report`, :func:`html_with_figures` and :func:`render` share.
 _OPTIONS = (
@@ -263,6 +267,7 @@ def html_with_figures(
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
+    n_jobs: int = 1,
 ) -> tuple[str, list[tuple[str, Figure]]]:
     """The HTML report and its plots as PNG bytes, each plot drawn once.
 
@@ -276,6 +281,8 @@ def html_with_figures(
     scores, title, zero_division, beta, tolerance, alpha, max_fold_rows, y_true, fold, \
 repeat, score :
         As in :func:`report`.
+    n_jobs : int, default 1
+        As in :func:`render`.
 
     Returns
     -------
@@ -298,7 +305,7 @@ repeat, score :
     (3, True)
     """
     given = locals()
-    pages, figs = render(data, formats=["html"], **{k: given[k] for k in _OPTIONS})
+    pages, figs = render(data, formats=["html"], **{k: given[k] for k in (*_OPTIONS, "n_jobs")})
     return pages["html"], figs
 
 
@@ -318,6 +325,7 @@ def render(
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
+    n_jobs: int = 1,
 ) -> tuple[dict[str, str], list[tuple[str, Figure]]]:
     """The report computed once and rendered in several formats, with its plots.
 
@@ -334,6 +342,12 @@ def render(
     scores, title, zero_division, beta, tolerance, alpha, plots, max_fold_rows, y_true, \
 fold, repeat, score :
         As in :func:`report`.
+    n_jobs : int, default 1
+        Processes that draw the plots (-1: one per core): with more than one, on more than
+        one core where the ``fork`` start method exists and matplotlib's backend is Agg,
+        each plot is drawn in a forked process (nothing is imported again) and its PNG
+        returned; else, or with 1, here. The PNGs are the same either way; the tables are
+        computed here, once.
 
     Returns
     -------
@@ -368,13 +382,21 @@ fold, repeat, score :
             f"title={title!r} must be a str (the page's heading), or None for the cube's "
             "source or name."
         )
+    n_jobs = _checks.integer("n_jobs", n_jobs, low=-1, fix=_N_JOBS_FIX)
+    if n_jobs == 0:
+        raise ValueError(f"n_jobs=0 draws nothing. {_N_JOBS_FIX}")
     several, cubes, frames = _cubes(data, scores)
-    sections: list[tuple[str, dict[str, Any], list[Figure]]] = []
     kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": repeat}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for name, cube in cubes.items():
-            c = content(
+    workers = plot_workers(n_jobs, len(cubes)) if draw_plots else 1
+    names = list(cubes)
+    if workers > 1:  # the cube with the most classes first: its plots take longest
+        names.sort(key=lambda n: -int(cubes[n].sizes.get(CLASS, 1)))
+    contents: dict[str, dict[str, Any]] = {}
+
+    def computed() -> Iterator[dict[str, Any]]:
+        for name in names:
+            cube = cubes[name]
+            contents[name] = content(
                 cube,
                 frames.get(name),
                 zero_division=zero_division,
@@ -385,7 +407,15 @@ fold, repeat, score :
                 title=title if not several else default_title(cube, name),
                 draw=draw_plots,
             )
-            sections.append((name, c, draw(c) if draw_plots else []))
+            yield contents[name]
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if draw_plots:  # with processes, one cube's plots are drawn while the next is computed
+            drawn = dict(zip(names, draw_all(computed(), workers), strict=True))
+        else:
+            drawn, _ = {}, list(computed())
+    sections = [(n, contents[n], drawn.get(n, [])) for n in cubes]
     _one_warning(caught, sections, zero_division)
     figs = [(name, f) for name, _, fs in sections for f in fs]
     return {fmt: _render(fmt, sections, several, title, max_fold_rows) for fmt in formats}, figs

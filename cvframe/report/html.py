@@ -5,14 +5,18 @@ recommended number per model with its interval and method, and which model is be
 difference with its interval, test, effect size and a sentence to paste), the five
 methods, the class averages, the AUC table, the plots at their natural size, and the per-fold
 table (collapsed, the rows with a finding first and highlighted, capped). :func:`figures`
-draws each plot once, as PNG bytes that the page embeds and a caller can write to disk.
+draws each plot once, as PNG bytes that the page embeds and a caller can write to disk;
+:func:`draw_all` draws the plots of several reports in forked processes, one per core.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import io
+import itertools
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -20,6 +24,7 @@ import pandas as pd
 import xarray as xr
 
 from ..schema import CLASS
+from ._common import fork_workers, forked
 from .content import content
 from .decision import decision_frame, decision_html
 from .text import (
@@ -32,7 +37,16 @@ from .text import (
     summary_frame,
 )
 
-__all__ = ["DPI", "MAX_WIDTH_PX", "Figure", "draw", "figures", "to_html"]
+__all__ = [
+    "DPI",
+    "MAX_WIDTH_PX",
+    "Figure",
+    "draw",
+    "draw_all",
+    "figures",
+    "plot_workers",
+    "to_html",
+]
 
 #: Resolution of the report's PNGs: 10 pt text is 14 px on screen at their natural size.
 DPI = 100
@@ -94,10 +108,20 @@ def _fit(obj: Any, k: float) -> Any:
     return fig
 
 
-def _save(fig: Any, dpi: float) -> tuple[bytes, int]:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
-    return buf.getvalue(), int.from_bytes(buf.getvalue()[16:20], "big")
+def _tight(fig: Any, dpi: float) -> tuple[Any, int]:
+    """The area ``savefig(bbox_inches="tight")`` saves of ``fig`` at ``dpi`` (inches, padded)
+    and its width in pixels, from a layout pass alone (nothing rasterised, no PNG encoded)."""
+    import matplotlib as mpl
+
+    old = fig.dpi
+    fig.dpi = dpi  # as savefig sets it: text extents depend on the resolution
+    try:
+        fig.draw_without_rendering()
+        pad = mpl.rcParams["savefig.pad_inches"]
+        box = fig.get_tightbbox().padded(pad, pad)
+    finally:
+        fig.dpi = old
+    return box, int(box.width * dpi)
 
 
 def _png(obj: Any, max_px: int = MAX_WIDTH_PX) -> bytes:
@@ -105,12 +129,13 @@ def _png(obj: Any, max_px: int = MAX_WIDTH_PX) -> bytes:
 
     A wider figure is saved at a lower resolution, never below :data:`_MIN_DPI`; only one
     too wide even then is laid out narrower (a shrunk layout could put cell numbers and tick
-    labels on top of one another)."""
+    labels on top of one another). The resolution is found from layout passes alone (the
+    area ``bbox_inches="tight"`` would save); the figure is rasterised and encoded once."""
     import matplotlib.pyplot as plt
 
     fig = _fit(obj, 1.0)
     dpi: float = DPI
-    png, width = _save(fig, dpi)
+    box, width = _tight(fig, dpi)
     for _ in range(4):
         if width <= max_px:
             break
@@ -118,9 +143,14 @@ def _png(obj: Any, max_px: int = MAX_WIDTH_PX) -> bytes:
         if dpi < _MIN_DPI:
             fig = _fit(obj, 0.98 * dpi / _MIN_DPI)
             dpi = _MIN_DPI
-        png, width = _save(fig, dpi)
+        box, width = _tight(fig, dpi)
+    rc = plt.rcParams
+    if not (rc["figure.autolayout"] or rc["figure.constrained_layout.use"]):
+        fig.set_layout_engine(None)  # laid out at this dpi by _tight: savefig need not redo it
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches=box)  # the area "tight" saves
     plt.close(fig)
-    return _small(png)
+    return _small(buf.getvalue())
 
 
 def _small(png: bytes) -> bytes:
@@ -135,35 +165,42 @@ def _small(png: bytes) -> bytes:
     return out.getvalue() if out.tell() < len(png) else png
 
 
-def draw(c: dict[str, Any]) -> list[Figure]:
-    """The plots of one cube's report, drawn from the frames :func:`.content.content` computed.
+class _Plot(NamedTuple):
+    """One plot to draw: its :class:`Figure` name and caption, and the :mod:`cvframe.plot`
+    call that draws it (function name, arguments: frames, picklable for another process)."""
 
-    ``c["plots"]`` holds them (``content(..., draw=True)``): every fold (the per-fold table
-    and the aggregation lines), the five methods (the methods table), the confusion matrix
-    (its table, when the cube has one) and the ROC curves (the ROC table of the first
-    repeat, when the report has scores).
-    """
-    from .. import plot
+    name: str
+    caption: str
+    function: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
 
+
+def _plots(c: dict[str, Any]) -> list[_Plot]:
+    """The plots of one cube's report, in page order, from the frames ``c["plots"]``."""
     frames = c["plots"]
     kw = {"beta": frames["beta"], "zero_division": frames["zero_division"]}
     out = [
-        Figure(
+        _Plot(
             "folds",
             "Every fold's precision, recall and F per class (points) with the fold "
             "aggregations (marked lines)",
-            _png(plot.folds(frames["folds"], methods=frames["lines"], **kw)),
+            "folds",
+            (frames["folds"],),
+            {"methods": frames["lines"], **kw},
         ),
-        Figure(
-            "methods", "The five F aggregations side by side", _png(plot.methods(frames["methods"]))
+        _Plot(
+            "methods", "The five F aggregations side by side", "methods", (frames["methods"],), {}
         ),
     ]
     if frames["confusion"] is not None:
         out.append(
-            Figure(
+            _Plot(
                 "confusion",
                 "Confusion matrix summed over folds (and repeats), normalised by true class",
-                _png(plot.confusion(frames["confusion"], normalize="true")),  # drawn as it is
+                "confusion",
+                (frames["confusion"],),  # drawn as it is
+                {"normalize": "true"},
             )
         )
     roc = frames["roc"]
@@ -177,7 +214,74 @@ def draw(c: dict[str, Any]) -> list[Figure]:
         what = "Per-fold ROC curves and the merged one" + (
             ", one panel per class" if several else ""
         )
-        out.append(Figure("roc", what + frames["roc_note"], _png(plot.roc(roc, **size))))
+        out.append(_Plot("roc", what + frames["roc_note"], "roc", (roc,), size))
+    return out
+
+
+def _drawn(p: _Plot) -> Figure:
+    from .. import plot
+
+    return Figure(p.name, p.caption, _png(getattr(plot, p.function)(*p.args, **p.kwargs)))
+
+
+def draw(c: dict[str, Any]) -> list[Figure]:
+    """The plots of one cube's report, drawn from the frames :func:`.content.content` computed.
+
+    ``c["plots"]`` holds them (``content(..., draw=True)``): every fold (the per-fold table
+    and the aggregation lines), the five methods (the methods table), the confusion matrix
+    (its table, when the cube has one) and the ROC curves (the ROC table of the first
+    repeat, when the report has scores).
+    """
+    return [_drawn(p) for p in _plots(c)]
+
+
+def plot_workers(n_jobs: int, cubes: int) -> int:
+    """How many processes :func:`draw_all` should draw the plots of ``cubes`` reports in, for
+    ``n_jobs`` (-1: one per core; 1: this one): at most one per core and per plot, and
+    forked processes only where the ``fork`` start method exists and matplotlib's backend is
+    Agg (a file backend: no window to share with a child); else 1."""
+    import matplotlib
+
+    workers = fork_workers(n_jobs, 4 * cubes)  # at most four plots a cube
+    return workers if workers > 1 and matplotlib.get_backend().lower() == "agg" else 1
+
+
+def draw_all(contents: Iterable[dict[str, Any]], workers: int = 1) -> list[list[Figure]]:
+    """The plots of several cubes' reports (:func:`draw` of each), drawn in parallel.
+
+    With ``workers`` > 1 (:func:`plot_workers`), each plot is drawn in one of ``workers``
+    forked processes (they import nothing again) that return its PNG bytes, in the order
+    of ``contents``: give the cube with the most classes first (its plots take longest), the
+    small plots fill in at the end. ``contents`` may be an iterator that computes them:
+    the plots of one cube are drawn while the next is computed. With 1, or if a process
+    dies, the plots are drawn here, each cube's after its content. The PNGs are the same
+    either way; warnings raised while drawing are raised again in this process.
+    """
+    plots: list[list[_Plot]] = []
+
+    def each() -> Iterator[_Plot]:
+        for c in contents:
+            plots.append(_plots(c))
+            yield from plots[-1]
+
+    todo = each()
+    done = None
+    if workers > 1:
+        import matplotlib.pyplot  # noqa: F401  what drawing imports, once, before the fork
+        from PIL import Image  # noqa: F401
+
+        from .. import plot  # noqa: F401
+
+        with contextlib.suppress(ImportError):  # the plots say what to install
+            import seaborn  # noqa: F401
+        done = forked(_drawn, todo, workers)
+    if done is None:  # here: as each content comes (all of them, if a process died)
+        handed_on = [p for ps in plots for p in ps]
+        done = [_drawn(p) for p in itertools.chain(handed_on, todo)]
+    out, start = [], 0
+    for ps in plots:
+        out.append(done[start : start + len(ps)])
+        start += len(ps)
     return out
 
 
