@@ -216,7 +216,13 @@ def _score_tables(
     except ValueError as err:
         if "outside [0, 1]" not in str(err):
             raise
-    roc = tidy.roc_table(frame, **kw) if draw else None
+    rep, note = kw.get("repeat"), ""
+    shown_rows = frame
+    if draw and rep is not None and rep in frame.columns:  # the page draws the first repeat
+        first, n = frame[rep].iloc[0], frame[rep].nunique()
+        shown_rows = frame[frame[rep] == first] if n > 1 else frame
+        note = f" ({rep} {first} of {n})" if n > 1 else ""
+    roc = tidy.roc_table(shown_rows, **kw) if draw else None
     iv = auc_interval(frame, kw, level=CI, binary=binary(ds))
     dims = [str(d) for d in m.dims]
     auc = m.to_dataframe().reset_index()[dims + shown]
@@ -225,11 +231,6 @@ def _score_tables(
         auc = auc.groupby(by, sort=False)[shown].mean().reset_index()
     if roc is None:
         return auc, None, "", (m["auc_merge"], iv), fold_auc
-    rep, note = kw.get("repeat"), ""
-    if rep is not None and rep in roc.columns:
-        first, n = frame[rep].iloc[0], frame[rep].nunique()
-        roc = roc[roc[rep] == first].reset_index(drop=True)
-        note = f" ({rep} {first} of {n})" if n > 1 else ""
     return auc, roc, note, (m["auc_merge"], iv), fold_auc
 
 
