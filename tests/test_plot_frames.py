@@ -74,6 +74,52 @@ def test_df_cv_score_rates_frame_is_drawn_like_the_predictions_frame():
     assert [ax.get_title() for ax in b.axes.flat] == ["false positive rate", "true positive rate"]
 
 
+@pytest.mark.parametrize("hue", ["fold", "repeat"])
+def test_score_rates_draws_what_seaborn_relplot_draws(hue):
+    """The lines, colours, legend and layout of seaborn's relplot of the same table (one
+    line per fold and repeat), without relplot's passes over every panel."""
+    df = _binary(repeats=2)
+    g = plot.score_rates(df, hue=hue)
+    sr = scores.score_rates(df)
+    sr["rate"] = sr["rate"].map({"fpr": "false positive rate", "tpr": "true positive rate"})
+    sr[hue] = sr[hue].astype(str)
+    other = "fold" if hue == "repeat" else "repeat"
+    sr["_unit"] = sr[other].astype(str)
+    ref = sns.relplot(
+        data=sr, kind="line", x="threshold", y="value", hue=hue, col="rate", units="_unit",
+        estimator=None, drawstyle="steps-post", linewidth=1.2, height=3.0, aspect=1.3,
+        palette=sns.color_palette("tab10", sr[hue].nunique()), legend="full",
+        col_order=["false positive rate", "true positive rate"],
+        facet_kws={"margin_titles": False},
+    )  # fmt: skip
+    ref.set_axis_labels("score threshold", "rate (score >= threshold)")
+    for a, b in zip(g.axes.flat, ref.axes.flat, strict=True):
+        b.set_title(a.get_title(), fontsize=11)
+    ref.tight_layout()
+
+    def drawn(grid):
+        return [
+            (ln.get_xydata().tolist(), ln.get_color(), ln.get_linewidth(), ln.get_drawstyle())
+            for ax in grid.axes.flat
+            for ln in ax.get_lines()
+            if len(ln.get_xdata())  # relplot adds empty lines for its legend
+        ]
+
+    assert drawn(g) == drawn(ref)
+    assert [t.get_text() for t in g.legend.get_texts()] == sorted(sr[hue].unique())
+    assert g.legend.get_title().get_text() == hue
+    np.testing.assert_allclose(g.figure.get_size_inches(), ref.figure.get_size_inches())
+    for a, b in zip(g.axes.flat, ref.axes.flat, strict=True):  # left and width: the legend's
+        np.testing.assert_allclose(a.get_position().x0, b.get_position().x0, atol=2e-3)
+        np.testing.assert_allclose(a.get_position().width, b.get_position().width, atol=2e-3)
+    # a later layout (FacetGrid.tight_layout, as the report calls) keeps the legend's room
+    before = [ax.get_position().bounds for ax in g.axes.flat]
+    g.tight_layout()
+    np.testing.assert_allclose([ax.get_position().bounds for ax in g.axes.flat], before)
+    r = g.figure.canvas.get_renderer()
+    assert max(ax.get_tightbbox(r).x1 for ax in g.axes.flat) <= g.legend.get_window_extent(r).x0
+
+
 # --- cost_roc: the table, the facets, no ax -------------------------------------------------
 
 

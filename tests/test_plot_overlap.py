@@ -123,12 +123,14 @@ def _problems(fig) -> list[str]:
 
 def _case(name: str, classes: int, models: int):
     """roc, cost_roc and score_rates draw a panel per class (score_rates: per class, model
-    and rate); 20 panels and more take 2-30 s to lay out, so they run with the slow tests."""
+    and rate); 20 panels and more take 2-15 s to lay out (score_rates at 20 classes x 3
+    models: 120 panels sharing their axes, ~12 s), so they run with the slow tests."""
     per_class = {"roc": 1, "cost_roc": 1, "pr_curve": 1, "calibration": 1}.get(name, 0)
     per_class = 2 * models if name == "score_rates" else per_class
     panels = classes * per_class
     if panels >= 20:
-        reason = f"{name} with {panels} panels renders in 2-30 s"
+        took = "~12 s" if panels > 60 else "2-6 s"
+        reason = f"{name} with {panels} panels renders in {took}"
         return pytest.param(name, classes, models, marks=pytest.mark.slow(reason=reason))
     return pytest.param(name, classes, models)
 

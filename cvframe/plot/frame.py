@@ -28,6 +28,7 @@ from ._style import (
     finish,
     fold_palette,
     given,
+    hue_colors,
     n_values,
     select_classes,
     set_titles,
@@ -234,7 +235,8 @@ def score_rates(
 ) -> Any:
     r"""Each fold's false and true positive rate against the score threshold (Figure 3).
 
-    **Figure-level** (a :func:`seaborn.relplot` of lines): by default one column per rate
+    **Figure-level** (a seaborn FacetGrid of step lines, as :func:`seaborn.relplot` draws
+    them with ``units``): by default one column per rate
     ("false positive rate", "true positive rate"), one row per class (or model, or
     "model = lr | class = 3" when there are several of both), one colour per fold. Curves
     shifted along the score axis mean the fold models are not calibrated with each other:
@@ -266,7 +268,9 @@ def score_rates(
         negative ones included, draw as in the paper.
     <<frame_columns>>
     **kwargs
-        Passed to :func:`seaborn.relplot` (e.g. ``linewidth``, ``facet_kws``).
+        Passed to :meth:`matplotlib.axes.Axes.plot` of every line (e.g. ``linewidth``,
+        ``alpha``); ``facet_kws`` to :class:`seaborn.FacetGrid`; ``legend=False`` leaves
+        the ``hue`` legend out (default: shown for up to 10 ``hue`` levels).
 
     Returns
     -------
@@ -320,39 +324,30 @@ def score_rates(
             used.extend(multi)
     used += [hue, col, row]
     check_single_panel_dims(sr, used, [*FRAME_DIMS, CLASS])
-    units = None
-    unit_keys = [c for c in (REPEAT, FOLD) if c in sr.columns and c != hue]
-    if unit_keys:
-        sr["_unit"] = sr[unit_keys].astype(str).agg("/".join, axis=1)
-        units = "_unit"
     n_hue = n_values(sr, hue) if hue else 0
     if hue is not None and pd.api.types.is_numeric_dtype(sr[hue]):
         sr[hue] = sr[hue].astype(str)  # categorical colours, not a colour bar
     n_panels = n_values(sr, col) if col else 1
-    kw: dict[str, Any] = {
-        "drawstyle": "steps-post",
-        "linewidth": 1.2,
-        "legend": "full" if 0 < n_hue <= 10 else False,
-        "palette": palette if palette is not None else (fold_palette(n_hue) if n_hue else None),
-    } | kwargs
-    facet_kws = {"margin_titles": False} | dict(kw.pop("facet_kws", {}))
-    g = sns().relplot(
-        data=sr,
-        kind="line",
-        x="threshold",
-        y="value",
-        hue=hue,
+    line_kw: dict[str, Any] = {"drawstyle": "steps-post", "linewidth": 1.2} | kwargs
+    legend = line_kw.pop("legend", 0 < n_hue <= 10)
+    facet_kws = {"margin_titles": False} | dict(line_kw.pop("facet_kws", {}))
+    g = sns().FacetGrid(
+        sr,
         col=col,
         row=row,
         col_wrap=wrap(n_panels, col_wrap, row) if col else None,
-        units=units,
-        estimator=None,
         col_order=[v for v in names.values() if v in set(sr["rate"])] if col == "rate" else None,
         height=height,
         aspect=aspect,
-        facet_kws=facet_kws,
-        **kw,
+        **facet_kws,
     )
+    color_of = (
+        hue_colors(sr, hue, palette if palette is not None else fold_palette(n_hue)) if hue else {}
+    )
+    for (i, j, _k), part in g.facet_data():
+        _rate_lines(g.facet_axis(i, j), part, hue, color_of, line_kw)
+    if legend and color_of:
+        _legend_out(g, color_of, str(hue), line_kw, 0.04 if facet_kws["margin_titles"] else 0.01)
     g.set_axis_labels(
         "score threshold - min + delta (log)" if logx else "score threshold",
         "rate (score >= threshold)",
@@ -363,6 +358,60 @@ def score_rates(
         for axis in g.axes.flat:
             axis.set_xscale("log")
     return finish(g)
+
+
+#: Line properties the legend entries of :func:`score_rates` share with the lines (as seaborn's
+#: relplot copies them into its legend).
+_LEGEND_LINE_KEYS = ("alpha", "linestyle", "ls", "linewidth", "lw", "marker", "markersize", "ms")
+
+
+def _rate_lines(
+    axis: Any, part: pd.DataFrame, hue: str | None, color_of: dict[Any, Any], line_kw: Any
+) -> None:
+    """One panel of :func:`score_rates`: a line per fold (per repeat and fold) and ``hue``
+    level, its points in threshold order, missing values left out; seaborn's
+    ``lineplot(units=..., estimator=None)`` draws the same lines, at a quadratic cost in the
+    number of panels that share their axes."""
+    units = [c for c in (REPEAT, FOLD) if c in part.columns and c != hue]
+    part = part.dropna(subset=["threshold", "value", *units, *([hue] if hue else [])])
+    kw = dict(line_kw)
+    default = kw.pop("color", kw.pop("c", "C0"))
+    for level in color_of if hue else [None]:
+        sub = part if level is None else part[part[hue] == level]
+        if not len(sub):
+            continue
+        color = default if level is None else color_of[level]
+        unit = sub[units].astype(str).agg("/".join, axis=1) if units else pd.Series(0, sub.index)
+        for _u, line in sub.groupby(unit):  # in the order of the units' names, as seaborn's
+            line = line.sort_values(["threshold", "value"])
+            axis.plot(
+                line["threshold"].to_numpy(float), line["value"].to_numpy(float), color=color, **kw
+            )
+
+
+def _legend_out(g: Any, color_of: dict[Any, Any], title: str, line_kw: Any, margin: float) -> None:
+    """The ``hue`` legend of :func:`score_rates` beside the panels, right of the figure,
+    placed as seaborn's ``FacetGrid.add_legend`` places it: the figure made wider by the
+    legend and the panels kept left of it (also by a later ``g.tight_layout()``). The
+    legend's width comes from a layout of the legend alone; ``add_legend`` draws the whole
+    figure twice for it, the larger part of the time of a figure with many panels."""
+    import matplotlib as mpl
+    from matplotlib.lines import Line2D
+
+    fig = g.figure
+    common = {k: v for k, v in line_kw.items() if k in _LEGEND_LINE_KEYS}
+    handles = [Line2D([], [], color=c, **common) for c in color_of.values()]
+    legend = fig.legend(
+        handles, [str(v) for v in color_of], scatterpoints=1, frameon=False, loc="center right"
+    )
+    legend.set_title(title, prop={"size": mpl.rcParams["legend.title_fontsize"]})
+    width = legend.get_window_extent().width / fig.dpi
+    fig_width, fig_height = fig.get_size_inches()
+    fig.set_size_inches(fig_width + width, fig_height)
+    right = 1 - (margin + width / (fig_width + width))
+    fig.subplots_adjust(right=right)
+    g._tight_layout_rect[2] = right  # what add_legend sets: FacetGrid.tight_layout keeps it
+    g._legend = legend  # g.legend, as after add_legend
 
 
 #: The shift of ``logx``: the smallest score lands at this share of the score range.
