@@ -292,11 +292,15 @@ class Ranked:
         n_run = (be - bs) - p_run
         p_before = cp[bs] - cp[start]  # positives and negatives of the group below the run
         n_before = (bs - start) - p_before
+        # only the runs holding positives (negatives) have a positive's (negative's)
+        # placement: the others would add 0 to every sum
+        p_at, n_at = np.flatnonzero(p_run), np.flatnonzero(n_run)
+        bp, bn = bg[p_at], bg[n_at]
         with np.errstate(invalid="ignore", divide="ignore"):
-            v10 = (n_before + 0.5 * n_run) / nneg[bg]  # a positive's placement
-            v01 = 1.0 - (p_before + 0.5 * p_run) / npos[bg]  # a negative's placement
-            var10 = self._run_var(v10, p_run, bg, npos)
-            var01 = self._run_var(v01, n_run, bg, nneg)
+            v10 = (n_before[p_at] + 0.5 * n_run[p_at]) / nneg[bp]  # a positive's placement
+            v01 = 1.0 - (p_before[n_at] + 0.5 * p_run[n_at]) / npos[bn]  # a negative's
+            var10 = self._run_var(v10, p_run[p_at], bp, npos)
+            var01 = self._run_var(v01, n_run[n_at], bn, nneg)
             var = var10 / npos + var01 / nneg
         var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
         return {"value": value, "support": npos, "var": var, "n_pos": npos}
@@ -305,9 +309,7 @@ class Ranked:
         self, v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray
     ) -> np.ndarray:
         """Per group, the sample variance (ddof=1) of the run values ``v``, each counted
-        ``count`` times (the elements of the run it stands for; a run without any adds 0,
-        also where its value is not finite)."""
-        v = np.where(count > 0, v, 0.0)
+        ``count`` (> 0) times: the elements of the run it stands for."""
         mean = np.bincount(bg, weights=count * v, minlength=self.n_groups) / n
         dev = v - mean[bg]
         dev *= dev
