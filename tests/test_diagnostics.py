@@ -325,3 +325,44 @@ def test_partial_nan_cell_is_an_error_naming_the_variable():
     ds["fn"][2, 0] = np.nan
     with pytest.raises(cvframe.CountsError, match="fn"):
         anomalies(ds)
+
+
+def _scored_binary_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    n = 400
+    df = pd.DataFrame({"fold": rng.integers(0, 4, n), "y_true": rng.integers(0, 2, n)})
+    df["y_pred"] = df["y_true"]
+    df["score"] = np.where(df["fold"] == 1, 1 - df["y_true"], df["y_true"]) * 0.5 + rng.random(n)
+    return df
+
+
+def test_anomalies_read_a_given_fold_auc_as_they_compute_it():
+    df = _scored_binary_frame()
+    ds = df.cv.counts()
+    given = cvframe.scores.auc(df, "fold", undefined="nan")
+    pd.testing.assert_frame_equal(
+        ds.cv.anomalies(frame=df, scores=df), ds.cv.anomalies(frame=df, scores=df, fold_auc=given)
+    )
+    assert "worse_than_random" in set(ds.cv.anomalies(frame=df, fold_auc=given)["kind"])
+
+
+@pytest.mark.parametrize(
+    "bad, err, match",
+    [
+        (np.ones(4), TypeError, "fold_auc must be an xarray.DataArray, got ndarray"),
+        (xr.DataArray(np.ones(3), dims="x"), ValueError, "fold_auc has no 'fold' dim"),
+        (
+            xr.DataArray(np.ones((4, 2)), dims=("fold", "seed")),
+            ValueError,
+            r"dims the cube lacks: \['seed'\]",
+        ),
+        ("first two folds", ValueError, r"no value for the cube's folds \[2, 3\]"),
+    ],
+)
+def test_a_fold_auc_that_does_not_fit_the_cube_is_refused(bad, err, match):
+    df = _scored_binary_frame()
+    ds = df.cv.counts()
+    if isinstance(bad, str):
+        bad = cvframe.scores.auc(df, "fold", undefined="nan").isel(fold=slice(0, 2))
+    with pytest.raises(err, match=match):
+        ds.cv.anomalies(frame=df, fold_auc=bad)

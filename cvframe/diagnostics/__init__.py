@@ -21,7 +21,8 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from ..schema import SUBSET
+from ..errors import few
+from ..schema import CLASS, FOLD, SUBSET
 from ..tidy import extra_dims, fold_table, methods_table
 from . import _design
 from ._folds import Findings, fold_findings, loaded, nonneg
@@ -232,7 +233,7 @@ def anomalies(
         _design.not_better_than_baseline(found, test, baselines, level)
     mine = _without(data, baselines)
     scored = mine if with_scores else None
-    given_auc = fold_auc
+    given_auc = None if fold_auc is None else _check_fold_auc(fold_auc, user)
     if given_auc is not None and baselines and _design.MODEL in given_auc.dims:
         given_auc = given_auc.sel({_design.MODEL: ~given_auc[_design.MODEL].isin(baselines)})
     fold_findings(found, user, tol, alpha, beta, scored, _without(methods, baselines), given_auc)
@@ -243,6 +244,26 @@ def anomalies(
     if mine is not None:
         _design.train_duplicate(found, user, mine)
     return found.frame()
+
+
+def _check_fold_auc(fold_auc: Any, cube: xr.Dataset) -> xr.DataArray:
+    """``fold_auc`` as :func:`anomalies` reads it: a DataArray over the cube's folds whose
+    other dims are the cube's, with a value for every fold of the cube."""
+    fix = 'pass scores.auc(frame, "fold", undefined="nan") of the same predictions, or None'
+    if not isinstance(fold_auc, xr.DataArray):
+        raise TypeError(
+            f"fold_auc must be an xarray.DataArray, got {type(fold_auc).__name__}: {fix}."
+        )
+    if FOLD not in fold_auc.dims:
+        raise ValueError(f"fold_auc has no {FOLD!r} dim (dims {list(fold_auc.dims)}): {fix}.")
+    extra = [d for d in fold_auc.dims if d not in cube.dims and d != CLASS]
+    if extra:
+        raise ValueError(f"fold_auc has dims the cube lacks: {few(extra)}: {fix}.")
+    if FOLD in cube.coords:
+        missing = sorted(set(cube[FOLD].values.tolist()) - set(fold_auc[FOLD].values.tolist()))
+        if missing:
+            raise ValueError(f"fold_auc has no value for the cube's folds {few(missing)}: {fix}.")
+    return fold_auc
 
 
 def _has_scores(frame: Any) -> bool:
