@@ -20,9 +20,11 @@ Compiled functions are cached on disk (:func:`jit`): a fresh process loads, not 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -58,8 +60,6 @@ NUMBA_LOAD_SIZE = 1 << 22
 _NUMPY_BLOCK = 1 << 17
 #: Pooled float sums are exact below this.
 _EXACT = 1 << 53
-
-_compiled: Any = None
 
 
 def have_numba() -> bool:
@@ -237,17 +237,20 @@ def _loop(tp, fp, fn, tn, code, b2, fill, out):  # pragma: no cover
     return lo, hi
 
 
-def _loop_compiled() -> Any:
-    """The compiled loop, or False when numba is not installed (imported on first use)."""
-    global _compiled
-    if _compiled is None:
+def compiled(build: Callable[[Callable[[Any], Any]], Any]) -> Callable[[], Any]:
+    """A loader of compiled passes: its first call imports numba and returns
+    ``build(jit)`` (``jit(fn)``: ``fn`` compiled with numba's on-disk cache, see :func:`jit`),
+    or False when numba is not installed; later calls return the same."""
+
+    @functools.cache
+    def load() -> Any:
         try:
             import numba
         except ImportError:
-            _compiled = False
-        else:
-            _compiled = jit(numba, _loop)
-    return _compiled
+            return False
+        return build(functools.partial(jit, numba))
+
+    return load
 
 
 def jit(numba: Any, fn: Any) -> Any:
@@ -258,6 +261,10 @@ def jit(numba: Any, fn: Any) -> Any:
         return numba.njit(cache=True, nogil=True)(fn)
     except RuntimeError:  # numba: "cannot cache function ...: no locator available"
         return numba.njit(nogil=True)(fn)
+
+
+#: The compiled loop, or False when numba is not installed (imported on first use).
+_loop_compiled = compiled(lambda jit: jit(_loop))
 
 
 def pooled_exact(

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _labels
-from .._kernel import engine, jit
+from .._kernel import compiled, engine
 from ..errors import CountsError
 
 #: Rows per block: the index arithmetic of one block stays in cache.
@@ -248,20 +248,8 @@ def _count_pass(a0, a1, a2, a3, lo, size, mult, w, out, ext, part, cell):  # pra
     ext[2, 0], ext[2, 1], ext[3, 0], ext[3, 1] = mn2, mx2, mn3, mx3
 
 
-_compiled_pass: Any = None
-
-
-def _pass_compiled() -> Any:
-    """The compiled counting pass (numba, cached on disk), or False without numba."""
-    global _compiled_pass
-    if _compiled_pass is None:
-        try:
-            import numba
-        except ImportError:
-            _compiled_pass = False
-        else:
-            _compiled_pass = jit(numba, _count_pass)
-    return _compiled_pass
+#: The compiled counting pass (numba, cached on disk), or False without numba.
+_pass_compiled = compiled(lambda jit: jit(_count_pass))
 
 
 #: Rows sampled (spread over the input) to guess the ranges before the compiled pass.

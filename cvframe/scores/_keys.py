@@ -15,15 +15,14 @@ drift apart (the tests compare them bit for bit); :func:`cvframe._kernel.engine`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from .._kernel import engine
-from .._kernel import jit as cached_jit
+from .._kernel import compiled, engine
 from . import _radix
 
 __all__ = ["ONE", "Packing", "kernel", "pack", "pack_signed", "partition", "sorted_keys"]
@@ -131,22 +130,11 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
 
 # --- The stable counting pass by fold -----------------------------------------------------
 
-_compiled: Any = None
-
-
-def kernel() -> Any:
-    """The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
-    without numba; each gives the integers of its numpy pass."""
-    global _compiled
-    if _compiled is None:
-        try:
-            import numba
-        except ImportError:
-            _compiled = False
-            return _compiled
-        jit = partial(cached_jit, numba)
-        _compiled = SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit))
-    return _compiled
+#: The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
+#: without numba; each gives the integers of its numpy pass.
+kernel: Callable[[], Any] = compiled(
+    lambda jit: SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit))
+)
 
 
 def _passes(jit: Any) -> dict[str, Any]:

@@ -16,13 +16,13 @@ does not import numba.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from .._kernel import jit as cached_jit
+from .._kernel import compiled
 
 __all__ = ["kernel", "sort", "sort_segments"]
 
@@ -30,21 +30,9 @@ __all__ = ["kernel", "sort", "sort_segments"]
 DIGIT_BITS = 8
 PASSES = 64 // DIGIT_BITS
 
-_compiled: Any = None
-
-
-def kernel() -> Any:
-    """The compiled ``lsd`` (the sort) and ``scatter`` (grouping) passes, or False without
-    numba."""
-    global _compiled
-    if _compiled is None:
-        try:
-            import numba
-        except ImportError:
-            _compiled = False
-            return _compiled
-        _compiled = _compile(partial(cached_jit, numba))
-    return _compiled
+#: The compiled ``lsd`` (the sort) and ``scatter`` (grouping) passes, or False without
+#: numba.
+kernel: Callable[[], Any] = compiled(lambda jit: _compile(jit))
 
 
 def _compile(jit: Any) -> SimpleNamespace:
