@@ -382,6 +382,13 @@ def run(
     evaluate, cube, reduce, warn once. Returns, per method, every variable of the metric."""
     check(methods, undefined, average, metric.methods, metric.averages)
     fr = read(df, *frame, hard_ok=metric.hard_ok)
+    if average == "multiclass" and fr.multilabel:  # needs one true class per sample
+        raise ValueError(
+            f"average='multiclass' scores one probability vector over exclusive classes; "
+            f"the labels {list(fr.classes)[:5]} of this multilabel frame are not exclusive. "
+            f"Use average='macro' (the mean of the per-label {metric.name}), 'weighted' or "
+            f"None (one value per label)."
+        )
     fold_res, merge_res = metric.values(
         fr, df, any(m != "merge" for m in methods), "merge" in methods
     )

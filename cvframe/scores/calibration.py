@@ -107,11 +107,9 @@ def _metric(
     eps: float | None = None,
     bins: int | None | bool = False,
     extra: dict[str, Any] | None = None,
-    average: str | None = None,
 ) -> Metric:
     """A calibration score as a spec of the one driver: ``terms(g, n_groups, n, rows)``
-    gives its variables per group (``n``: samples per group, NaN for none). ``average``:
-    the one asked for (``"multiclass"`` is refused on a multilabel frame)."""
+    gives its variables per group (``n``: samples per group, NaN for none)."""
 
     def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
         per_class = rows(fr, df, eps, bins)
@@ -130,13 +128,6 @@ def _metric(
         return out[0], out[1]
 
     def multiclass(fr: Frame, cubes: dict[str, xr.DataArray]) -> dict[str, xr.DataArray]:
-        if fr.multilabel and average == "multiclass":  # needs exclusive classes
-            raise ValueError(
-                f"average='multiclass' scores one probability vector over exclusive classes; "
-                f"the labels {list(fr.classes)[:5]} of this multilabel frame are not exclusive. "
-                f"Use average='macro' (the mean of the per-label {name}), 'weighted' or None "
-                f"(one value per label)."
-            )
         if "_true" in cubes:
             return {"value": cubes["_true"].sum(CLASS, skipna=False)}
         half = 0.5 if len(fr.classes) == 2 else 1.0  # scikit-learn's scale_by_half="auto"
@@ -254,9 +245,7 @@ def brier(
     if is_dask_frame(df):
         return _lazy(brier, locals())
     frame = (labels, pos_label, y_true, fold, repeat, score)
-    return run(
-        df, _metric("brier", _squared, average=average), (method,), undefined, average, *frame
-    )[0]["brier"]
+    return run(df, _metric("brier", _squared), (method,), undefined, average, *frame)[0]["brier"]
 
 
 @doc
@@ -324,7 +313,7 @@ def log_loss(
     if is_dask_frame(df):
         return _lazy(log_loss, locals())
     eps_value = _eps(eps)
-    metric = _metric("log_loss", _log, eps_value, extra={"eps": eps_value}, average=average)
+    metric = _metric("log_loss", _log, eps_value, extra={"eps": eps_value})
     frame = (labels, pos_label, y_true, fold, repeat, score)
     return run(df, metric, (method,), undefined, average, *frame)[0]["log_loss"]
 
@@ -421,7 +410,7 @@ def brier_decomposition(
         return _lazy(brier_decomposition, locals())
     bins_value = _bins(bins)
     bins_attr = "distinct" if bins_value is None else bins_value
-    metric = _metric("brier_decomposition", _murphy, None, bins_value, {"bins": bins_attr}, average)
+    metric = _metric("brier_decomposition", _murphy, None, bins_value, {"bins": bins_attr})
     frame = (labels, pos_label, y_true, fold, repeat, score)
     (out,) = run(df, metric, (method,), undefined, average, *frame)
     ds = xr.Dataset(out)
