@@ -27,6 +27,7 @@ __all__ = [
     "doc_later",
     "finish",
     "in_method_order",
+    "interval_module",
     "plain",
 ]
 
@@ -48,6 +49,13 @@ def compare_module() -> ModuleType:
     from ..compare import compare  # (the name cvframe.compare is the function)
 
     return sys.modules[compare.__module__]
+
+
+def interval_module() -> ModuleType:
+    """The module of :func:`cvframe.interval`, loaded on first use."""
+    from ..compare import interval
+
+    return interval
 
 
 def compare_function() -> Callable[..., Any]:

@@ -20,7 +20,7 @@ from .._types import (
     Metric,
     ZeroDivision,
 )
-from ._common import args, compare_doc, compare_function, doc_from, doc_later
+from ._common import args, compare_doc, compare_function, doc_from, doc_later, interval_module
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDatasetAccessor"]
@@ -50,12 +50,6 @@ def _scores() -> ModuleType:
     from .. import scores
 
     return scores
-
-
-def _interval_module() -> ModuleType:
-    from ..compare import interval
-
-    return interval
 
 
 @xr.register_dataset_accessor("cv")
@@ -325,14 +319,7 @@ class CVDatasetAccessor:
         return compare_function()(self._obj, **args(locals()))
 
     # --- how sure: interval ---
-    @staticmethod
-    def _interval() -> Any:
-        """:func:`cvframe.interval`, looked up per call (a test may replace it)."""
-        from ..compare.interval import interval
-
-        return interval
-
-    @doc_later(_interval_module, data=("data",))
+    @doc_later(interval_module, data=("data",))
     def interval(
         self,
         metric: str = "f",
@@ -352,7 +339,7 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return self._interval()(self._obj, **args(locals()))
+        return interval_module().interval(self._obj, **args(locals()))
 
     # --- repeated CV: variance components ---
     @doc_from(repeats.variance_components)

@@ -12,7 +12,7 @@ import xarray as xr
 
 from .. import build, reduce
 from .._types import ZeroDivision
-from ._common import args, compare_doc, compare_function, doc_from, doc_later
+from ._common import args, compare_doc, compare_function, doc_from, doc_later, interval_module
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDataFrameAccessor"]
@@ -24,12 +24,6 @@ def _scores() -> ModuleType:
     from .. import scores
 
     return scores
-
-
-def _interval_module() -> ModuleType:
-    from ..compare import interval
-
-    return interval
 
 
 @pd.api.extensions.register_dataframe_accessor("cv")
@@ -305,14 +299,7 @@ class CVDataFrameAccessor:
         return _scores().optimal_operating_point(self._obj, **args(locals()))
 
     # --- how sure: interval ---
-    @staticmethod
-    def _interval() -> Any:
-        """:func:`cvframe.interval`, looked up per call (a test may replace it)."""
-        from ..compare.interval import interval
-
-        return interval
-
-    @doc_later(_interval_module, data=("data",))
+    @doc_later(interval_module, data=("data",))
     def interval(
         self,
         metric: str = "f",
@@ -332,7 +319,7 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return self._interval()(self._obj, **args(locals()))
+        return interval_module().interval(self._obj, **args(locals()))
 
     # --- thresholds and curves ---
     @doc_later(_scores)
