@@ -29,6 +29,7 @@ __all__ = [
     "in_method_order",
     "interval_module",
     "plain",
+    "scores_module",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,6 +57,13 @@ def interval_module() -> ModuleType:
     from ..compare import interval
 
     return interval
+
+
+def scores_module() -> ModuleType:
+    """The package :mod:`cvframe.scores`, loaded on first use."""
+    from .. import scores
+
+    return scores
 
 
 def compare_function() -> Callable[..., Any]:

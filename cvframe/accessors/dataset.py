@@ -20,7 +20,15 @@ from .._types import (
     Metric,
     ZeroDivision,
 )
-from ._common import args, compare_doc, compare_function, doc_from, doc_later, interval_module
+from ._common import (
+    args,
+    compare_doc,
+    compare_function,
+    doc_from,
+    doc_later,
+    interval_module,
+    scores_module,
+)
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDatasetAccessor"]
@@ -44,12 +52,6 @@ def _report() -> ModuleType:
     from .. import report
 
     return report
-
-
-def _scores() -> ModuleType:
-    from .. import scores
-
-    return scores
 
 
 @xr.register_dataset_accessor("cv")
@@ -244,7 +246,7 @@ class CVDatasetAccessor:
         return _bootstrap().bootstrap_632(self._obj, **args(locals()))
 
     # --- cost-sensitive analysis --------------------------------------------------------------
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def expected_cost(
         self,
         cost_matrix: Any = None,
@@ -253,7 +255,7 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        return _scores().expected_cost(self._obj, **args(locals()))
+        return scores_module().expected_cost(self._obj, **args(locals()))
 
     # --- diagnostics, report and plots -------------------------------------------------------
     @doc_later(_diagnostics)

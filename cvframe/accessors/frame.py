@@ -4,7 +4,6 @@ functions."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -12,20 +11,22 @@ import xarray as xr
 
 from .. import build, reduce
 from .._types import ZeroDivision
-from ._common import args, compare_doc, compare_function, doc_from, doc_later, interval_module
+from ._common import (
+    args,
+    compare_doc,
+    compare_function,
+    doc_from,
+    doc_later,
+    interval_module,
+    scores_module,
+)
 from ._hints import missing, plot_namespaces
 
 __all__ = ["CVDataFrameAccessor"]
 
 
-# The modules below load when their method is called (and document it on its first look-up):
-# ``import cvframe`` does not pay for the score metrics and what they import.
-def _scores() -> ModuleType:
-    from .. import scores
-
-    return scores
-
-
+# The score metrics load when their method is called (and document it on its first look-up):
+# ``import cvframe`` does not pay for them and what they import (``_common.scores_module``).
 @pd.api.extensions.register_dataframe_accessor("cv")
 class CVDataFrameAccessor:
     """Cross-validation metrics of a predictions frame (one row per tested sample).
@@ -86,7 +87,7 @@ class CVDataFrameAccessor:
         return compare_function()(self._obj, **args(locals()))
 
     # --- scores ------------------------------------------------------------------------------
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def auc(
         self,
         method: str = "avg",
@@ -100,9 +101,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().auc(self._obj, **args(locals()))
+        return scores_module().auc(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def auc_methods(
         self,
         undefined: str = "skip",
@@ -115,9 +116,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return _scores().auc_methods(self._obj, **args(locals()))
+        return scores_module().auc_methods(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def average_precision(
         self,
         method: str = "avg",
@@ -131,9 +132,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().average_precision(self._obj, **args(locals()))
+        return scores_module().average_precision(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def precision_at_k(
         self,
         k: int,
@@ -148,9 +149,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().precision_at_k(self._obj, **args(locals()))
+        return scores_module().precision_at_k(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def r_precision(
         self,
         method: str = "avg",
@@ -164,9 +165,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().r_precision(self._obj, **args(locals()))
+        return scores_module().r_precision(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def roc(
         self,
         undefined: str = "skip",
@@ -179,9 +180,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().roc(self._obj, **args(locals()))
+        return scores_module().roc(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def score_rates(
         self,
         undefined: str = "skip",
@@ -193,10 +194,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().score_rates(self._obj, **args(locals()))
+        return scores_module().score_rates(self._obj, **args(locals()))
 
     # --- break-even point over thresholds ----------------------------------------------------
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def break_even_point(
         self,
         method: str = "avg",
@@ -211,10 +212,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray | xr.Dataset:
-        return _scores().break_even_point(self._obj, **args(locals()))
+        return scores_module().break_even_point(self._obj, **args(locals()))
 
     # --- calibration: Brier score, its decomposition, log-loss ------------------------------
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def brier(
         self,
         method: str = "avg",
@@ -228,9 +229,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().brier(self._obj, **args(locals()))
+        return scores_module().brier(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def brier_decomposition(
         self,
         method: str = "avg",
@@ -245,9 +246,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return _scores().brier_decomposition(self._obj, **args(locals()))
+        return scores_module().brier_decomposition(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def log_loss(
         self,
         method: str = "avg",
@@ -262,10 +263,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return _scores().log_loss(self._obj, **args(locals()))
+        return scores_module().log_loss(self._obj, **args(locals()))
 
     # --- cost-sensitive ROC -------------------------------------------------------------------
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def roc_hull(
         self,
         method: str | None = None,
@@ -278,9 +279,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().roc_hull(self._obj, **args(locals()))
+        return scores_module().roc_hull(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def optimal_operating_point(
         self,
         cost_fp: float = 1.0,
@@ -296,7 +297,7 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return _scores().optimal_operating_point(self._obj, **args(locals()))
+        return scores_module().optimal_operating_point(self._obj, **args(locals()))
 
     # --- how sure: interval ---
     @doc_later(interval_module, data=("data",))
@@ -322,7 +323,7 @@ class CVDataFrameAccessor:
         return interval_module().interval(self._obj, **args(locals()))
 
     # --- thresholds and curves ---
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def metric_at_thresholds(
         self,
         metric: str | None = "f",
@@ -338,9 +339,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().metric_at_thresholds(self._obj, **args(locals()))
+        return scores_module().metric_at_thresholds(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def pr_curve(
         self,
         method: str = "both",
@@ -353,9 +354,9 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().pr_curve(self._obj, **args(locals()))
+        return scores_module().pr_curve(self._obj, **args(locals()))
 
-    @doc_later(_scores)
+    @doc_later(scores_module)
     def calibration_curve(
         self,
         bins: int = 10,
@@ -369,7 +370,7 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return _scores().calibration_curve(self._obj, **args(locals()))
+        return scores_module().calibration_curve(self._obj, **args(locals()))
 
     # --- multilabel ---
     @doc_from(build.multilabel_metrics)
