@@ -32,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvframe
     sys.path.insert(0, ROOT)
 
-from cvframe.compare import compare  # noqa: E402
+from cvframe.comparison import compare  # noqa: E402
 
 
 def make_cube(models: int, repeats: int, folds: int, per_fold: int = 100) -> xr.Dataset:

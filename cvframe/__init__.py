@@ -8,8 +8,6 @@ name. See Forman & Scholz (2010), "Apples-to-Apples in Cross-Validation Studies"
 
 from __future__ import annotations
 
-import sys as _sys
-from types import ModuleType as _ModuleType
 from typing import Any
 
 from . import accessors as _accessors  # noqa: F401  (registers ds.cv and df.cv)
@@ -21,32 +19,12 @@ from .formulas import f_from_rates
 from .io import open_dataset
 from .schema import validate
 
-#: Names that are a function and a subpackage of the same name: ``cvframe.compare`` is the
-#: function, the package stays importable (``import cvframe.compare``,
-#: ``from cvframe.compare import ...``).
-_FUNCTIONS = ("compare", "explain")
-
-
-class _Package(_ModuleType):
-    """The type of this module: the import system binds a subpackage it loads on its parent
-    (``setattr(cvframe, "compare", <module>)``); for the names of ``_FUNCTIONS`` the
-    package's function of that name is bound instead, so that ``cvframe.compare`` stays the
-    function whoever imports the subpackage first (and it can load on first use)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _FUNCTIONS and isinstance(value, _ModuleType):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _Package
-
 # Outer layers import scikit-learn, scipy.stats, matplotlib or dask, and the comparisons and
 # explanations import the score metrics; they load on first use so that `import cvframe`
 # stays cheap.
 _LAZY = {
-    "compare": ("compare", "compare"),
-    "explain": ("explain", "explain"),
+    "compare": ("comparison", "compare"),
+    "explain": ("explanation", "explain"),
     "cross_validate": ("runner", "cross_validate"),
     "splits": ("splits", None),
     "simulation": ("simulation", None),
@@ -64,12 +42,12 @@ _LAZY = {
     "PooledSearchCV": ("search", "PooledSearchCV"),
     "param_label": ("runner", "param_label"),
     "read_params": ("runner", "read_params"),
-    "interval": ("compare.interval", "interval"),
+    "interval": ("intervals", "interval"),
     "coverage_study": ("simulation", "coverage_study"),
     "plan": ("simulation", "plan"),
     "PooledThresholdClassifierCV": ("search", "PooledThresholdClassifierCV"),
     "selection_stability": ("search", "selection_stability"),
-    "reconcile": ("explain", "reconcile"),
+    "reconcile": ("explanation", "reconcile"),
 }
 
 __all__ = [

@@ -24,11 +24,10 @@ from .errors import few
 
 __all__ = [
     "METRIC_SPECS",
-    "MULTILABEL_SCORER_ALIASES",
-    "SCORER_ALIASES",
     "MetricSpec",
     "accuracy",
     "as_float",
+    "both_classes",
     "f_beta",
     "f_from_pr",
     "f_from_rates",
@@ -37,7 +36,6 @@ __all__ = [
     "precision",
     "recall",
     "safe_divide",
-    "scorer_metric",
     "specificity",
     "valid",
 ]
@@ -82,9 +80,15 @@ class MetricSpec:
     #: ``(tp, fp, fn, tn) -> mask`` of the folds a fold mean calls undefined (and skips under
     #: ``skip_undefined``) when not ``den == 0``: for F, where precision or recall is
     fold_undefined: Callable[[Any, Any, Any, Any], Any] | None = None
+    #: One value over every class of single-label data (MCC, balanced accuracy): ``num_den``
+    #: reads numpy counts whose last axis holds all the classes (:func:`both_classes` for a
+    #: binary cube) and returns (num, den) without it; no branch in the compiled loop.
+    over_classes: bool = False
 
     def undefined(self, tp: Any, fp: Any, fn: Any, tn: Any, pooled: bool = False) -> Any:
         """Mask of the undefined cells of float64 counts (per fold unless ``pooled``)."""
+        if self.over_classes:
+            return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
         if not pooled and self.fold_undefined is not None:
             return self.fold_undefined(tp, fp, fn, tn)
         return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
@@ -161,90 +165,6 @@ METRIC_SPECS: dict[str, MetricSpec] = {
 }
 
 
-#: scikit-learn scorer names -> the pooled metric that stands for them under cross-validation
-#: (the names of :class:`cvframe.search.PooledSearchCV`'s ``scoring=``). Counts are summed over
-#: the folds before the metric (``_tp_fp``), scores are ranked or averaged over the merged
-#: folds (``_merge``): where scikit-learn averages one number per fold, cvframe pools.
-#: Only the scorers cvframe computes are listed; :func:`scorer_metric` resolves a name.
-SCORER_ALIASES: dict[str, str] = {
-    "f1": "f_tp_fp",
-    "precision": "precision_tp_fp",
-    "recall": "recall_tp_fp",
-    "accuracy": "accuracy",
-    "balanced_accuracy": "balanced_accuracy_tp_fp",
-    "jaccard": "jaccard_tp_fp",
-    "roc_auc": "auc_merge",
-    "average_precision": "average_precision_merge",
-    "neg_brier_score": "neg_brier_merge",
-    "neg_log_loss": "neg_log_loss_merge",
-}
-
-#: The same for a multilabel ``y`` (a 0/1 indicator matrix), looked up before
-#: :data:`SCORER_ALIASES`: the sample-based scorers become the mean over every tested sample
-#: (per-sample outcomes pooled over the folds), ``"accuracy"`` is the subset accuracy (as
-#: scikit-learn's scorer on indicator matrices); ``"neg_hamming_loss"`` is cvframe's name
-#: (scikit-learn has no scorer name for ``hamming_loss``). The label averages (``"f1_macro"``,
-#: ``"jaccard_micro"``...) are those of :data:`SCORER_ALIASES` with the average as suffix.
-MULTILABEL_SCORER_ALIASES: dict[str, str] = {
-    "f1_samples": "f_samples",
-    "jaccard_samples": "jaccard_samples",
-    "accuracy": "subset_accuracy",
-    "subset_accuracy": "subset_accuracy",
-    "neg_hamming_loss": "neg_hamming_loss",
-}
-
-
-def scorer_metric(name: str, multilabel: bool = False) -> str:
-    """The pooled metric of a scikit-learn scorer name (or of a pooled name itself).
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`SCORER_ALIASES` (``"f1"``, ``"roc_auc"``...) or one of its values
-        (``"f_tp_fp"``, ``"auc_merge"``...), which is returned as is.
-    multilabel : bool, default False
-        The name scores a multilabel ``y``: :data:`MULTILABEL_SCORER_ALIASES` first
-        (``"f1_samples"`` -> ``"f_samples"``, ``"accuracy"`` -> ``"subset_accuracy"``).
-
-    Returns
-    -------
-    str
-        The pooled metric name, a value of :data:`SCORER_ALIASES`.
-
-    Raises
-    ------
-    ValueError
-        For any other name: the message lists the accepted names.
-
-    Examples
-    --------
-    >>> scorer_metric("f1"), scorer_metric("roc_auc"), scorer_metric("f_tp_fp")
-    ('f_tp_fp', 'auc_merge', 'f_tp_fp')
-    >>> scorer_metric("f1_samples", multilabel=True), scorer_metric("accuracy", multilabel=True)
-    ('f_samples', 'subset_accuracy')
-    """
-    if isinstance(name, str):
-        if multilabel and name in MULTILABEL_SCORER_ALIASES:
-            return MULTILABEL_SCORER_ALIASES[name]
-        if name in SCORER_ALIASES:
-            return SCORER_ALIASES[name]
-        if name in SCORER_ALIASES.values():
-            return name
-    accepted = [*SCORER_ALIASES, *dict.fromkeys(SCORER_ALIASES.values())]
-    if isinstance(name, str) and name in MULTILABEL_SCORER_ALIASES:
-        raise ValueError(
-            f"scoring={name!r} scores a multilabel y (a 0/1 indicator matrix, one column per "
-            "label); for 1-D class labels pass one of "
-            f"{', '.join(map(repr, accepted))}."
-        )
-    if multilabel:
-        accepted = [*MULTILABEL_SCORER_ALIASES, *accepted]
-    raise ValueError(
-        f"scoring={name!r} is not a scorer cvframe pools; pass one of "
-        f"{', '.join(map(repr, accepted))} (a scikit-learn name maps to its pooled metric)."
-    )
-
-
 def metric(
     name: str, tp: Any, fp: Any, fn: Any, tn: Any = None, *, beta: float = 1.0, fill: float = 0.0
 ) -> Any:
@@ -287,8 +207,23 @@ def metric(
     if spec.uses_tn and tn is None:
         raise ValueError(f"metric={name!r} needs tn (the true negatives); pass tn=...")
     b = _checks.beta(beta)
-    tp, fp, fn, tn = (None if x is None else as_float(x) for x in (tp, fp, fn, tn))
+    if spec.over_classes:  # numpy counts, the classes on the last axis
+        tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+    else:
+        tp, fp, fn, tn = (None if x is None else as_float(x) for x in (tp, fp, fn, tn))
     return safe_divide(*spec.num_den(tp, fp, fn, tn, b), fill)
+
+
+def both_classes(tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[np.ndarray, ...]:
+    """The counts of a binary problem's positive class (last axis of length 1) with its
+    negative class appended: its TP is the positive's TN, its FP the positive's FN.
+
+    >>> [x.tolist() for x in both_classes([[3]], [[1]], [[2]], [[4]])]
+    [[[3, 4]], [[1, 2]], [[2, 1]], [[4, 3]]]
+    """
+    tp, fp, fn, tn = (np.asarray(x) for x in (tp, fp, fn, tn))
+    pairs = ((tp, tn), (fp, fn), (fn, fp), (tn, tp))
+    return tuple(np.concatenate([a, b], axis=-1) for a, b in pairs)
 
 
 def precision(tp: Any, fp: Any, fill: float = 0.0) -> Any:
@@ -435,3 +370,13 @@ def mirror_roc(fpr: Any, tpr: Any) -> tuple[Any, Any]:
     _in_unit("fpr", fpr)
     _in_unit("tpr", tpr)
     return 1.0 - as_float(fpr), 1.0 - as_float(tpr)
+
+
+def __getattr__(name: str) -> Any:
+    """The scikit-learn scorer tables, which live in the metric registry
+    (:data:`cvframe.metrics.SCORER_ALIASES`), under their former names here."""
+    if name in ("SCORER_ALIASES", "MULTILABEL_SCORER_ALIASES", "scorer_metric"):
+        from . import metrics
+
+        return getattr(metrics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

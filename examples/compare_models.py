@@ -27,7 +27,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import cvframe
-from cvframe.compare import compare
+from cvframe.comparison import compare
 from cvframe.search import PooledSearchCV
 
 

@@ -302,7 +302,7 @@ def test_bias_study_refuses_trials_that_cannot_finish_and_repeated_grid_values()
 )
 def test_explain_reads_a_float_in_its_own_precision(value):
     import cvframe
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     e = explain(value, cvframe.datasets.table2())
     assert (e.reported, e.digits, e.value) == ("0.667", 3, 0.667)
@@ -311,14 +311,14 @@ def test_explain_reads_a_float_in_its_own_precision(value):
 
 def test_explain_reads_float32_percent():
     import cvframe
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     e = explain(np.float32(66.7), cvframe.datasets.table2())
     assert e.digits == 3 and e.value == pytest.approx(0.667, abs=1e-15)
 
 
 def test_explain_passes_on_the_warnings_of_what_it_computes_once_each():
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     df = pd.DataFrame(
         {
@@ -340,7 +340,7 @@ def test_explain_reads_the_pos_label_a_reader_wrote_for_bool_labels(stored):
     from sklearn.metrics import f1_score
     from sklearn.model_selection import KFold
 
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
     from cvframe.readers.sklearn import from_cross_val_predict
 
     y = np.array([True, False] * 20)

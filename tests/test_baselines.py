@@ -22,7 +22,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import cvframe
-from cvframe.compare import compare
+from cvframe.comparison import compare
 from cvframe.diagnostics import COLUMNS, FINDINGS, SEVERITIES, anomalies
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")

@@ -11,7 +11,7 @@ import pytest
 import xarray as xr
 
 import cvframe
-from cvframe.compare import compare
+from cvframe.comparison import compare
 
 
 @functools.cache

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import cvframe
-from cvframe.compare import compare, resampling
-from cvframe.compare._common import Request
-from cvframe.compare.resampling import Paired
+from cvframe.comparison import compare, resampling
+from cvframe.comparison._common import Request
+from cvframe.comparison.resampling import Paired
 
 DATA = pathlib.Path(__file__).parent / "data" / "compare"
 WEKA_JAR = pathlib.Path("/usr/share/java/weka.jar")

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 import xarray as xr
 
-from cvframe.compare import compare
-from cvframe.compare.friedman import holm
+from cvframe.comparison import compare
+from cvframe.comparison.friedman import holm
 
 
 def _frame(n=200, folds=10, repeats=1, seed=0, accs=(0.7, 0.85), classes=2):

@@ -14,7 +14,7 @@ from sklearn.metrics import accuracy_score, f1_score
 
 import cvframe
 from cvframe import formulas
-from cvframe.compare import FOLD_METRICS, POOLED_METRICS, REGISTRY, TESTS, compare
+from cvframe.comparison import FOLD_METRICS, POOLED_METRICS, REGISTRY, TESTS, compare
 
 KINDS = {"fold", "bayesian", "resampling", "paired-count", "ranking over data sets"}
 

@@ -13,7 +13,7 @@ import xarray as xr
 from scipy import stats
 
 import cvframe
-from cvframe.compare.interval import delong
+from cvframe.intervals import delong
 
 N, K, TRIALS = 1000, 10, 4000
 CELLS = [(p, f) for p in (0.02, 0.05, 0.2) for f in (0.6, 0.8)]

@@ -8,7 +8,7 @@ import pytest
 import xarray as xr
 
 import cvframe
-from cvframe.compare import compare
+from cvframe.comparison import compare
 from cvframe.plot.compare import _cliques
 from cvframe.report.decision import decision
 

@@ -22,7 +22,7 @@ from sklearn.model_selection import (
 
 import cvframe
 from cvframe.cli import main
-from cvframe.explain import Explanation, explain
+from cvframe.explanation import Explanation, explain
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -31,8 +31,8 @@ NOT_ON_IMPORT = (
     "cvframe.bootstrap",
     "cvframe.scores",
     "cvframe.tidy",
-    "cvframe.compare",
-    "cvframe.explain",
+    "cvframe.comparison",
+    "cvframe.explanation",
     "cvframe.plot",
     "cvframe.cli",
     "cvframe.runner",
@@ -96,8 +96,8 @@ import cvframe, pandas as pd
 out = {{}}
 out["loaded"] = sorted(m for m in sys.modules for h in {NOT_ON_IMPORT!r}
                        if m == h or m.startswith(h + "."))
-out["lazy_compare_explain"] = "cvframe.compare" not in sys.modules and (
-    "cvframe.explain" not in sys.modules)
+out["lazy_compare_explain"] = "cvframe.comparison" not in sys.modules and (
+    "cvframe.explanation" not in sys.modules)
 try:
     pd.DataFrame().cv.report
 except AttributeError as exc:
@@ -112,9 +112,9 @@ names = {{"ds": ["report", "anomalies", "bootstrap_632", "expected_cost", "compa
          "df": ["auc", "roc", "brier", "compare", "interval", "counts"]}}
 objs = {{"ds": ds.cv, "df": df.cv}}
 out["docs"] = {{k + "." + n: getattr(objs[k], n).__doc__ for k in names for n in names[k]}}
-import cvframe.compare.interval, cvframe.explain
-from cvframe.compare import compare
-from cvframe.explain import explain
+import cvframe.intervals, cvframe.explanation
+from cvframe.comparison import compare
+from cvframe.explanation import explain
 out["functions"] = [cvframe.compare is compare, cvframe.explain is explain,
                     callable(cvframe.interval)]
 print(json.dumps(out))
@@ -152,8 +152,8 @@ def test_lazy_docstrings_equal_the_rendered_function_docstrings(probe):
     from cvframe._docs import accessor_doc
     from cvframe.accessors import CVDataFrameAccessor, CVDatasetAccessor
     from cvframe.accessors._common import in_method_order
-    from cvframe.compare import compare
-    from cvframe.compare.interval import interval
+    from cvframe.comparison import compare
+    from cvframe.intervals import interval
 
     twins = {
         "ds.report": report.report,

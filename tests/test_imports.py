@@ -92,8 +92,8 @@ def test_from_import_works(name):
 def test_compare_and_explain_stay_functions_after_their_modules_load():
     code = (
         "import cvframe\n"
-        "import cvframe.compare, cvframe.explain\n"
-        "from cvframe.compare import compare\n"
+        "import cvframe.comparison, cvframe.explanation\n"
+        "from cvframe.comparison import compare\n"
         "assert cvframe.compare is compare, cvframe.compare\n"
         "assert callable(cvframe.explain) and not hasattr(cvframe.explain, '__path__')\n"
     )

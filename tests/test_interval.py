@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import cvframe
-from cvframe.compare.interval import delong
+from cvframe.intervals import delong
 
 
 def _cube(tp, fp, fn, tn, **dims):

@@ -18,7 +18,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 import cvframe
 from cvframe import formulas
-from cvframe.compare import MULTILABEL_METRICS, compare
+from cvframe.comparison import MULTILABEL_METRICS, compare
 from cvframe.diagnostics import anomalies
 from cvframe.errors import UndefinedMetricWarning
 from cvframe.search import MULTILABEL_SCORINGS, PooledSearchCV

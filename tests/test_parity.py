@@ -34,11 +34,11 @@ RENAMED = {
     # a cube function (first parameter ds) that lives with the score metrics it complements
     ("ds", "expected_cost"): ("scores", "expected_cost"),
     # compare takes a cube or a predictions frame: a twin on both accessors
-    ("ds", "compare"): ("compare", "compare"),
-    ("df", "compare"): ("compare", "compare"),
+    ("ds", "compare"): ("comparison", "compare"),
+    ("df", "compare"): ("comparison", "compare"),
     # interval takes a cube or a predictions frame: a twin on both accessors
-    ("ds", "interval"): ("compare.interval", "interval"),
-    ("df", "interval"): ("compare.interval", "interval"),
+    ("ds", "interval"): ("intervals", "interval"),
+    ("df", "interval"): ("intervals", "interval"),
     # the multilabel metrics of a frame: the cube's, with the per-sample F at any beta
     ("df", "multilabel_metrics"): ("build", "multilabel_metrics"),
 }

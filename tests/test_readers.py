@@ -230,7 +230,7 @@ def _caret_reported(source: str, metric: str) -> float:
 )
 def test_explain_caret_printed_numbers(source, metric, kind, expected):
     """caret's train() prints resample means; its confusionMatrix pools every prediction."""
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     frame = read(_fixture("caret/pred_binary.csv"))
     value = _caret_reported(source, metric)
@@ -240,7 +240,7 @@ def test_explain_caret_printed_numbers(source, metric, kind, expected):
 
 def test_explain_weka_explorer_f_measure_is_pooled():
     """WEKA's Explorer (``-x 5``) prints F-Measure 0.677 for class positive: F_tp,fp."""
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     summary = _fixture("weka/summary_nb_alpha.txt").read_text()
     rows = [ln.split() for ln in summary.splitlines()]
@@ -256,7 +256,7 @@ def test_explain_weka_explorer_f_measure_is_pooled():
 
 def test_explain_weka_experimenter_mean_is_f_avg_over_repeats():
     """The Experimenter's F_measure of NaiveBayes on alpha, 0.67: the mean of per-fold F."""
-    from cvframe.explain import explain
+    from cvframe.explanation import explain
 
     ds = read(_fixture("weka/experiment.csv"))
     means = _fixture("weka/experiment_means.txt").read_text()

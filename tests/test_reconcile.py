@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cvframe
-from cvframe.explain import Reconciliation, reconcile
+from cvframe.explanation import Reconciliation, reconcile
 
 
 def _frame(sizes, errors, pos_share=0.5, seed=0):

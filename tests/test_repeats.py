@@ -297,7 +297,7 @@ def test_summary_shows_a_given_interval_with_its_method_and_estimand():
 
 
 def test_summary_takes_the_interval_of_cvframe_interval():
-    interval = pytest.importorskip("cvframe.compare.interval").interval
+    interval = pytest.importorskip("cvframe.intervals").interval
     ds = repeated_cube(2)
     iv = interval(ds, "f", zero_division=0.0)
     s = ds.cv.summary(ds.cv.f_tp_fp(zero_division=0.0), interval=iv)

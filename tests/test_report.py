@@ -323,7 +323,7 @@ def _multi(n: int = 180, k: int = 3, reps: int = 3, folds: int = 5, seed: int = 
 
 
 def test_summary_shows_the_interval_of_the_recommended_number_not_the_repeat_spread():
-    interval = pytest.importorskip("cvframe.compare.interval").interval
+    interval = pytest.importorskip("cvframe.intervals").interval
     ds = _frame(repeats=3).cv.counts()
     out = json.loads(report(ds, format="json"))
     assert list(out)[0] == "findings"  # the findings lead every format
@@ -349,7 +349,7 @@ def test_summary_shows_the_interval_of_the_recommended_number_not_the_repeat_spr
 
 
 def test_summary_shows_auc_merge_with_its_interval_when_scores_are_given():
-    interval = pytest.importorskip("cvframe.compare.interval").interval
+    interval = pytest.importorskip("cvframe.intervals").interval
     df = _frame(repeats=1)
     ds = df.cv.counts()
     out = json.loads(report(ds, scores=df, format="json"))

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import cvframe
-from cvframe.compare import compare
+from cvframe.comparison import compare
 from cvframe.report import headline, render
 from cvframe.report.decision import sentence
 
@@ -73,7 +73,7 @@ def test_findings_come_first_with_every_column_they_have(monkeypatch):
 
 
 def test_headline_numbers_have_their_interval_and_method_in_every_format():
-    interval = pytest.importorskip("cvframe.compare.interval").interval
+    interval = pytest.importorskip("cvframe.intervals").interval
     df = _frame(scores=True, reps=1)
     ds = df.cv.counts()
     text, js, page = _all(ds, scores=df)

@@ -66,7 +66,7 @@ def test_the_report_computes_each_table_once(monkeypatch):
     ds = pred.cv.counts()
     f_methods = _spy(monkeypatch, reduce, "f_methods")
     fold_table = _spy(monkeypatch, tidy, "fold_table")
-    compare = _spy(monkeypatch, sys.modules["cvframe.compare"], "compare")
+    compare = _spy(monkeypatch, sys.modules["cvframe.comparison"], "compare")
     page = report(ds, scores=pred, format="html", plots=False)
     assert "Which model is better" in page and "AUC_avg" in page
     assert (len(f_methods), len(fold_table), len(compare)) == (1, 1, 1)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from cvframe import _kernel, scores
-from cvframe.compare.interval import delong, interval
+from cvframe.intervals import delong, interval
 from cvframe.scores import _keys, _rank
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import inspect
 import re
-import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar, cast
@@ -46,15 +45,15 @@ def args(scope: dict[str, Any]) -> dict[str, Any]:
 
 
 def compare_module() -> ModuleType:
-    """The package :mod:`cvframe.compare`, loaded on first use."""
-    from ..compare import compare  # (the name cvframe.compare is the function)
+    """The package :mod:`cvframe.comparison`, loaded on first use."""
+    from .. import comparison
 
-    return sys.modules[compare.__module__]
+    return comparison
 
 
 def interval_module() -> ModuleType:
     """The module of :func:`cvframe.interval`, loaded on first use."""
-    from ..compare import interval
+    from .. import intervals as interval
 
     return interval
 
@@ -67,9 +66,8 @@ def scores_module() -> ModuleType:
 
 
 def compare_function() -> Callable[..., Any]:
-    """:func:`cvframe.compare.compare`, looked up per call (the name ``cvframe.compare`` may
-    be the function, and a test may replace it)."""
-    from ..compare import compare
+    """:func:`cvframe.compare`, looked up per call (a test may replace it)."""
+    from ..comparison import compare
 
     return compare
 
@@ -194,5 +192,5 @@ def plain(member: Any) -> Any:
 
 
 def compare_doc(method: F) -> F:
-    """The docstring of :func:`cvframe.compare.compare` for ``ds.cv``/``df.cv``: no ``data``."""
+    """The docstring of :func:`cvframe.compare` for ``ds.cv``/``df.cv``: no ``data``."""
     return doc_later(compare_module, "compare", ("data",))(method)

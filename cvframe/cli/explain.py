@@ -103,7 +103,7 @@ def pos_label_of(value: str | None, data: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe explain``."""
-    from ..explain import explain
+    from ..explanation import explain
 
     beta = number(args.beta, "--beta", 0.0)
     digits = None if args.digits is None else integer(args.digits, "--digits", 0)

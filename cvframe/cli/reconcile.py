@@ -75,7 +75,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe reconcile``."""
-    from ..explain import reconcile
+    from ..explanation import reconcile
 
     if len(args.reported) != 2:
         raise UserError(

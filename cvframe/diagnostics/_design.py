@@ -77,7 +77,7 @@ def not_better_than_baseline(
     (:func:`cvframe.compare.compare`); the model is flagged when a lower bound is <= 0. With a
     ``param`` dim every (model, candidate) that was run is one model of the comparison.
     """
-    from ..compare import compare
+    from ..comparison import compare
 
     flat, cells = _flat(test)
     models = [py(m) for m in flat[MODEL].values]

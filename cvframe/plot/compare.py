@@ -85,7 +85,7 @@ def differences(
     Examples
     --------
     >>> import numpy as np, pandas as pd, xarray as xr, cvframe
-    >>> from cvframe.compare import compare
+    >>> from cvframe.comparison import compare
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 200); fold = np.arange(200) % 10
     >>> ds = xr.concat([cvframe.from_predictions(y, np.where(rng.random(200) < a, y, 1 - y),

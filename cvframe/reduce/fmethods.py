@@ -11,11 +11,12 @@ from typing import Any
 
 import xarray as xr
 
-from .. import _checks
+from .. import _checks, formulas
 from .._docs import doc
 from .._types import CellMetric, Dims, FoldMethod, ZeroDivision
-from ..schema import CONFUSION, COUNTS, provenance, read_counts
+from ..schema import CLASS, CONFUSION, COUNTS, provenance, read_counts
 from ._engine import aggregate_counts, check_metric, f_methods_counts, fold_dims, warn
+from .whole import aggregate_whole
 
 
 def _method(metric: str, fold_method: str | None, skip: bool) -> str:
@@ -90,7 +91,11 @@ def aggregate(
     red = () if fold_method is None else dims
     c = read_counts(ds, need_fold=fold_method is not None)
     sk = skip and fold_method in ("avg", "pr_re")
-    val, items = aggregate_counts(c, metric, fold_method, red, beta=b, fill=fill, skip=sk)
+    if formulas.METRIC_SPECS[metric].over_classes:
+        val, items = aggregate_whole(ds, c, metric, fold_method, red, fill, sk)
+        red = (*red, CLASS)
+    else:
+        val, items = aggregate_counts(c, metric, fold_method, red, beta=b, fill=fill, skip=sk)
     warn(items, zero_division)
     name, zd = _method(metric, fold_method, skip), zero_division
     if metric == "f" and fold_method is not None:

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from ..compare import compare
+from ..comparison import compare
 from ..errors import few
 from ..schema import CLASS, FOLD, PRED, REPEAT, SUBSET, TRUE
 from ..tidy import fold_table

@@ -17,7 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import multiclass, reduce, repeats
-from ..compare.interval import interval
+from ..intervals import interval
 from ..schema import CLASS, REPEAT, SUBSET
 from ._common import binary
 

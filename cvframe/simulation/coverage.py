@@ -6,7 +6,7 @@ Count metrics: the simulated cube of :func:`cvframe.simulate` (a fixed classifie
 precision = recall = ``f``) with its ``trial`` dim, handed to :func:`cvframe.interval` like
 any cube (``trial`` is one more kept dim); the truth is the population F, ``f``. AUC: per
 trial, binormal scores (negatives :math:`N(0, 1)`, positives :math:`N(d, 1)`) of known
-:math:`AUC = \Phi(d/\sqrt2)`, handed to :func:`cvframe.compare.interval.delong`.
+:math:`AUC = \Phi(d/\sqrt2)`, handed to :func:`cvframe.intervals.delong`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..compare.interval import METHODS, delong, interval
 from ..errors import UndefinedMetricWarning, few
+from ..intervals import METHODS, delong, interval
 from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials
 from .cube import simulate
 from .study import point_seed

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
+from .. import _checks, _labels, measure
 from .._labels import frame as frame_reader
 from ..errors import few
 from ..schema import REPEAT
@@ -20,12 +20,10 @@ from ._common import (
     POOLED_METRICS,
     Outcome,
     Request,
-    average_classes,
     average_info,
     base_metric,
     frame_counts,
     pairs,
-    pooled_counts_metric,
 )
 
 __all__ = ["Paired", "bootstrap", "mcnemar", "permutation", "pooled_values", "read", "run"]
@@ -198,7 +196,7 @@ def _auc(pr: Paired, average: str | None, w: np.ndarray | None = None) -> np.nda
     pos = pr.positive.astype(np.float64)
     support = pos.sum(-1) if w is None else w @ pos.T  # (C,) or (B, C)
     support = support[..., None, None, :] if w is not None else support
-    return average_classes(out, np.broadcast_to(support, out.shape), average)
+    return measure.average_classes(out, np.broadcast_to(support, out.shape), average)
 
 
 def pooled_values(
@@ -219,7 +217,7 @@ def pooled_values(
         k: a.sum(2) if w is None else np.tensordot(w, a, axes=([1], [2]))
         for k, a in pr.counts.items()
     }
-    return pooled_counts_metric(base_metric(metric), cnt, average, beta)
+    return measure.pooled_counts(base_metric(metric), cnt, average, beta, binary=False)
 
 
 def _draw(pr: Paired, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -286,7 +284,7 @@ def _swapped(pr: Paired, req: Request, a: int, b: int, swap: np.ndarray) -> np.n
                 vals[0, :, r, c] = auc_arrays(np.where(swap, sb, sa), pr.positive[c])
                 vals[1, :, r, c] = auc_arrays(np.where(swap, sa, sb), pr.positive[c])
         support = np.broadcast_to(pr.positive.sum(-1), vals.shape[1:])
-        da, db = (average_classes(v, support, req.average) for v in vals)
+        da, db = (measure.average_classes(v, support, req.average) for v in vals)
         return da - db
     s = len(pr.y)
     sw = swap.astype(np.float64)
@@ -302,7 +300,7 @@ def _swapped(pr: Paired, req: Request, a: int, b: int, swap: np.ndarray) -> np.n
         delta = np.einsum("bs,rsc->brc", sw, kb - ka)
         va[k], vb[k] = ka.sum(1) + delta, kb.sum(1) - delta
     name = base_metric(req.metric)
-    da, db = (pooled_counts_metric(name, v, req.average, req.beta) for v in (va, vb))
+    da, db = (measure.pooled_counts(name, v, req.average, req.beta, False) for v in (va, vb))
     return da - db
 
 

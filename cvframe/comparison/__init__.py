@@ -5,8 +5,8 @@
 returns, for every model against a baseline (or every pair), the paired difference, an
 interval and a p-value, with attrs saying which test produced it and what it assumes. Every
 test is an entry of :data:`REGISTRY` (name, kind, data it reads, assumptions, references,
-the function that runs it): :mod:`~cvframe.compare.fold` (per-fold values, Bayesian),
-:mod:`~cvframe.compare.resampling` (the frame), :mod:`~cvframe.compare.friedman` (across
+the function that runs it): :mod:`~cvframe.comparison.fold` (per-fold values, Bayesian),
+:mod:`~cvframe.comparison.resampling` (the frame), :mod:`~cvframe.comparison.friedman` (across
 data sets).
 """
 
@@ -328,7 +328,7 @@ def compare(
     Examples
     --------
     >>> import numpy as np, pandas as pd, xarray as xr, cvframe
-    >>> from cvframe.compare import compare
+    >>> from cvframe.comparison import compare
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 200); fold = np.arange(200) % 10
     >>> cubes = [cvframe.from_predictions(y, np.where(rng.random(200) < acc, y, 1 - y), fold)

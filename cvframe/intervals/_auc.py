@@ -26,6 +26,7 @@ import xarray as xr
 from .. import scores
 from ..errors import few
 from ..schema import CLASS, REPEAT
+from .quantiles import z_quantile
 
 __all__ = ["delong_arrays", "delong_frame", "frame_interval", "logit_interval"]
 
@@ -81,8 +82,6 @@ def frame_interval(
     """AUC_merge of a frame and its DeLong interval, per kept dim; repeats: the mean AUC
     and the mean per-repeat variance (one pass); a class average sums the classes'
     variances weighted by w**2, as if the one-vs-rest AUCs were independent."""
-    from scipy.special import ndtri  # the normal quantile, without loading scipy.stats
-
     res = delong_frame(df, *frame)
     auc, var = res["auc"], res["var"]
     if bool(var.isnull().any()):
@@ -99,5 +98,5 @@ def frame_interval(
         auc, var = (auc * w).sum(CLASS), (var * w**2).sum(CLASS)
     if REPEAT in auc.dims:  # every repeat is one pass over the same samples
         auc, var = auc.mean(REPEAT), var.mean(REPEAT)
-    lo, hi = logit_interval(auc, var, float(ndtri((1 + level) / 2)))
+    lo, hi = logit_interval(auc, var, z_quantile(level))
     return auc, lo, hi, {"scale": "logit"}

@@ -1,7 +1,7 @@
 r"""Tests on per-fold values of a counts cube: the corrected repeated k-fold t-test (Nadeau &
 Bengio 2003), the plain paired t-test, the 5x2cv t and F tests (Dietterich 1998, Alpaydin
 1999) and the Bayesian correlated t-test (Benavoli et al. 2017); formulas in
-:func:`cvframe.compare.compare`."""
+:func:`cvframe.compare`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import xarray as xr
 
 from .. import _checks, build, reduce
 from ..errors import user_stacklevel
+from ..intervals.quantiles import corrected_moments, t_interval, t_quantile
 from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
 from ._common import (
     POOLED_METRICS,
@@ -25,7 +26,7 @@ from ._common import (
     pairs,
 )
 
-__all__ = ["EFFECT_SIZE", "counts_cube", "moments", "run", "run_5x2cv", "run_bayes"]
+__all__ = ["EFFECT_SIZE", "counts_cube", "run", "run_5x2cv", "run_bayes"]
 
 #: What ``effect_size`` of the fold tests is.
 EFFECT_SIZE = (
@@ -85,43 +86,6 @@ def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int],
     return ds, models, ia, ib, diff(fold_values(ds, req), dim, ia, ib)
 
 
-def moments(
-    d: xr.DataArray, ds: xr.Dataset, dim: str, test: str
-) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Mean, standard error (corrected unless ``test="t"``) and df of the differences."""
-    x = (d if REPEAT in d.dims else d.expand_dims(REPEAT)).stack(_obs=(REPEAT, FOLD))
-    n = x.notnull().sum("_obs")
-    if int(n.min()) < 2:
-        raise ValueError(
-            f"test={test!r} needs at least two folds per comparison (got {int(n.min())}); "
-            "run more folds or repeats."
-        )
-    ratio: Any = 0.0
-    info: dict[str, Any] = {"n_folds_used": int(n.max())}
-    if test != "t":
-        tests = read_counts(ds).n.isel({CLASS: 0, dim: 0}, drop=True)
-        tests = tests.where(tests > 0)
-        if REPEAT not in tests.dims:
-            tests = tests.expand_dims(REPEAT)
-        trains = (tests.sum(FOLD) - tests).where(tests.notnull())
-        ratio = tests.sum((REPEAT, FOLD)) / trains.sum((REPEAT, FOLD))
-        info["n_test"] = float(tests.mean().item())
-        info["n_train"] = float(trains.mean().item())
-        info["test_train_ratio"] = float(ratio.mean().item())
-    se = np.sqrt((1.0 / n + ratio) * x.var("_obs", ddof=1))
-    return x.mean("_obs"), se, n - 1, info
-
-
-def _t_interval(
-    mean: xr.DataArray, se: xr.DataArray, df: xr.DataArray, alpha: float
-) -> dict[str, xr.DataArray]:
-    """The mean and its ``1 - alpha`` Student t interval on ``df`` degrees of freedom."""
-    from scipy import stats
-
-    q = xr.apply_ufunc(stats.t.ppf, 1 - alpha / 2, df)
-    return {"mean": mean, "low": mean - q * se, "high": mean + q * se, "df": df.astype("float64")}
-
-
 def _outcome(
     out: dict[str, xr.DataArray], d: xr.DataArray, ds: xr.Dataset, info: dict, req: Request
 ) -> dict[str, Any]:
@@ -150,11 +114,11 @@ def run(req: Request) -> Outcome:
             UserWarning,
             stacklevel=user_stacklevel(),
         )
-    mean, se, df, info = moments(d, ds, req.dim, req.test)
+    mean, se, df, info = corrected_moments(d, ds, req.dim, req.test)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = xr.where(se > 0, mean / se, xr.where(mean == 0, 0.0, np.sign(mean) * np.inf))
     p = xr.apply_ufunc(lambda tt, dd: 2 * stats.t.sf(np.abs(tt), dd), t, df)
-    out = _t_interval(mean, se, df, req.alpha)
+    out = t_interval(mean, se, df, 1 - req.alpha)
     out.update(statistic=t, p_value=p, significant=p < req.alpha)
     corrected = "corrected " if req.test != "t" else ""
     info["interval"] = f"{1 - req.alpha:.0%} t interval with the {corrected}variance"
@@ -168,7 +132,7 @@ def run_bayes(req: Request) -> Outcome:
     from scipy import stats
 
     ds, models, ia, ib, d = _prepare(req)
-    mean, scale, df, info = moments(d, ds, req.dim, req.test)
+    mean, scale, df, info = corrected_moments(d, ds, req.dim, req.test)
 
     def cdf(v: float) -> xr.DataArray:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -177,7 +141,7 @@ def run_bayes(req: Request) -> Outcome:
         return xr.apply_ufunc(stats.t.cdf, z, df)
 
     left, right = cdf(-req.rope), cdf(req.rope)
-    out = _t_interval(mean, scale, df, req.alpha)
+    out = t_interval(mean, scale, df, 1 - req.alpha)
     out.update(p_left=left, p_rope=right - left, p_right=1.0 - right)
     info["rope"] = req.rope
     info["interval"] = f"{1 - req.alpha:.0%} credible interval of the posterior Student t"
@@ -205,7 +169,7 @@ def run_5x2cv(req: Request) -> Outcome:
         with np.errstate(divide="ignore", invalid="ignore"):
             stat = p11 / se
         p = xr.apply_ufunc(lambda tt: 2 * stats.t.sf(np.abs(tt), 5), stat)
-        q = stats.t.ppf(1 - alpha / 2, 5)
+        q = float(t_quantile(1 - alpha, 5))
         low, high = p11 - q * se, p11 + q * se
         interval = f"{1 - alpha:.0%} t interval around the first fold's difference (5 df)"
     else:

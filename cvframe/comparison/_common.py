@@ -10,28 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from .. import _labels, build, formulas, multiclass, reduce
+from .. import _labels, build, measure, metrics
 from .._labels import frame as frame_reader
 from ..errors import few
-from ..reduce import multilabel
-from ..schema import CLASS, REPEAT, read_counts
+from ..schema import CLASS, REPEAT
 
-#: Metrics with one value per fold (tested by the fold tests): name -> metric of the table.
-FOLD_METRICS = {key: name for name in formulas.METRIC_SPECS for key in (name, f"{name}_avg")}
+#: Metrics with one value per fold (tested by the fold tests): name -> registry metric.
+FOLD_METRICS = {
+    key: m.name for m in metrics.by_kind("count").values() for key in (m.name, f"{m.name}_avg")
+}
 #: Multilabel metrics with one value per fold (:mod:`cvframe.reduce.multilabel`, from the
 #: per-sample sums of a multilabel cube; ``hamming_loss``: lower is better): name -> metric.
 MULTILABEL_METRICS = {
-    key: name
-    for name in ("f_samples", "jaccard_samples", "subset_accuracy", "hamming_loss")
-    for key in (name, f"{name}_avg")
+    key: m.name for m in metrics.by_kind("sample").values() for key in (m.name, f"{m.name}_avg")
 }
 #: Metrics computed once on the pooled predictions (no per-fold values).
-POOLED_METRICS = tuple(f"{name}_tp_fp" for name in formulas.METRIC_SPECS if name != "accuracy") + (
+POOLED_METRICS = (
+    *(f"{m}_tp_fp" for m in metrics.by_kind("count") if m != "accuracy"),
     "accuracy_pooled",
     "auc_merge",
 )
@@ -77,7 +77,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Test:
-    """One entry of the registry of tests (:data:`cvframe.compare.REGISTRY`): the value of
+    """One entry of the registry of tests (:data:`cvframe.comparison.REGISTRY`): the value of
     ``test=``; its ``kind`` ("fold", "bayesian", "resampling", "paired-count", "ranking over
     data sets"); the ``data`` it reads ("cube", "frame" or "datasets"); what it ``assumes``
     and its ``reference`` (both copied to the result's attrs); ``run(request) -> Outcome``."""
@@ -91,74 +91,22 @@ class Test:
 
 
 def base_metric(metric: str) -> str:
-    """The metric of the table behind a compare metric name (``"f_tp_fp"`` -> ``"f"``)."""
-    if metric in FOLD_METRICS:
-        return FOLD_METRICS[metric]
-    if metric in MULTILABEL_METRICS:
-        return MULTILABEL_METRICS[metric]
-    return metric.removesuffix("_tp_fp").removesuffix("_pooled")
-
-
-def cube_metric(
-    ds: xr.Dataset, metric: str, fold_method: str | None, average: str | None, req: Request
-) -> xr.DataArray:
-    """``metric`` of a cube per fold (``fold_method=None``), fold mean (``"avg"``) or pooled
-    (``"tp_fp"``), averaged over the classes by ``average`` (accuracy: every sample once)."""
-    name, beta, zd = base_metric(metric), req.beta, req.zero_division
-    if name in MULTILABEL_METRICS:  # sample-based, or averaged over every label decision
-        fm: Any = fold_method
-        if name == "jaccard_samples":
-            return multilabel.jaccard(ds, "samples", fm, zero_division=zd)
-        kw = {"beta": beta} if name == "f_samples" else {}
-        return getattr(multilabel, name)(ds, fm, zero_division=zd, **kw)
-    if name == "accuracy":
-        how = {None: None, "avg": "avg", "tp_fp": "pooled"}[fold_method]
-        return reduce.accuracy(ds, cast(Any, how), zero_division=zd)
-    if average is None or ds.sizes.get(CLASS, 1) <= 1:
-        return reduce.aggregate(
-            ds, cast(Any, name), cast(Any, fold_method), beta=beta, zero_division=zd
-        )
-    if name not in multiclass.METRICS:
-        raise ValueError(
-            f"metric={metric!r} has no class average (average={average!r} averages "
-            f"{few(multiclass.METRICS)}); pass average=None to compare it per class."
-        )
-    func = getattr(multiclass, average)
-    return func(ds, name, fold_method=fold_method, beta=beta, zero_division=zd)
+    """The registry metric behind a compare metric name (``"f_tp_fp"`` -> ``"f"``)."""
+    return metrics.resolve(metric).metric
 
 
 def fold_values(ds: xr.Dataset, req: Request) -> xr.DataArray:
-    """Per-fold metric values (NaN where a cell is not a fold)."""
-    vals = cube_metric(ds, req.metric, None, req.average, req)
-    is_fold = read_counts(ds).is_fold
-    return vals.where(is_fold if CLASS in vals.dims else is_fold.any(CLASS))
+    """Per-fold metric values of the request (NaN where a cell is not a fold)."""
+    kw = {"beta": req.beta, "zero_division": req.zero_division}
+    return measure.fold_values(ds, base_metric(req.metric), req.average, **kw)
 
 
 def dataset_scores(ds: xr.Dataset, req: Request) -> xr.DataArray:
     """One score per model and data set (and kept dims such as class): mean over repeats."""
     fold_method = "tp_fp" if req.metric in POOLED_METRICS else "avg"
-    val = cube_metric(ds, req.metric, fold_method, req.average, req)
+    kw = {"beta": req.beta, "zero_division": req.zero_division}
+    val = measure.cube(ds, base_metric(req.metric), fold_method, req.average, **kw)
     return val.mean(REPEAT) if REPEAT in val.dims else val
-
-
-def average_classes(values: np.ndarray, support: np.ndarray, average: str | None) -> np.ndarray:
-    """Per-class values (..., C) as one value (...): macro or support-weighted mean."""
-    if values.shape[-1] == 1:
-        return values[..., 0]
-    if average == "weighted":
-        return formulas.safe_divide((values * support).sum(-1), support.sum(-1))
-    return values.mean(-1)
-
-
-def pooled_counts_metric(
-    name: str, counts: dict[str, np.ndarray], average: str | None, beta: float
-) -> np.ndarray:
-    """A metric of the table on pooled counts, (..., C) -> (...); 0 where undefined."""
-    tp, fp, fn, tn = (counts[k] for k in ("tp", "fp", "fn", "tn"))
-    if average == "micro" and tp.shape[-1] > 1:
-        tp, fp, fn, tn = (x.sum(-1, keepdims=True) for x in (tp, fp, fn, tn))
-    per_class = np.asarray(formulas.metric(name, tp, fp, fn, tn, beta=beta, fill=0.0))
-    return average_classes(per_class, tp + fn, average)
 
 
 def average_info(classes: Any, metric: str, average: str | None) -> dict[str, str]:

@@ -3,26 +3,27 @@ that says what it estimates, by which method, and with what reference; its cover
 measured by :func:`cvframe.coverage_study`.
 
 Methods (:data:`METHODS`): ``"posterior"`` and ``"bootstrap"`` for pooled count metrics
-(:mod:`._interval_pooled`), ``"delong"`` for AUC_merge (:mod:`._interval_auc`),
+(:mod:`._pooled`), ``"delong"`` for AUC_merge (:mod:`._auc`),
 ``"corrected_t"`` for per-fold aggregations (the correction of
-:func:`cvframe.compare.fold.moments`) and ``"nested"`` for nested cross-validation.
+:func:`~cvframe.intervals.quantiles.corrected_moments`) and ``"nested"`` for nested
+cross-validation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, build, formulas, scores
+from .. import _checks, build, formulas, measure, scores
 from .._docs import doc
 from .._labels import frame as frame_reader
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
-from . import _interval_auc, _interval_fold, _interval_pooled
-from ._common import Request, cube_metric, fold_values
+from . import _auc, _fold, _pooled
+from .quantiles import REFERENCES, z_quantile
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
@@ -32,37 +33,6 @@ METHODS = ("auto", "posterior", "bootstrap", "delong", "corrected_t", "nested")
 SCORE_METRICS = {"auc": "auc", "ap": "average_precision", "average_precision": "average_precision"}
 SCORE_METRICS["brier"] = "brier"
 AVERAGES = (None, "macro", "micro", "weighted")
-
-#: The reference of every method (copied to the result's ``attrs["reference"]``).
-REFERENCES = {
-    "posterior": (
-        "C. Goutte and E. Gaussier, A probabilistic interpretation of precision, recall and "
-        "F-score, with implication for evaluation, ECIR 2005; L. D. Brown, T. T. Cai and A. "
-        "DasGupta, Interval estimation for a binomial proportion, Statistical Science 16(2), "
-        "2001 (Jeffreys prior)."
-    ),
-    "bootstrap": (
-        "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993 (percentile "
-        "interval; resampled within strata fold x true class)."
-    ),
-    "delong": (
-        "E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Comparing the areas under two "
-        "or more correlated receiver operating characteristic curves: a nonparametric "
-        "approach, Biometrics 44(3), 1988; X. Sun and W. Xu, Fast implementation of DeLong's "
-        "algorithm for comparing the areas under correlated receiver operating characteristic "
-        "curves, IEEE Signal Processing Letters 21(11), 2014 (logit scale)."
-    ),
-    "corrected_t": (
-        "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
-        "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
-        "tests for comparing learning algorithms, PAKDD 2004."
-    ),
-    "nested": (
-        "S. Bates, T. Hastie and R. Tibshirani, Cross-validation: what does it estimate and "
-        "how well does it do it?, Journal of the American Statistical Association 119(546), "
-        "2024."
-    ),
-}
 
 
 def _display(name: str) -> str:
@@ -200,10 +170,13 @@ def _choose(method: str, base: str, how: str, is_frame: bool, average: Any) -> s
 # --- the methods ----------------------------------------------------------------------------
 
 
-def _request(base: str, level: float, beta: float, zd: Any, average: Any, pos: Any) -> Request:
-    return Request(
-        base, "corrected_t", None, "model", 1 - level, 2000, None, 0.0, beta, zd, average, pos
-    )
+class _Ask(NamedTuple):
+    """The options of one :func:`interval` call that the methods read."""
+
+    level: float
+    beta: float
+    zero_division: Any
+    average: str | None
 
 
 def _counts_cube(
@@ -223,25 +196,26 @@ def _counts_cube(
     )
 
 
-def _pooled(
-    ds: xr.Dataset, base: str, method: str, req: Request, n_boot: int, seed: int
+def _pooled_interval(
+    ds: xr.Dataset, base: str, method: str, req: _Ask, n_boot: int, seed: int
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
     average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
     if ds.attrs.get("task") == "multiclass" and base == "accuracy":
         average = None
-    est = cube_metric(ds, base, "tp_fp", average, req)
+    kw = {"beta": req.beta, "zero_division": req.zero_division}
+    est = measure.cube(ds, base, "tp_fp", average, **kw)
     est = est.mean(REPEAT) if REPEAT in est.dims else est
-    level = 1 - req.alpha
+    level = req.level
     if method == "bootstrap":
         if ds.attrs.get("task") == "multiclass" and base == "accuracy":
             raise ValueError(
                 "method='bootstrap' resamples one-vs-all counts; multiclass accuracy counts "
                 "every sample once across classes: use method='posterior'."
             )
-        lo, hi, info = _interval_pooled.bootstrap(ds, base, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.bootstrap(ds, base, level, req.beta, n_boot, seed)
     else:
-        lo, hi, info = _interval_pooled.posterior(ds, base, average, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.posterior(ds, base, average, level, req.beta, n_boot, seed)
     return est, lo, hi, info
 
 
@@ -431,12 +405,12 @@ def interval(
     average = _checks.choice("average", average, AVERAGES)
     data = _data(data)
     if method == "nested":
-        table, extra = _interval_fold.nested(data, metric, level)
+        table, extra = _fold.nested(data, metric, level)
         return _finish(table, "nested", level, metric, (), extra)
     base, how = _parse(metric, fold_method)
     is_frame = isinstance(data, pd.DataFrame)
     chosen = _choose(method, base, how, is_frame, average)
-    req = _request(base, level, beta, zero_division, average, pos_label)
+    req = _Ask(level, beta, zero_division, average)
     cols = {"y_true": y_true, "fold": fold, "repeat": repeat, "score": score}
     frame = (labels, pos_label, y_true, fold, repeat, score)
     name = base + ("_avg" if how == "avg" else "_merge" if base in SCORE_METRICS else "_tp_fp")
@@ -449,19 +423,21 @@ def interval(
                 "'weighted'."
             )
         if chosen == "delong":
-            est, lo, hi, info = _interval_auc.frame_interval(data, average, level, frame)
+            est, lo, hi, info = _auc.frame_interval(data, average, level, frame)
         else:
             v = _score_folds(data, SCORE_METRICS[base], average, frame)
             cube = _counts_cube(data, labels, pos_label, cols, y_pred=y_true)
-            est, lo, hi, info = _interval_fold.corrected_t(cube, v, name, level)
+            est, lo, hi, info = _fold.corrected_t(cube, v, name, level)
     else:
         ds = _counts_cube(data, labels, pos_label, cols) if is_frame else data
         if chosen == "corrected_t":
             avg = average if ds.sizes.get(CLASS, 1) > 1 else None
-            est, lo, hi, info = _interval_fold.corrected_t(ds, fold_values(ds, req), name, level)
+            kw = {"beta": beta, "zero_division": zero_division}
+            values = measure.fold_values(ds, base, average, **kw)
+            est, lo, hi, info = _fold.corrected_t(ds, values, name, level)
             info["average"] = str(avg)
         else:
-            est, lo, hi, info = _pooled(ds, base, chosen, req, n_boot, seed)
+            est, lo, hi, info = _pooled_interval(ds, base, chosen, req, n_boot, seed)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(data)]
@@ -507,9 +483,7 @@ def delong(scores: Any, y: Any, *, level: float = 0.95) -> tuple[np.ndarray, ...
     >>> float(est), bool(lo < est < hi)
     (0.8888888888888888, True)
     """
-    from scipy.special import ndtri  # the normal quantile, without loading scipy.stats
-
     level = _checks.real("level", level, 0.0, 1.0, low_open=True, high_open=True)
-    auc, var = _interval_auc.delong_arrays(scores, y)
-    lo, hi = _interval_auc.logit_interval(auc, var, float(ndtri((1 + level) / 2)))
+    auc, var = _auc.delong_arrays(scores, y)
+    lo, hi = _auc.logit_interval(auc, var, z_quantile(level))
     return auc, lo, hi

@@ -538,7 +538,7 @@ def explain(
     Examples
     --------
     >>> import cvframe
-    >>> from cvframe.explain import explain
+    >>> from cvframe.explanation import explain
     >>> ds = cvframe.datasets.table2()
     >>> e = explain("0.667", ds)
     >>> list(e.matches["name"])

@@ -1,8 +1,9 @@
 """Intervals over per-fold values and from nested cross-validation.
 
 :func:`corrected_t`: the mean of per-fold values and Nadeau & Bengio's corrected t interval
-over the folds of (repeated) CV, with the correction of :func:`cvframe.compare.fold.moments`
-(the one used by ``compare(test="corrected_t")``); :func:`nested`: the interval of Bates,
+over the folds of (repeated) CV, with the correction of
+:func:`~cvframe.intervals.quantiles.corrected_moments` (the one ``compare(test="corrected_t")``
+uses); :func:`nested`: the interval of Bates,
 Hastie & Tibshirani (2024) from the estimates ``cvframe.cross_validate(..., nested=R)``
 records in ``attrs["nested_cv"]``.
 """
@@ -17,7 +18,7 @@ import xarray as xr
 from .. import _labels
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
-from .fold import moments
+from .quantiles import corrected_moments, t_quantile, z_quantile
 
 __all__ = ["corrected_t", "nested"]
 
@@ -37,8 +38,6 @@ def corrected_t(
     ds: xr.Dataset, v: xr.DataArray, name: str, level: float
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Mean of the per-fold values ``v`` and its Nadeau-Bengio corrected t interval."""
-    from scipy.special import stdtrit  # the t quantile, as scipy.stats.t.ppf computes it
-
     real = read_counts(ds).is_fold
     real = real if CLASS in v.dims else real.any(CLASS)
     bad = v.isnull() & real
@@ -57,10 +56,10 @@ def corrected_t(
             "metric's interval (fold_method=None)."
         )
     cube, vals, dim = _one(ds, v)
-    mean, se, df, info = moments(vals, cube, dim, "corrected_t")
+    mean, se, df, info = corrected_moments(vals, cube, dim, "corrected_t")
     if dim == "_one":
         mean, se, df = (x.squeeze("_one", drop=True) for x in (mean, se, df))
-    q = xr.apply_ufunc(stdtrit, df, (1 + level) / 2)
+    q = t_quantile(level, df)
     info = {k: info[k] for k in ("n_test", "n_train", "test_train_ratio", "n_folds_used")}
     info["bounds"] = "mean +- t * se, clipped to [0, 1] (the metric's range)"
     return mean, (mean - q * se).clip(0.0, 1.0), (mean + q * se).clip(0.0, 1.0), info
@@ -68,8 +67,6 @@ def corrected_t(
 
 def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, Any]]:
     """Nested CV's ``estimate - bias +- z se`` per model from ``data.attrs["nested_cv"]``."""
-    from scipy.special import ndtri  # the normal quantile, without loading scipy.stats
-
     table = getattr(data, "attrs", {}).get("nested_cv")
     if not table:
         raise ValueError(
@@ -85,7 +82,7 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
             f"metric={metric!r}, but the nested cross-validation estimated "
             f"{few(sorted(set(map(str, asked))))}; pass metric= that metric."
         )
-    z = float(ndtri((1 + level) / 2))
+    z = z_quantile(level)
     rows = [table[m] for m in names]
     est = np.array([float(r["estimate"]) for r in rows])
     centre = est - np.array([float(r["bias"]) for r in rows])

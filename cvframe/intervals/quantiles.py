@@ -1,0 +1,107 @@
+r"""The quantiles and references every interval and test of cvframe shares.
+
+:func:`t_quantile` and :func:`z_quantile` are the one place a Student t or normal quantile is
+computed (from :mod:`scipy.special`, without importing :mod:`scipy.stats`);
+:func:`corrected_moments` is the mean, standard error and degrees of freedom of per-fold
+values with the variance correction of Nadeau & Bengio (2003), which the corrected t interval
+(:func:`cvframe.interval`) and the corrected t-test (:func:`cvframe.compare`) share;
+:data:`REFERENCES` is the one table of the methods' references.
+
+>>> round(float(t_quantile(0.95, 9)), 4), round(float(z_quantile(0.95)), 4)
+(2.2622, 1.96)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import xarray as xr
+
+from ..schema import CLASS, FOLD, REPEAT, read_counts
+
+__all__ = ["REFERENCES", "corrected_moments", "t_interval", "t_quantile", "z_quantile"]
+
+#: The reference of every interval method (copied to a result's ``attrs["reference"]``).
+REFERENCES = {
+    "posterior": (
+        "C. Goutte and E. Gaussier, A probabilistic interpretation of precision, recall and "
+        "F-score, with implication for evaluation, ECIR 2005; L. D. Brown, T. T. Cai and A. "
+        "DasGupta, Interval estimation for a binomial proportion, Statistical Science 16(2), "
+        "2001 (Jeffreys prior)."
+    ),
+    "bootstrap": (
+        "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993 (percentile "
+        "interval; resampled within strata fold x true class)."
+    ),
+    "delong": (
+        "E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Comparing the areas under two "
+        "or more correlated receiver operating characteristic curves: a nonparametric "
+        "approach, Biometrics 44(3), 1988; X. Sun and W. Xu, Fast implementation of DeLong's "
+        "algorithm for comparing the areas under correlated receiver operating characteristic "
+        "curves, IEEE Signal Processing Letters 21(11), 2014 (logit scale)."
+    ),
+    "corrected_t": (
+        "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
+        "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
+        "tests for comparing learning algorithms, PAKDD 2004."
+    ),
+    "nested": (
+        "S. Bates, T. Hastie and R. Tibshirani, Cross-validation: what does it estimate and "
+        "how well does it do it?, Journal of the American Statistical Association 119(546), "
+        "2024."
+    ),
+}
+
+
+def t_quantile(level: float, df: Any) -> Any:
+    r"""The two-sided Student t quantile :math:`t_{\nu,(1+\text{level})/2}` (``df`` broadcasts;
+    a DataArray stays one)."""
+    from scipy.special import stdtrit  # as scipy.stats.t.ppf computes it
+
+    return xr.apply_ufunc(stdtrit, df, (1 + level) / 2)
+
+
+def z_quantile(level: float) -> float:
+    r"""The two-sided normal quantile :math:`z_{(1+\text{level})/2}`."""
+    from scipy.special import ndtri
+
+    return float(ndtri((1 + level) / 2))
+
+
+def t_interval(
+    mean: xr.DataArray, se: xr.DataArray, df: xr.DataArray, level: float
+) -> dict[str, xr.DataArray]:
+    """The mean and its ``level`` Student t interval on ``df`` degrees of freedom."""
+    q = t_quantile(level, df)
+    return {"mean": mean, "low": mean - q * se, "high": mean + q * se, "df": df.astype("float64")}
+
+
+def corrected_moments(
+    d: xr.DataArray, ds: xr.Dataset, dim: str, test: str
+) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
+    r"""Mean, standard error and degrees of freedom of per-fold values ``d`` over the
+    repeats x folds: :math:`\sqrt{(1/n + n_{test}/n_{train})\,\hat\sigma^2}` (Nadeau & Bengio
+    2003), uncorrected (:math:`1/n`) for ``test="t"``; :math:`n_{test}/n_{train}` from the fold
+    totals of ``ds`` (the first entry of ``dim``)."""
+    x = (d if REPEAT in d.dims else d.expand_dims(REPEAT)).stack(_obs=(REPEAT, FOLD))
+    n = x.notnull().sum("_obs")
+    if int(n.min()) < 2:
+        raise ValueError(
+            f"test={test!r} needs at least two folds per comparison (got {int(n.min())}); "
+            "run more folds or repeats."
+        )
+    ratio: Any = 0.0
+    info: dict[str, Any] = {"n_folds_used": int(n.max())}
+    if test != "t":
+        tests = read_counts(ds).n.isel({CLASS: 0, dim: 0}, drop=True)
+        tests = tests.where(tests > 0)
+        if REPEAT not in tests.dims:
+            tests = tests.expand_dims(REPEAT)
+        trains = (tests.sum(FOLD) - tests).where(tests.notnull())
+        ratio = tests.sum((REPEAT, FOLD)) / trains.sum((REPEAT, FOLD))
+        info["n_test"] = float(tests.mean().item())
+        info["n_train"] = float(trains.mean().item())
+        info["test_train_ratio"] = float(ratio.mean().item())
+    se = np.sqrt((1.0 / n + ratio) * x.var("_obs", ddof=1))
+    return x.mean("_obs"), se, n - 1, info

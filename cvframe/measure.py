@@ -1,0 +1,143 @@
+"""The one path from a metric name to its number, for every surface that takes a name.
+
+:func:`cube` computes any count or multilabel metric of :data:`cvframe.metrics.REGISTRY` from
+a counts cube, by variant (pooled ``"tp_fp"``, fold mean ``"avg"``, ...) and class average;
+:func:`frame` any score metric of a predictions frame (its ``kernel``, a function of
+:mod:`cvframe.scores`); :func:`pooled_counts` the same count metrics of plain numpy counts
+(the resampling tests draw those). :func:`cvframe.compare`, :func:`cvframe.interval`,
+:class:`cvframe.PooledSearchCV`, :func:`cvframe.explain` and the report all compute through
+here, so a metric added to the registry reaches every one of them.
+
+>>> import cvframe
+>>> ds = cvframe.datasets.table1()
+>>> round(cube(ds, "f", "tp_fp").item(), 3), round(cube(ds, "f", "avg").item(), 3)
+(0.583, 0.692)
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+import xarray as xr
+
+from . import formulas, metrics, multiclass, reduce, scores
+from .errors import few
+from .reduce import multilabel
+from .schema import CLASS, read_counts
+
+__all__ = ["average_classes", "cube", "fold_values", "frame", "pooled_counts"]
+
+_HOW = {None: None, "avg": "avg", "tp_fp": "pooled"}
+
+
+def _split(variant: str | None) -> tuple[str | None, bool]:
+    """A variant as ``(fold_method, skip_undefined)``: ``"avg_skip"`` -> ``("avg", True)``."""
+    if variant is None:
+        return None, False
+    return variant.removesuffix("_skip"), variant.endswith("_skip")
+
+
+def cube(
+    ds: xr.Dataset,
+    metric: str,
+    variant: str | None,
+    average: str | None = None,
+    *,
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+) -> xr.DataArray:
+    """A count or multilabel metric of a cube: per fold (``variant=None``), pooled
+    (``"tp_fp"``) or fold-averaged (``"avg"``, ``"avg_skip"``, ``"pr_re"``...), averaged
+    over the classes by ``average`` (None: per class; a metric over every class, such as
+    accuracy or MCC, ignores it)."""
+    entry = metrics.REGISTRY[metric]
+    fm, skip = _split(variant)
+    if entry.kind == "score":
+        raise ValueError(
+            f"metric={metric!r} reads scores: pass the predictions frame, not the counts cube."
+        )
+    if entry.kind == "sample":  # sample-based, or averaged over every label decision
+        kw = {"beta": beta} if entry.kernel == "f_samples" else {}
+        if entry.kernel == "jaccard_samples":
+            return multilabel.jaccard(ds, "samples", cast(Any, fm), zero_division=zero_division)
+        func = getattr(multilabel, entry.kernel)
+        return cast(xr.DataArray, func(ds, fm, zero_division=zero_division, **kw))
+    if entry.kernel == "accuracy" and (average is None or ds.attrs.get("task") == "multiclass"):
+        return reduce.accuracy(ds, cast(Any, _HOW[fm]), zero_division=zero_division)
+    spec = formulas.METRIC_SPECS[entry.kernel]
+    if average is None or spec.over_classes or ds.sizes.get(CLASS, 1) <= 1:
+        return reduce.aggregate(
+            ds,
+            cast(Any, entry.kernel),
+            cast(Any, fm),
+            beta=beta,
+            skip_undefined=skip,
+            zero_division=zero_division,
+        )
+    if skip:
+        raise ValueError(
+            f"{metrics.display(metric, variant)} skips undefined folds per class; a class "
+            f"average (average={average!r}) of it is not defined: use variant 'avg', or "
+            "average=None."
+        )
+    if entry.kernel not in multiclass.METRICS:
+        raise ValueError(
+            f"metric={metric!r} has no class average (average={average!r} averages "
+            f"{few(multiclass.METRICS)}); pass average=None to keep the classes."
+        )
+    func = getattr(multiclass, average)
+    return cast(
+        xr.DataArray,
+        func(ds, entry.kernel, fold_method=fm, beta=beta, zero_division=zero_division),
+    )
+
+
+def fold_values(
+    ds: xr.Dataset,
+    metric: str,
+    average: str | None = None,
+    *,
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+) -> xr.DataArray:
+    """Per-fold values of a count metric (NaN where a cell is not a fold)."""
+    vals = cube(ds, metric, None, average, beta=beta, zero_division=zero_division)
+    is_fold = read_counts(ds).is_fold
+    return vals.where(is_fold if CLASS in vals.dims else is_fold.any(CLASS))
+
+
+def average_classes(values: np.ndarray, support: np.ndarray, average: str | None) -> np.ndarray:
+    """Per-class values (..., C) as one value (...): macro or support-weighted mean."""
+    if values.shape[-1] == 1:
+        return values[..., 0]
+    if average == "weighted":
+        return formulas.safe_divide((values * support).sum(-1), support.sum(-1))
+    return values.mean(-1)
+
+
+def pooled_counts(
+    metric: str, counts: dict[str, np.ndarray], average: str | None, beta: float, binary: bool
+) -> np.ndarray:
+    """A count metric of numpy counts over (..., C), 0 where undefined, -> (...): the class
+    average of a per-class metric, or the metric over every class (``binary``: the classes
+    hold the positive one only)."""
+    kernel = metrics.REGISTRY[metric].kernel
+    tp, fp, fn, tn = (counts[k] for k in ("tp", "fp", "fn", "tn"))
+    if formulas.METRIC_SPECS[kernel].over_classes:
+        if binary:
+            tp, fp, fn, tn = formulas.both_classes(tp, fp, fn, tn)
+        return np.asarray(formulas.metric(kernel, tp, fp, fn, tn, fill=0.0))
+    if average == "micro" and tp.shape[-1] > 1:
+        tp, fp, fn, tn = (x.sum(-1, keepdims=True) for x in (tp, fp, fn, tn))
+    per_class = np.asarray(formulas.metric(kernel, tp, fp, fn, tn, beta=beta, fill=0.0))
+    return average_classes(per_class, tp + fn, average)
+
+
+def frame(df: Any, metric: str, method: str, *args: Any, **kwargs: Any) -> xr.DataArray:
+    """A score metric of a predictions frame: ``scores.<kernel>(df, method, ...)`` (method
+    ``"merge"``, ``"avg"`` or ``"fold"``; further arguments as that function takes them)."""
+    entry = metrics.REGISTRY[metric]
+    if entry.kind != "score":
+        raise ValueError(f"metric={metric!r} is not a score metric; compute it from the cube.")
+    return cast(xr.DataArray, getattr(scores, entry.kernel)(df, method, *args, **kwargs))
