@@ -281,8 +281,11 @@ def _table() -> dict[str, Resolved]:
             out.setdefault(scorer, Resolved(m.name, variant, sign))
             if sign < 0:  # the negated pooled name: "neg_brier_merge"
                 out.setdefault(f"neg_{m.name}_{variant}", Resolved(m.name, variant, sign))
-            averages = AVERAGES[1:] if m.kind == "count" and m.scope == "class" else ()
-            averages = ("macro", "weighted") if m.kind == "score" else averages
+            averages: tuple[Any, ...] = ()
+            if m.kind == "count" and m.scope == "class":
+                averages = AVERAGES[1:]
+            elif m.kind == "score":
+                averages = ("macro", "weighted")
             for avg in averages:
                 key = f"{scorer}_ovr_{avg}" if m.name == "auc" else f"{scorer}_{avg}"
                 out.setdefault(key, Resolved(m.name, variant, sign, avg))

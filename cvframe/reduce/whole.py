@@ -33,7 +33,7 @@ def _values(c: Counts, metric: str, binary: bool, fill: float) -> tuple[Any, Any
         counts = [np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn)]
         if binary:
             counts = list(formulas.both_classes(*counts))
-        num, den = spec.num_den(*counts, 1.0)
+        num, den = spec.num_den(counts[0], counts[1], counts[2], counts[3], 1.0)
         return formulas.safe_divide(num, den, fill), np.asarray(den == 0)
 
     value, undefined = xr.apply_ufunc(
