@@ -100,7 +100,7 @@ def sort_share(df: pd.DataFrame) -> tuple[float, float] | None:
     """Seconds of one ``auc_methods`` run spent in the compiled radix sort, and the run's
     seconds; None on the numpy engine (``ndarray.sort`` cannot be timed from outside)."""
     from cvframe import scores
-    from cvframe._kernel import engine
+    from cvframe._core.kernel import engine
     from cvframe.scores import _radix
 
     if engine(len(df)) != "numba":
@@ -143,7 +143,8 @@ def measure(rows: int, repeat: int = 3, classes: int = CLASSES, repeats: int = 0
     """Min and median over ``repeat`` rounds, cvframe and the sort floors in the same rounds
     (A, B, C, A, B, C, ...: a busy machine slows floor and candidate alike); the
     scikit-learn loop once, beside one more cvframe run."""
-    from cvframe import _kernel, scores
+    from cvframe import scores
+    from cvframe._core import kernel as _kernel
 
     df = make_frame(rows, classes=classes, repeats=repeats)
     _, cols = _columns(classes)
@@ -188,7 +189,7 @@ def measure(rows: int, repeat: int = 3, classes: int = CLASSES, repeats: int = 0
 
 
 def _engine(rows: int) -> str:
-    from cvframe._kernel import engine
+    from cvframe._core.kernel import engine
 
     if engine(rows) == "numba":
         return (

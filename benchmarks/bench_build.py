@@ -66,7 +66,7 @@ def sklearn_loop(y: np.ndarray, yp: np.ndarray, fold: np.ndarray, repeat: np.nda
 
 def int_rows(n: int, classes: tuple[int, ...], repeats: int, sklearn: bool) -> list[dict]:
     import cvframe
-    from cvframe import _kernel
+    from cvframe._core import kernel as _kernel
     from cvframe.build import _kernel as build_kernel
 
     out = []

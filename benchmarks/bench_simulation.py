@@ -42,7 +42,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # _timing
 from _timing import interleaved  # noqa: E402
 
 import cvframe  # noqa: E402
-from cvframe import _kernel, reduce, simulation  # noqa: E402
+from cvframe import reduce, simulation  # noqa: E402
+from cvframe._core import kernel as _kernel  # noqa: E402
 from cvframe.simulation import _sampler  # noqa: E402
 
 

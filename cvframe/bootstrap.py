@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from . import _checks, reduce
-from ._docs import doc
-from ._types import Dims
+from . import reduce
+from ._core import checks as _checks
+from ._core.docs import doc
+from ._core.types import Dims
 from .errors import CountsError, few
 from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, check_structure, where_text
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from . import _checks
+from ._core import checks as _checks
 from .errors import few
 
 __all__ = [
@@ -75,7 +75,7 @@ class MetricSpec:
     num_den: Callable[[Any, Any, Any, Any, float], tuple[Any, Any]]
     undefined_when: str  #: when ``den == 0``, as text
     warning: tuple[str, str]  #: a warning's words for an undefined fold (or cell), pooled cell
-    code: int  #: the metric's branch in the compiled loop of :mod:`cvframe._kernel`
+    code: int  #: the metric's branch in the compiled loop of :mod:`cvframe._core.kernel`
     uses_tn: bool = False  #: whether the formula reads the true negatives
     #: ``(tp, fp, fn, tn) -> mask`` of the folds a fold mean calls undefined (and skips under
     #: ``skip_undefined``) when not ``den == 0``: for F, where precision or recall is

@@ -8,7 +8,7 @@ Booleans: :func:`prepare_for_write` stores boolean coordinates and variables as 
 strings marked with the attr ``cvframe_dtype="bool"``; :func:`open_dataset` turns them back
 into booleans, as it does for the "yes"/"no" ``stratified`` coordinate and ``exact`` variable
 of bias-study files written by earlier releases. Labels stored in attrs (``pos_label``) are
-read with :func:`cvframe._labels.from_attr` against the class coordinate, so a bool label
+read with :func:`cvframe._core.labels.from_attr` against the class coordinate, so a bool label
 comes back as a bool.
 """
 

@@ -11,9 +11,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from . import _checks, formulas
-from ._docs import doc
-from ._types import Dims, KappaFoldMethod, ZeroDivision
+from . import formulas
+from ._core import checks as _checks
+from ._core.docs import doc
+from ._core.types import Dims, KappaFoldMethod, ZeroDivision
 from .errors import CountsError, few
 from .reduce import Undefined, fold_mean, warn
 from .schema import CONFUSION, PRED, TRUE, check_structure, provenance

@@ -18,9 +18,10 @@ from typing import Any, Literal
 
 import xarray as xr
 
-from . import _checks, formulas
-from ._docs import doc, register
-from ._types import Definition, Dims, FoldMethod, Metric, ZeroDivision
+from . import formulas
+from ._core import checks as _checks
+from ._core.docs import doc, register
+from ._core.types import Definition, Dims, FoldMethod, Metric, ZeroDivision
 from .kappa import KAPPA_BANDS, confusion, kappa, kappa_band, kappa_expected
 from .reduce import aggregate_counts, check_metric, class_mean, fold_dims, fold_mean, warn
 from .repeats import STACKED, summary

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from . import _checks
-from ._docs import doc
+from ._core import checks as _checks
+from ._core.docs import doc
+from ._core.quantiles import t_quantile
 from .errors import UndefinedMetricWarning, user_stacklevel
 from .reduce import aggregate, f_tp_fp, fold_dims
 from .schema import CLASS, FOLD, REPEAT, read_counts
@@ -138,8 +139,6 @@ def summary(
     >>> [round(float(ds.cv.summary(k, dim="fold", ddof=d)["std"]), 4) for d in (0, 1)]
     [0.4714, 0.5774]
     """
-    from scipy.special import stdtrit  # the t quantile, as scipy.stats.t.ppf computes it
-
     ddof = _checks.integer(
         "ddof", ddof, low=0, high=1, fix="Use ddof=1 (sample sd) or ddof=0 (population sd)."
     )
@@ -183,7 +182,7 @@ def summary(
         half = sample_sd
     else:
         sample_sd = x.std(d, ddof=1, skipna=False)
-        half = float(stdtrit(n - 1, (1 + float(ci)) / 2)) * sample_sd / math.sqrt(n)
+        half = float(t_quantile(float(ci), n - 1)) * sample_sd / math.sqrt(n)
     std = sample_sd if ddof == 1 else x.std(d, ddof=0, skipna=False)
     sem = sample_sd / math.sqrt(n)
     stats = dict(mean=mean, std=std, sem=sem, ci_low=mean - half, ci_high=mean + half)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from . import _checks
+from ._core import checks as _checks
 from .errors import CountsError, few
 
 __all__ = [

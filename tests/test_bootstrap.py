@@ -258,7 +258,7 @@ def test_keeps_other_dims_and_accessor_parity(boot_frame, noisy):
         assert res.sel(model="knn").item() == bootstrap_632(a, plus=plus).item()
         assert res.sel(model="nb").item() == bootstrap_632(b, plus=plus).item()
         xr.testing.assert_identical(both.cv.bootstrap_632(plus=plus), res)
-    from cvframe._docs import accessor_doc
+    from cvframe._core.docs import accessor_doc
 
     assert both.cv.bootstrap_632.__doc__ == accessor_doc(bootstrap_632)
 

@@ -487,7 +487,7 @@ def test_integer_folds_with_categorical_labels_equal_the_oracle(seed):
 
 
 def test_range_codes_match_hashing():
-    from cvframe import _labels
+    from cvframe._core import labels as _labels
 
     rng = np.random.default_rng(0)
     for dtype in (np.int8, np.int64, np.uint16, np.bool_):

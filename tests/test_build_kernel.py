@@ -9,7 +9,8 @@ import pytest
 from sklearn.metrics import confusion_matrix
 
 import cvframe
-from cvframe import CountsError, _kernel
+from cvframe import CountsError
+from cvframe._core import kernel as _kernel
 from cvframe.build import _kernel as build_kernel
 
 ENGINES = ["numpy", "numba"]

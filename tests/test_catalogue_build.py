@@ -13,7 +13,8 @@ import xarray as xr
 from sklearn.metrics import multilabel_confusion_matrix
 
 import cvframe
-from cvframe import CountsError, _labels
+from cvframe import CountsError
+from cvframe._core import labels as _labels
 from cvframe.io import prepare_for_write
 
 COUNTS = ("tp", "fp", "fn", "tn")

@@ -188,7 +188,7 @@ def test_accessor_delegates():
     ds = cvframe.datasets.table1()
     pd.testing.assert_frame_equal(ds.cv.anomalies(tolerance=0.1), anomalies(ds, tolerance=0.1))
     # the accessor shows the function's docstring without the ds parameter it supplies
-    from cvframe._docs import accessor_doc
+    from cvframe._core.docs import accessor_doc
 
     assert ds.cv.anomalies.__doc__ == accessor_doc(anomalies)
     assert "ds : xarray.Dataset" not in ds.cv.anomalies.__doc__

@@ -8,8 +8,10 @@ import pytest
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import cvframe
-from cvframe import _checks, _labels, scores
-from cvframe._labels import frame
+from cvframe import scores
+from cvframe._core import checks as _checks
+from cvframe._core import labels as _labels
+from cvframe._core.labels import frame
 from cvframe.errors import ColumnError
 
 

@@ -149,7 +149,7 @@ def test_compare_and_explain_stay_functions_after_their_packages_load(probe):
 
 def test_lazy_docstrings_equal_the_rendered_function_docstrings(probe):
     from cvframe import bootstrap, build, diagnostics, reduce, report, scores
-    from cvframe._docs import accessor_doc
+    from cvframe._core.docs import accessor_doc
     from cvframe.accessors import CVDataFrameAccessor, CVDatasetAccessor
     from cvframe.accessors._common import in_method_order
     from cvframe.comparison import compare

@@ -16,7 +16,8 @@ import pytest
 import xarray as xr
 
 import cvframe
-from cvframe import _kernel, formulas, reduce
+from cvframe import formulas, reduce
+from cvframe._core import kernel as _kernel
 
 METRICS = tuple(_kernel.METRIC_CODES)
 FILLS = (0.0, 1.0, np.nan)

@@ -1,4 +1,4 @@
-"""The label policy (cvframe._labels): shapes, universe, binary default, codes, attrs."""
+"""The label policy (cvframe._core.labels): shapes, universe, binary default, codes, attrs."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvframe import CountsError, _labels
+from cvframe import CountsError
+from cvframe._core import labels as _labels
 
 # --- shapes -------------------------------------------------------------------------------------
 

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 import xarray as xr
 
-from cvframe import _kernel, _types, formulas, multiclass, reduce
+from cvframe import formulas, multiclass, reduce
+from cvframe._core import kernel as _kernel
+from cvframe._core import types as _types
 from cvframe.formulas import METRIC_SPECS, MetricSpec
 from cvframe.schema import COUNTS
 

@@ -628,7 +628,7 @@ def test_accessor_parity():
     ]
     for a, b in pairs:
         xr.testing.assert_identical(a, b)
-    from cvframe._docs import accessor_doc
+    from cvframe._core.docs import accessor_doc
 
     for name in ("macro", "micro", "weighted", "kappa", "confusion", "summary"):
         assert getattr(cvframe.accessors.CVDatasetAccessor, name).__doc__ == accessor_doc(

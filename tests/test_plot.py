@@ -176,7 +176,7 @@ def test_accessor_namespaces():
     ds = cvframe.datasets.table1()
     assert isinstance(ds.cv.plot, plot.DatasetPlotter)
     # the accessor shows the function's docstring without the ds/df parameter it supplies
-    from cvframe._docs import accessor_doc
+    from cvframe._core.docs import accessor_doc
 
     assert ds.cv.plot.folds.__doc__ == accessor_doc(plot.folds, data=("data",))
     assert "data : xarray.Dataset" not in ds.cv.plot.folds.__doc__

@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from cvframe import _kernel, scores
+from cvframe import scores
+from cvframe._core import kernel as _kernel
 from cvframe.scores import _keys, _radix
 
 needs_numba = pytest.mark.skipif(

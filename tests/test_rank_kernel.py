@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
-from cvframe import _kernel, scores
+from cvframe import scores
+from cvframe._core import kernel as _kernel
 from cvframe.scores import _keys, _rank
 from cvframe.scores._driver import run
 from cvframe.scores.ranking import AP, AUC, R_PRECISION

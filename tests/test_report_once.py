@@ -17,7 +17,7 @@ import pytest
 
 import cvframe
 from cvframe import reduce, tidy
-from cvframe._labels import frame as labels_frame
+from cvframe._core.labels import frame as labels_frame
 from cvframe.report import html_with_figures, render, report
 
 mpl = pytest.importorskip("matplotlib", reason="the HTML figures need matplotlib")

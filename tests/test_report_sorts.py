@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvframe import _kernel, scores
+from cvframe import scores
+from cvframe._core import kernel as _kernel
 from cvframe.intervals import delong, interval
 from cvframe.scores import _keys, _rank
 

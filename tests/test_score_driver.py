@@ -16,7 +16,8 @@ import xarray as xr
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import cvframe  # noqa: F401  (registers df.cv)
-from cvframe import UndefinedMetricWarning, _kernel, scores, tidy
+from cvframe import UndefinedMetricWarning, scores, tidy
+from cvframe._core import kernel as _kernel
 from cvframe.scores import _driver, _rank, curves
 
 

@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from cvframe import _kernel, scores
+from cvframe import scores
+from cvframe._core import kernel as _kernel
 from cvframe.scores import _keys, _rank
 
 REPS, FOLDS = 5, 10
@@ -152,7 +153,7 @@ def _run(code: str, **env: str) -> str:
 
 def test_diagnostics_and_the_ranking_keys_import_nothing_heavy():
     out = _run(
-        "import sys, cvframe.diagnostics, cvframe.scores._keys, cvframe._kernel\n"
+        "import sys, cvframe.diagnostics, cvframe.scores._keys, cvframe._core.kernel\n"
         "print(sorted(m for m in ('scipy.stats', 'scipy.special', 'numba', 'dask.array')"
         " if m in sys.modules))"
     )
@@ -167,7 +168,7 @@ def test_compiled_kernels_are_cached_on_disk(tmp_path):
         "import numpy as np\n"
         "from cvframe.scores import _keys\n"
         "print(_keys.kernel().min_bits(np.array([0.5, -0.25, 0.0])))\n"
-        "from cvframe import _kernel\n"
+        "from cvframe._core import kernel as _kernel\n"
         "_kernel._loop_compiled()\n"
     )
     out = _run(code, NUMBA_CACHE_DIR=str(tmp_path))

@@ -8,7 +8,7 @@ Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate 
 ``__init__``. Each method has its own explicit signature (the data argument is the accessor's
 object, the other parameters keep the function's names and defaults), is one call
 ``func(self._obj, **args(locals()))`` and has the function's docstring rendered for the
-method by :mod:`cvframe._docs` (without the ``ds``/``df`` parameter, the parameters in the
+method by :mod:`cvframe._core.docs` (without the ``ds``/``df`` parameter, the parameters in the
 method's order). No ``__wrapped__``: ``help`` and ``inspect.signature`` show the method as it
 is called. The function API is the typed API; the accessor is sugar; ``tests/test_parity.py``
 keeps the two in step.

@@ -1,5 +1,5 @@
 """What both accessors share: the function's docstring rendered for the method (through
-:func:`cvframe._docs.accessor_doc`, its parameters in the method's order) and the one way a
+:func:`cvframe._core.docs.accessor_doc`, its parameters in the method's order) and the one way a
 method hands its arguments to the function.
 
 A method over a module that ``import cvframe`` does not load (the report, diagnostics,
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar, cast
 
-from .. import _docs
+from .._core import docs as _docs
 
 __all__ = [
     "args",

@@ -10,7 +10,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import multiclass, reduce, repeats
-from .._types import (
+from .._core.types import (
     CellMetric,
     Definition,
     Dims,

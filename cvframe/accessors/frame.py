@@ -10,7 +10,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import build, reduce
-from .._types import ZeroDivision
+from .._core.types import ZeroDivision
 from ._common import (
     args,
     compare_doc,

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _labels
-from .._kernel import compiled, engine
+from .._core import labels as _labels
+from .._core.kernel import compiled, engine
 from ..errors import CountsError
 
 #: Rows per block: the index arithmetic of one block stays in cache.
@@ -317,7 +317,7 @@ def fast_confusion(
     the group values that occur (whatever their weight), those values, the labels that occur
     and the lowest label. None when an input is not a plain integer array or ranges are wide.
 
-    Two engines (:func:`cvframe._kernel.engine`, the same counts): a compiled pass that
+    Two engines (:func:`cvframe._core.kernel.engine`, the same counts): a compiled pass that
     checks the ranges as it counts (:func:`compiled_count`), and numpy: the ranges block by
     block, then the counts block by block (:func:`blocked_count`).
     """

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
-from .._labels.frame import is_dask_frame
+from .._core import labels as _labels
+from .._core.labels.frame import is_dask_frame
 from ..errors import CountsError, few
 from . import _kernel
 

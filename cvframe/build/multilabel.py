@@ -9,8 +9,8 @@ from collections.abc import Hashable, Sequence
 import pandas as pd
 import xarray as xr
 
-from .._docs import doc
-from .._types import ZeroDivision
+from .._core.docs import doc
+from .._core.types import ZeroDivision
 from ..reduce import multilabel
 from .predictions import frame_cube
 

@@ -1,7 +1,7 @@
 """Counts cubes from per-sample predictions: :func:`from_predictions` and
 :func:`counts_from_frame` (``df.cv.counts()``).
 
-Labels follow :mod:`cvframe._labels` (universe, order, binary default, codes); the counting
+Labels follow :mod:`cvframe._core.labels` (universe, order, binary default, codes); the counting
 is :mod:`cvframe.build._kernel` (one ``bincount`` over a combined index).
 """
 
@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
-from .._labels import frame
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.labels import frame
 from ..errors import ColumnError, CountsError, few
 from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, validate
 from . import _kernel, _lazy

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
+from .._core import checks as _checks
+from .._core import labels as _labels
 from .._version import __version__ as _version
 from ..errors import CountsError, few
 from ..reduce.multilabel import SAMPLE_VARS

@@ -11,7 +11,7 @@ from typing import Any
 
 import xarray as xr
 
-from .._labels.frame import multilabel_names
+from .._core.labels.frame import multilabel_names
 from ..readers import FORMATS as READER_FORMATS
 from ..schema import FRAME_DIMS
 from ._common import (

@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
-from .._labels import frame as frame_reader
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.labels import frame as frame_reader
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling

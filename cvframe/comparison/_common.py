@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import _labels, build, measure, metrics
-from .._labels import frame as frame_reader
+from .. import build, measure, metrics
+from .._core import labels as _labels
+from .._core.labels import frame as frame_reader
 from ..errors import few
 from ..schema import CLASS, REPEAT
 

@@ -11,9 +11,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import _checks, build, reduce
+from .. import build, reduce
+from .._core import checks as _checks
+from .._core.quantiles import t_quantile
 from ..errors import user_stacklevel
-from ..intervals.quantiles import corrected_moments, t_interval, t_quantile
+from ..intervals.shared import corrected_moments, t_interval
 from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
 from ._common import (
     POOLED_METRICS,

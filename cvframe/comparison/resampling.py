@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels, measure
-from .._labels import frame as frame_reader
+from .. import measure
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.labels import frame as frame_reader
 from ..errors import few
 from ..schema import REPEAT
 from ..scores import auc_arrays
@@ -170,7 +172,7 @@ def _scores(req: Request, pr: Paired, parts: list[pd.DataFrame], shape: tuple) -
 def read(req: Request) -> Paired:
     """The rows of every model aligned by (repeat, sample), checked paired, with the labels
     (per-sample counts from :func:`cvframe.build.counts_from_frame`) or the scores (read by
-    :func:`cvframe._labels.frame.parse`) the metric needs."""
+    :func:`cvframe._core.labels.frame.parse`) the metric needs."""
     models, parts, r_coord, s_per = _align(req)
     fold0 = pd.factorize(parts[0][req.cols["fold"]].to_numpy()[:s_per], sort=True)[0]
     pr = Paired(models, r_coord, np.zeros(s_per, np.int64), fold0)

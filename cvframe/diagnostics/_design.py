@@ -14,7 +14,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import reduce
-from .._labels import frame as labels_frame
+from .._core.labels import frame as labels_frame
 from ..errors import UndefinedMetricWarning
 from ..schema import CLASS, COUNTS, DUPLICATE, FOLD, REPEAT, SUBSET, TRUE, read_counts
 from ._folds import Findings, num, py

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
 from .. import scores as score_metrics
-from .._labels import frame as labels_frame
+from .._core import labels as _labels
+from .._core.labels import frame as labels_frame
 from ..errors import UndefinedMetricWarning
 from ..reduce import F_METHODS
 from ..schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts

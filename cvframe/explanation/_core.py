@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, formulas, multiclass, reduce, scores
+from .. import formulas, multiclass, reduce, scores
+from .._core import checks as _checks
 from ..errors import user_stacklevel
 
 __all__ = [

@@ -17,7 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import formulas, reduce, scores
-from .._labels.frame import parse
+from .._core.labels.frame import parse
 from ..schema import CLASS, FOLD, REPEAT
 
 __all__ = ["LABEL", "Counts", "Recipe", "Scores", "evaluate", "weighted"]

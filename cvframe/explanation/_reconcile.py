@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _checks
+from .._core import checks as _checks
 from ..schema import CLASS, FOLD, REPEAT
 from ._core import ACCURACY, AUC_TABLE, F_BINARY, as_cube, base_metric, parse_reported
 from ._recipes import Counts, Recipe, Scores, evaluate

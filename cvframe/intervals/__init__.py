@@ -5,7 +5,7 @@ measured by :func:`cvframe.coverage_study`.
 Methods (:data:`METHODS`): ``"posterior"`` and ``"bootstrap"`` for pooled count metrics
 (:mod:`._pooled`), ``"delong"`` for AUC_merge (:mod:`._auc`),
 ``"corrected_t"`` for per-fold aggregations (the correction of
-:func:`~cvframe.intervals.quantiles.corrected_moments`) and ``"nested"`` for nested
+:func:`~cvframe.intervals.shared.corrected_moments`) and ``"nested"`` for nested
 cross-validation.
 """
 
@@ -18,12 +18,14 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, build, formulas, measure, scores
-from .._docs import doc
-from .._labels import frame as frame_reader
+from .. import build, formulas, measure, scores
+from .._core import checks as _checks
+from .._core.docs import doc
+from .._core.labels import frame as frame_reader
+from .._core.quantiles import z_quantile
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
-from .quantiles import REFERENCES, z_quantile
+from .shared import REFERENCES
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 

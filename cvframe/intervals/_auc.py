@@ -24,9 +24,9 @@ import numpy as np
 import xarray as xr
 
 from .. import scores
+from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, REPEAT
-from .quantiles import z_quantile
 
 __all__ = ["delong_arrays", "delong_frame", "frame_interval", "logit_interval"]
 

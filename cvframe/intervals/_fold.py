@@ -2,7 +2,7 @@
 
 :func:`corrected_t`: the mean of per-fold values and Nadeau & Bengio's corrected t interval
 over the folds of (repeated) CV, with the correction of
-:func:`~cvframe.intervals.quantiles.corrected_moments` (the one ``compare(test="corrected_t")``
+:func:`~cvframe.intervals.shared.corrected_moments` (the one ``compare(test="corrected_t")``
 uses); :func:`nested`: the interval of Bates,
 Hastie & Tibshirani (2024) from the estimates ``cvframe.cross_validate(..., nested=R)``
 records in ``attrs["nested_cv"]``.
@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import _labels
+from .._core import labels as _labels
+from .._core.quantiles import t_quantile, z_quantile
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
-from .quantiles import corrected_moments, t_quantile, z_quantile
+from .shared import corrected_moments
 
 __all__ = ["corrected_t", "nested"]
 

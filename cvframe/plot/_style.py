@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks
-from .._docs import accessor_doc, register
-from .._labels import plain
+from .._core import checks as _checks
+from .._core.docs import accessor_doc, register
+from .._core.labels import plain
 from ..schema import CLASS, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
 from ..tidy.curves import in_memory
@@ -474,7 +474,7 @@ def as_method(func: Callable[..., Any]) -> Callable[..., Any]:
 
     The method is made from the function, not written again: the same parameters and
     defaults (its ``__signature__``, which ``help`` and ``inspect`` show), the function's
-    docstring without its data parameter (:func:`cvframe._docs.accessor_doc`), one call.
+    docstring without its data parameter (:func:`cvframe._core.docs.accessor_doc`), one call.
     """
 
     def method(self: Any, /, *args: Any, **kwargs: Any) -> Any:

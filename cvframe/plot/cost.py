@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import tidy
-from .._docs import doc
+from .._core.docs import doc
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from ..tidy.curves import frame_args
 from ._style import (

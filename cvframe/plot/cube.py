@@ -14,8 +14,8 @@ import pandas as pd
 import xarray as xr
 
 from .. import tidy
-from .._docs import doc
-from .._types import ZeroDivision
+from .._core.docs import doc
+from .._core.types import ZeroDivision
 from ..reduce import F_METHODS
 from ..schema import CLASS, FOLD, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS

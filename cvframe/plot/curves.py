@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from .. import scores
-from .._docs import doc
+from .._core.docs import doc
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from ..tidy.curves import frame_args
 from ._style import (

@@ -14,7 +14,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import repeats, scores, tidy
-from .._docs import doc
+from .._core.docs import doc
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from ..tidy.curves import frame_args
 from ._style import (

@@ -12,8 +12,8 @@ import pandas as pd
 import xarray as xr
 
 from .. import tidy
-from .._checks import choice
-from .._docs import doc
+from .._core.checks import choice
+from .._core.docs import doc
 from ..reduce import F_METHODS
 from ..tidy import METHOD_LABELS
 from ._style import (

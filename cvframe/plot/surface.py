@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _checks, tidy
-from .._docs import doc
+from .. import tidy
+from .._core import checks as _checks
+from .._core.docs import doc
 from ._style import finish, new_axes
 
 __all__ = ["f_surface"]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import few
 
 __all__ = [

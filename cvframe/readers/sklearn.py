@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import few
 from ._common import ReaderError, predictions, read_table, refuse_other
 

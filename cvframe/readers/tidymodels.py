@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import _checks
+from .._core import checks as _checks
 from ..errors import few
 from . import _common
 from ._common import ReaderError

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
+from .._core import labels as _labels
 from ..build import from_confusion, from_counts
 from ..kappa import kappa
 from ._common import (

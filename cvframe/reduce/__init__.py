@@ -10,7 +10,7 @@ defined -- are named uses of it, and so are :func:`cvframe.multiclass.macro`, ``
 Jaccard, subset accuracy, Hamming loss). A cell whose counts are all 0 or all NaN is not a
 fold; every undefined cell has one wording (``UNDEFINED``) and a call emits one warning.
 
-The numbers come from one kernel (:mod:`cvframe._kernel`: numba when installed, a numpy
+The numbers come from one kernel (:mod:`cvframe._core.kernel`: numba when installed, a numpy
 fallback bit for bit the same), run through ``xarray.apply_ufunc`` so dask cubes stay lazy;
 this package is the labelled layer: dims, attrs, the ``zero_division`` policy, the warning.
 """

@@ -1,6 +1,6 @@
 """The fold-aggregation engine: argument checks, one warning per call, fold and class means.
 
-:func:`aggregate_counts` runs :mod:`cvframe._kernel` through ``xarray.apply_ufunc``;
+:func:`aggregate_counts` runs :mod:`cvframe._core.kernel` through ``xarray.apply_ufunc``;
 :func:`fold_mean` and :func:`class_mean` are the one mean over folds and over classes;
 :func:`warn` emits a call's one warning, worded by :data:`cvframe.formulas.METRIC_SPECS`.
 """
@@ -13,9 +13,11 @@ from typing import Any
 
 import xarray as xr
 
-from .. import _checks, _kernel, formulas
-from .._docs import doc
-from .._types import Dims
+from .. import formulas
+from .._core import checks as _checks
+from .._core import kernel as _kernel
+from .._core.docs import doc
+from .._core.types import Dims
 from ..errors import warn_undefined
 from ..schema import CLASS, COUNTS, Counts, check_structure, is_lazy, where_text
 
@@ -104,7 +106,7 @@ class FoldValues:
 
     Plain xarray arithmetic: it builds the masks a warning describes (only when a call
     warns) and pools counts exactly where float64 sums would not be exact; the values of
-    every aggregation come from :mod:`cvframe._kernel`.
+    every aggregation come from :mod:`cvframe._core.kernel`.
     """
 
     def __init__(self, c: Counts, b: float, fill: float) -> None:
@@ -311,7 +313,7 @@ def aggregate_counts(
 
     Arguments are already checked (:func:`aggregate` is the checked entry point). Returns
     the values and the undefined cases met, for the caller's one :func:`warn` (their masks
-    are built only if it warns). The numbers come from :mod:`cvframe._kernel`.
+    are built only if it warns). The numbers come from :mod:`cvframe._core.kernel`.
     """
     masks = _Masks(c, metric, dims, beta, fill)
     if fold_method is None:

@@ -10,9 +10,10 @@ from typing import Any
 
 import xarray as xr
 
-from .. import _checks, formulas
-from .._docs import doc
-from .._types import Dims, How, ZeroDivision
+from .. import formulas
+from .._core import checks as _checks
+from .._core.docs import doc
+from .._core.types import Dims, How, ZeroDivision
 from ..schema import CLASS, provenance, read_counts
 from ._engine import UNDEFINED, aggregate_counts, fold_dims, fold_mean, warn
 

@@ -11,9 +11,10 @@ from typing import Any
 
 import xarray as xr
 
-from .. import _checks, formulas
-from .._docs import doc
-from .._types import CellMetric, Dims, FoldMethod, ZeroDivision
+from .. import formulas
+from .._core import checks as _checks
+from .._core.docs import doc
+from .._core.types import CellMetric, Dims, FoldMethod, ZeroDivision
 from ..schema import CLASS, CONFUSION, COUNTS, provenance, read_counts
 from ._engine import aggregate_counts, check_metric, f_methods_counts, fold_dims, warn
 from .whole import aggregate_whole

@@ -23,9 +23,10 @@ from typing import Any, Literal
 
 import xarray as xr
 
-from .. import _checks, formulas
-from .._docs import doc, register
-from .._types import Dims, How, ZeroDivision
+from .. import formulas
+from .._core import checks as _checks
+from .._core.docs import doc, register
+from .._core.types import Dims, How, ZeroDivision
 from ..schema import CLASS, Counts, is_binary, is_lazy, provenance, read_counts
 from ._engine import Undefined, aggregate_counts, class_mean, fold_dims, fold_mean, warn
 from .cells import accuracy

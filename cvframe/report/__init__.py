@@ -25,8 +25,8 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from .. import _checks
-from .._types import ZeroDivision
+from .._core import checks as _checks
+from .._core.types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
 from ..schema import CLASS
 from .content import RECOMMENDATION, content, default_title, undefined_cells

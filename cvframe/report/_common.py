@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
+from .._core import labels as _labels
 from ..schema import CLASS
 
 __all__ = ["binary", "fork_workers", "forked", "plain", "pos_label"]

@@ -23,9 +23,10 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, diagnostics, multiclass, reduce, repeats, tidy
+from .. import diagnostics, multiclass, reduce, repeats, tidy
 from .. import scores as score_metrics
-from .._labels import frame as labels_frame
+from .._core import checks as _checks
+from .._core.labels import frame as labels_frame
 from ..reduce import F_METHODS
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT
 from ..tidy.curves import frame_args

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _checks, _labels
-from .._docs import doc
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.docs import doc
 from ..build import counts_from_frame
 from ..errors import few, user_stacklevel
 from ..schema import DUPLICATE

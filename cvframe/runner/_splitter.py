@@ -1,7 +1,7 @@
 """The target and the splits of a run.
 
 ``y`` is read once (task, class universe in class order, positive class, what is fitted)
-through :mod:`cvframe._labels`, the policy :func:`cvframe.from_predictions` and the score
+through :mod:`cvframe._core.labels`, the policy :func:`cvframe.from_predictions` and the score
 functions use. An ``int`` cv is k-fold (stratified or not, repeated with a seed); a splitter
 object is used as given; a list of (train, test) pairs is a splitter of its own. The splits
 are drawn once and checked, so every model and candidate of the run is fit on the same ones.
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import few
 from ..splits import Bootstrap, multilabel_kfold
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import few
 from ._fit import align_scores, fit_pool
 from ._splitter import Target

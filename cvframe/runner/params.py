@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import few
 
 __all__ = ["AS_GIVEN", "param_label", "read_params"]

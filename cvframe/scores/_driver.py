@@ -21,9 +21,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
-from .._docs import register
-from .._labels.frame import Frame, parse
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.docs import register
+from .._core.labels.frame import Frame, parse
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..reduce import fold_mean
 from ..schema import CLASS, FOLD, REPEAT, Counts, where_text

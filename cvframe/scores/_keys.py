@@ -10,7 +10,7 @@ group bits do not fit beside the score, label and low bits (wide-ranged scores w
 column), a counting pass groups the keys and each group is sorted on its own: still one sort
 of every key, in the same order.
 The numpy passes and their numba twins (:func:`kernel`) live together so the engines cannot
-drift apart (the tests compare them bit for bit); :func:`cvframe._kernel.engine` chooses.
+drift apart (the tests compare them bit for bit); :func:`cvframe._core.kernel.engine` chooses.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernel import compiled, engine
+from .._core.kernel import compiled, engine
 from . import _radix
 
 __all__ = ["ONE", "Packing", "kernel", "pack", "pack_signed", "partition", "sorted_keys"]

@@ -9,7 +9,7 @@ The passes alternate between the keys and a scratch buffer of the same size (``8
 back, so the sort is in place like ``ndarray.sort``. O(n) per pass, against O(n log n)
 comparisons.
 
-Compiled with numba (cached on disk) and only used where :func:`cvframe._kernel.engine`
+Compiled with numba (cached on disk) and only used where :func:`cvframe._core.kernel.engine`
 chose the compiled engine; the numpy engine keeps ``ndarray.sort``. Importing this module
 does not import numba.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._kernel import compiled
+from .._core.kernel import compiled
 
 __all__ = ["kernel", "sort", "sort_segments"]
 

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from .._kernel import engine
+from .._core.kernel import engine
 from ._keys import ONE, kernel, partition, sorted_keys
 
 __all__ = ["Ranked", "auc_both"]

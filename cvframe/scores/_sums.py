@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _checks
-from .._labels.frame import FRAME_DIMS, Frame
+from .._core import checks as _checks
+from .._core.labels.frame import FRAME_DIMS, Frame
 
 __all__ = ["STATS", "Rows", "bin_of", "from_dask", "rows"]
 

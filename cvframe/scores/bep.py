@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks
-from .._docs import doc, register
-from .._labels.frame import Frame, by_frame_dims
+from .._core import checks as _checks
+from .._core.docs import doc, register
+from .._core.labels.frame import Frame, by_frame_dims
 from ._driver import Average, Method, Metric, Undefined, ranked, run
 from ._rank import Ranked
 

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks
-from .._docs import doc, register
-from .._labels.frame import Frame, by_frame_dims, is_dask_frame, reads_dask
+from .._core import checks as _checks
+from .._core.docs import doc, register
+from .._core.labels.frame import Frame, by_frame_dims, is_dask_frame, reads_dask
 from ..schema import CLASS, FOLD, REPEAT
 from ._driver import Method, Metric, Undefined, check, read, run
 from ._sums import Rows, from_dask, rows

@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, formulas
-from .._docs import doc, register
-from .._labels.frame import Frame, by_frame_dims
-from .._types import Dims, How, ZeroDivision
+from .. import formulas
+from .._core import checks as _checks
+from .._core.docs import doc, register
+from .._core.labels.frame import Frame, by_frame_dims
+from .._core.types import Dims, How, ZeroDivision
 from ..errors import few
 from ..reduce import fold_dims, fold_mean, warn
 from ..schema import CLASS, CONFUSION, PRED, TRUE, check_structure, provenance, read_counts

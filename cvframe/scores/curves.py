@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import _checks
-from .._docs import doc
-from .._labels.frame import Frame, by_frame_dims, place
+from .._core import checks as _checks
+from .._core.docs import doc
+from .._core.labels.frame import Frame, by_frame_dims, place
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
 from ._driver import Undefined, check, read, warn

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks
-from .._docs import doc
-from .._labels.frame import by_frame_dims
+from .._core import checks as _checks
+from .._core.docs import doc
+from .._core.labels.frame import by_frame_dims
 from ..errors import few
 from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
 from ._rank import Ranked, auc_both

@@ -17,9 +17,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .. import _checks, formulas
-from .._docs import doc, register
-from .._labels.frame import by_frame_dims, place
+from .. import formulas
+from .._core import checks as _checks
+from .._core.docs import doc, register
+from .._core.labels.frame import by_frame_dims, place
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ._driver import Undefined, check, read
 from .curves import curve_rows, curve_table

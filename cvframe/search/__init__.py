@@ -21,7 +21,8 @@ from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _checks, multiclass, reduce
+from .. import multiclass, reduce
+from .._core import checks as _checks
 from ..build.predictions import frame_cube
 from ..formulas import SCORER_ALIASES, scorer_metric
 from ..runner import fit_pool, n_repeats

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _labels
+from .._core import labels as _labels
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ..formulas import SCORER_ALIASES, scorer_metric
 from ..reduce import multilabel

@@ -26,7 +26,8 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .. import _checks, formulas, reduce, scores
+from .. import formulas, reduce, scores
+from .._core import checks as _checks
 from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT

@@ -2,7 +2,7 @@
 
 Numpy and scipy only. Every argument check of the simulation layer goes through
 :func:`check_int`, :func:`check_real` and :func:`check_flag`, which apply the shared checks of
-:mod:`cvframe._checks` and report a wrong type as a ``ValueError`` too: the simulation
+:mod:`cvframe._core.checks` and report a wrong type as a ``ValueError`` too: the simulation
 functions promise a ``ValueError`` naming the argument for every invalid value
 (``trials=True``, ``k=2.5``, ``stratified="yes"``, ...).
 """
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln
 
-from .. import _checks
+from .._core import checks as _checks
 
 __all__ = [
     "DEFAULT_F",

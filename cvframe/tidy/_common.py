@@ -10,7 +10,7 @@ from collections.abc import Hashable, Iterator, Sequence
 import pandas as pd
 import xarray as xr
 
-from .._docs import register
+from .._core.docs import register
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_structure
 

@@ -10,9 +10,9 @@ import pandas as pd
 import xarray as xr
 
 from .. import formulas, multiclass, reduce
-from .._checks import choice
-from .._docs import doc
-from .._types import ZeroDivision
+from .._core.checks import choice
+from .._core.docs import doc
+from .._core.types import ZeroDivision
 from ..errors import CountsError
 from ..schema import (
     CLASS,

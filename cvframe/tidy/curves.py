@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from .. import scores
-from .._checks import choice
-from .._docs import doc
-from .._labels.frame import is_dask_frame
+from .._core.checks import choice
+from .._core.docs import doc
+from .._core.labels.frame import is_dask_frame
 from ..schema import FOLD
 
 __all__ = ["FRAME_ARGS", "PARTS", "cost_roc_table", "frame_args", "in_memory", "roc_table"]

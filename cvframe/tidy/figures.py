@@ -10,9 +10,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, formulas
-from .._checks import choice
-from .._docs import doc
+from .. import formulas
+from .._core import checks as _checks
+from .._core.checks import choice
+from .._core.docs import doc
 from ..errors import few
 from ._common import METHOD_LABELS
 

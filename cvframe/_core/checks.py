@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ColumnError, few
+from ..errors import ColumnError, few
 
 
 def scalar(value: Any) -> Any:

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import few
+from ...errors import few
 from .coding import (
     as_labels,
     check_known,

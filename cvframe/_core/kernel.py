@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CountsError
-from .formulas import METRIC_SPECS, f_from_pr
+from ..errors import CountsError
+from ..formulas import METRIC_SPECS, f_from_pr
 
 __all__ = [
     "AGGREGATIONS",

@@ -1,6 +1,6 @@
 """Labels as values and as integer codes: shape, checks, coordinates, factorization, groups.
 
-Part of the label policy of :mod:`cvframe._labels` (the rules are listed there): codes come
+Part of the label policy of :mod:`cvframe._core.labels` (the rules are listed there): codes come
 from pandas' own factorization (or a Categorical's codes), so no Python object is created per
 sample; a label outside the universe is an error naming the argument, never dropped.
 """
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import CountsError, few
+from ...errors import CountsError, few
 
 # --- small helpers -------------------------------------------------------------------------------
 

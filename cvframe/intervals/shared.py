@@ -1,14 +1,9 @@
-r"""The quantiles and references every interval and test of cvframe shares.
+r"""What every interval and test of cvframe shares: the references table and the corrected t.
 
-:func:`t_quantile` and :func:`z_quantile` are the one place a Student t or normal quantile is
-computed (from :mod:`scipy.special`, without importing :mod:`scipy.stats`);
 :func:`corrected_moments` is the mean, standard error and degrees of freedom of per-fold
 values with the variance correction of Nadeau & Bengio (2003), which the corrected t interval
 (:func:`cvframe.interval`) and the corrected t-test (:func:`cvframe.compare`) share;
 :data:`REFERENCES` is the one table of the methods' references.
-
->>> round(float(t_quantile(0.95, 9)), 4), round(float(z_quantile(0.95)), 4)
-(2.2622, 1.96)
 """
 
 from __future__ import annotations
@@ -18,9 +13,10 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from .._core.quantiles import t_quantile
 from ..schema import CLASS, FOLD, REPEAT, read_counts
 
-__all__ = ["REFERENCES", "corrected_moments", "t_interval", "t_quantile", "z_quantile"]
+__all__ = ["REFERENCES", "corrected_moments", "t_interval"]
 
 #: The reference of every interval method (copied to a result's ``attrs["reference"]``).
 REFERENCES = {
@@ -52,21 +48,6 @@ REFERENCES = {
         "2024."
     ),
 }
-
-
-def t_quantile(level: float, df: Any) -> Any:
-    r"""The two-sided Student t quantile :math:`t_{\nu,(1+\text{level})/2}` (``df`` broadcasts;
-    a DataArray stays one)."""
-    from scipy.special import stdtrit  # as scipy.stats.t.ppf computes it
-
-    return xr.apply_ufunc(stdtrit, df, (1 + level) / 2)
-
-
-def z_quantile(level: float) -> float:
-    r"""The two-sided normal quantile :math:`z_{(1+\text{level})/2}`."""
-    from scipy.special import ndtri
-
-    return float(ndtri((1 + level) / 2))
 
 
 def t_interval(

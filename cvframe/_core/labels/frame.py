@@ -1,4 +1,4 @@
-"""The one reader of a predictions frame, on the label policy of :mod:`cvframe._labels`.
+"""The one reader of a predictions frame, on the label policy of :mod:`cvframe._core.labels`.
 
 :func:`parse` turns the frame into plain numpy arrays (:class:`Frame`): fold/repeat group
 codes, the classes, and per scored class an "is positive" indicator and float64 scores. The
@@ -23,9 +23,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import _checks, _labels
-from ..errors import ColumnError, few, user_stacklevel
-from ..schema import FRAME_DIMS, REPEAT, SUBSET
+from ...errors import ColumnError, few, user_stacklevel
+from ...schema import FRAME_DIMS, REPEAT, SUBSET
+from .. import checks as _checks
+from .. import labels as _labels
 
 
 @dataclass
@@ -136,7 +137,8 @@ def frame_pos_label(df: Any, pos_label: Any, labels: Any, universe: Sequence[Has
     """The positive class of a predictions frame: the one resolution of its ``pos_label``.
 
     ``pos_label``: the element of ``universe`` it names (a ValueError when none). Else the
-    frame's ``attrs["pos_label"]`` when it applies (:func:`cvframe._labels.attrs_pos`); else None.
+    frame's ``attrs["pos_label"]`` when it applies
+    (:func:`cvframe._core.labels.attrs_pos`); else None.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y_true": ["a", "b"]})
