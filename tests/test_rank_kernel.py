@@ -17,14 +17,16 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from cvframe import scores
 from cvframe._core import kernel as _kernel
+from cvframe._core.labels.frame import FrameArgs
 from cvframe.scores import _keys, _rank
 from cvframe.scores._driver import run
 from cvframe.scores.ranking import AP, AUC, R_PRECISION
 
 
-def run_metric(df, metric, methods, undefined, average, *args):
-    """The one driver, one result per method."""
-    return [next(iter(r.values())) for r in run(df, metric, methods, undefined, average, *args)]
+def run_metric(df, metric, methods, undefined, average):
+    """The one driver (the default columns), one result per method."""
+    out = run(df, metric, methods, undefined, average, FrameArgs())
+    return [next(iter(r.values())) for r in out]
 
 
 ENGINES = [
@@ -155,12 +157,17 @@ def test_multiclass_auc_methods_equal_sklearn_one_vs_rest(engine):
 @pytest.mark.parametrize("metric", [AUC, AP, R_PRECISION], ids=lambda m: m.name)
 def test_both_methods_from_one_sort_equal_one_method_at_a_time(engine, metric):
     df = _random(11, 1200, reps=3, folds=4, step=0.5)
-    args = (None, None, "y_true", "fold", "repeat", "score")
-    avg, merge = run_metric(df, metric, ("avg", "merge"), "nan", None, *args)
-    (avg_only,) = run_metric(df, metric, ("avg",), "nan", None, *args)
-    (merge_only,) = run_metric(df, metric, ("merge",), "nan", None, *args)
+    avg, merge = run_metric(df, metric, ("avg", "merge"), "nan", None)
+    (avg_only,) = run_metric(df, metric, ("avg",), "nan", None)
+    (merge_only,) = run_metric(df, metric, ("merge",), "nan", None)
     np.testing.assert_array_equal(avg.values, avg_only.values)
     np.testing.assert_array_equal(merge.values, merge_only.values)
+    parsed = scores.parse(df).parts[0]  # one sort a class kept on the parse: the same values
+    for method, want in (("merge", merge), ("avg", avg), ("fold", None)):
+        (kept,) = run_metric(parsed, metric, (method,), "nan", None)
+        if want is not None:
+            np.testing.assert_array_equal(kept.values, want.values)
+    assert len(parsed.sorts) == 1
     if metric is AP:
         for r, part in df.groupby("repeat"):
             want = average_precision_score(part.y_true, part.score)
@@ -171,9 +178,8 @@ def test_both_methods_from_one_sort_equal_one_method_at_a_time(engine, metric):
 
 def test_precision_at_k_through_both_methods(engine):
     df = _random(5, 900, reps=2, folds=3, step=1.0)
-    args = (None, None, "y_true", "fold", "repeat", "score")
     metric = scores.ranking._precision_at_k(7)
-    avg, merge = run_metric(df, metric, ("avg", "merge"), "nan", None, *args)
+    avg, merge = run_metric(df, metric, ("avg", "merge"), "nan", None)
     for r, part in df.groupby("repeat"):
         top = part.sort_values("score", ascending=False, kind="stable")
         cut = top.score.iloc[6]  # ties at the cut shared: expected value

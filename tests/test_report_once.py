@@ -94,9 +94,56 @@ def test_one_html_report_with_figures_computes_each_table_once(monkeypatch):
 
 
 def test_one_html_report_with_scores_parses_the_predictions_once(monkeypatch):
-    # the score tables share one parse; the AUC_merge interval (cvframe.interval, asked
-    # inside the same one_parse block) may read the frame once more
-    assert _html_counts(monkeypatch)[2] in (1, 2)
+    # the score tables, the findings, the AUC_merge interval and the ROC curves read the one
+    # parse the report passes them
+    assert _html_counts(monkeypatch)[2] == 1
+
+
+def _rows_and_sorts(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[int]]:
+    """Spies on the frame reader (the rows of every parse) and the one sort (its rows)."""
+    from cvframe.scores import _keys
+
+    rows: list[int] = []
+    sorts: list[int] = []
+    parse, sorted_keys = labels_frame.parse, _keys.sorted_keys
+
+    def counting_parse(df: pd.DataFrame, *args: Any, **kwargs: Any) -> Any:
+        rows.append(len(df))
+        return parse(df, *args, **kwargs)
+
+    def counting_sort(s: np.ndarray, *args: Any, **kwargs: Any) -> Any:
+        sorts.append(len(s))
+        return sorted_keys(s, *args, **kwargs)
+
+    for owner, name, spy in (
+        (labels_frame, "parse", counting_parse),
+        (_keys, "sorted_keys", counting_sort),
+    ):
+        original = getattr(owner, name)
+        for mod_name, mod in list(sys.modules.items()):
+            if mod_name.split(".")[0] == "cvframe" and getattr(mod, name, None) is original:
+                monkeypatch.setattr(mod, name, spy)
+    return rows, sorts
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_an_html_report_of_three_models_parses_each_row_once_and_sorts_once(monkeypatch, classes):
+    """The frame is split by model once, each part parsed once and each class of each part
+    sorted once: AUC_avg, AUC_merge, the Brier score, the per-fold AUC of the findings, the
+    DeLong interval of the headline and the ROC curves of the page all read that sort."""
+    if classes == 2:
+        pred = _predictions(models=("a", "b", "c"))
+    else:
+        one = _multiclass(classes=classes)
+        pred = pd.concat([one.assign(model=m) for m in "abc"], ignore_index=True)
+    ds = pred.cv.counts()
+    rows, sorts = _rows_and_sorts(monkeypatch)
+    page, figs = html_with_figures(ds, scores=pred)
+    assert "roc" in [f.name for _, f in figs] and "AUC_merge" in page
+    assert sum(rows) <= 2 * len(pred)  # the issue's bound; in fact once:
+    assert rows == [len(pred) // 3] * 3
+    n_classes = 1 if classes == 2 else classes
+    assert sorts == [len(pred) // 3] * (3 * n_classes)  # one per class and model
 
 
 def test_render_computes_once_for_every_format(monkeypatch):

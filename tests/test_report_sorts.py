@@ -1,6 +1,7 @@
-"""The ranking metrics share one sort of each class inside ``scores.one_parse``: the DeLong
-variance read off that sort against its pairwise definition, both engines bit for bit, and
-the values a block keeps never served to another frame, metric or method."""
+"""The ranking metrics share one sort of each class of a frame parsed once (``scores.parse``):
+the DeLong variance read off that sort against its pairwise definition, both engines bit for
+bit, and a parse's sorts never serve another frame, and its values never another metric or
+method."""
 
 from __future__ import annotations
 
@@ -41,9 +42,9 @@ def test_the_delong_variance_of_each_repeat_is_the_pairwise_one(monkeypatch, eng
         pytest.skip("numba is not installed")
     monkeypatch.setattr(_kernel, "ENGINE", engine)
     df = _frame()
-    with scores.one_parse():
-        methods = scores.auc_methods(df, undefined="nan")
-        res = scores.ranking.delong_frame(df)
+    parsed = scores.parse(df)
+    methods = scores.auc_methods(parsed, undefined="nan")
+    res = scores.ranking.delong_frame(parsed)
     np.testing.assert_array_equal(res["auc"].values, methods["auc_merge"].values)
     for r in range(2):
         part = df[df.repeat == r]
@@ -88,7 +89,7 @@ def test_both_engines_give_the_same_placements(monkeypatch):
         np.testing.assert_array_equal(out["numba"][k], out["numpy"][k])
 
 
-def test_a_block_shares_sorts_but_never_values_of_another_metric_or_frame():
+def test_a_parse_shares_sorts_but_never_values_of_another_metric_or_frame():
     df, other = _frame(1), _frame(2)
     alone = {
         "fold": scores.auc(df, "fold", undefined="nan"),
@@ -99,14 +100,14 @@ def test_a_block_shares_sorts_but_never_values_of_another_metric_or_frame():
         "other": scores.auc_methods(other, undefined="nan"),
         "iv": interval(df, "auc", average="macro"),
     }
-    with scores.one_parse():  # the interval first: its sort by repeat kept, folds sorted apart
-        got = {"iv": interval(df, "auc", average="macro")}
-        got["methods"] = scores.auc_methods(df, undefined="nan")
-        got["fold"] = scores.auc(df, "fold", undefined="nan")
-        got["p1"] = scores.precision_at_k(df, 1, "fold", undefined="nan")
-        got["p3"] = scores.precision_at_k(df, 3, "fold", undefined="nan")
-        got["ap"] = scores.average_precision(df, "merge", undefined="nan")
-        got["other"] = scores.auc_methods(other, undefined="nan")
+    parsed = scores.parse(df)  # the interval first: it sorts each class, the others read it
+    got = {"iv": interval(parsed, "auc", average="macro")}
+    got["methods"] = scores.auc_methods(parsed, undefined="nan")
+    got["fold"] = scores.auc(parsed, "fold", undefined="nan")
+    got["p1"] = scores.precision_at_k(parsed, 1, "fold", undefined="nan")
+    got["p3"] = scores.precision_at_k(parsed, 3, "fold", undefined="nan")
+    got["ap"] = scores.average_precision(parsed, "merge", undefined="nan")
+    got["other"] = scores.auc_methods(scores.parse(other), undefined="nan")
     for key, want in alone.items():
         if key == "iv":
             for v in ("estimate", "lower", "upper"):
@@ -117,7 +118,7 @@ def test_a_block_shares_sorts_but_never_values_of_another_metric_or_frame():
 
 
 @pytest.mark.parametrize("engine", ["numpy", "numba"])
-def test_one_block_sorts_each_class_once_in_either_engine(monkeypatch, engine):
+def test_a_parse_sorts_each_class_once_in_either_engine(monkeypatch, engine):
     """AUC_avg and AUC_merge, the per-fold AUC and the DeLong variance: one sort a class."""
     if engine == "numba" and not _kernel.have_numba():
         pytest.skip("numba is not installed")
@@ -127,10 +128,23 @@ def test_one_block_sorts_each_class_once_in_either_engine(monkeypatch, engine):
     calls = []
     original = _keys.sorted_keys
     monkeypatch.setattr(_rank, "sorted_keys", lambda *a, **k: calls.append(1) or original(*a, **k))
-    with scores.one_parse():
-        methods = scores.auc_methods(df, undefined="nan")
-        fold = scores.auc(df, "fold", undefined="nan")
-        res = scores.ranking.delong_frame(df)
+    parsed = scores.parse(df)
+    methods = scores.auc_methods(parsed, undefined="nan")
+    fold = scores.auc(parsed, "fold", undefined="nan")
+    res = scores.ranking.delong_frame(parsed)
+    roc = scores.roc(parsed, auc=True)
     assert len(calls) == 3  # one per class
     assert methods.identical(alone[0]) and res.identical(alone[1])
     np.testing.assert_array_equal(fold.mean("fold").values, methods["auc_avg"].values)
+    pd.testing.assert_frame_equal(roc, scores.roc(df, auc=True))
+    assert len(calls) == 3 + 2 * 3  # the frame alone: a sort by fold and one by repeat a class
+
+
+def test_one_parse_warns_and_changes_nothing():
+    df = _frame(4)
+    with pytest.warns(FutureWarning, match=r"scores\.parse\(df") as caught:
+        block = scores.one_parse()
+    assert caught[0].filename == __file__  # it names the caller's line
+    with block:
+        got = scores.auc_methods(df, undefined="nan")
+    assert got.identical(scores.auc_methods(df, undefined="nan"))

@@ -2,7 +2,8 @@
 
 ``scores.auc_arrays`` must equal scikit-learn's ``roc_auc_score`` (with ``sample_weight``) row
 by row, ties counting one half; integer weights are counts. Every frame metric runs through
-``scores._driver``; a curve and its AUC come from one parse.
+``scores._driver``; a curve and its AUC come from one parse, and a frame parsed once
+(``scores.parse``) is read by every metric without another parse.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import pytest
 import xarray as xr
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
-import cvframe  # noqa: F401  (registers df.cv)
+import cvframe
 from cvframe import UndefinedMetricWarning, scores, tidy
 from cvframe._core import kernel as _kernel
-from cvframe.scores import _driver, _rank, curves
+from cvframe._core.labels import frame as frame_reader
+from cvframe.scores import _rank
 
 
 @pytest.mark.parametrize("eng", ["numpy", "numba"])
@@ -114,20 +116,20 @@ def _frame(seed=0, n=120, classes=2, repeats=True):
 
 @pytest.fixture
 def spy(monkeypatch):
-    """Count the parses of the score driver and the sorts of the curves."""
+    """Count the parses of the frame reader and the sorts of the ranking metrics and curves."""
     calls = {"parse": 0, "sort": 0}
-    parse, ranked = _driver.parse, curves.Ranked
+    parse, sorted_keys = frame_reader.parse, _rank.sorted_keys
 
     def counting_parse(*args, **kwargs):
         calls["parse"] += 1
         return parse(*args, **kwargs)
 
-    def counting_ranked(*args, **kwargs):
+    def counting_sort(*args, **kwargs):
         calls["sort"] += 1
-        return ranked(*args, **kwargs)
+        return sorted_keys(*args, **kwargs)
 
-    monkeypatch.setattr(_driver, "parse", counting_parse)
-    monkeypatch.setattr(curves, "Ranked", counting_ranked)
+    monkeypatch.setattr(frame_reader, "parse", counting_parse)
+    monkeypatch.setattr(_rank, "sorted_keys", counting_sort)
     return calls
 
 
@@ -284,23 +286,98 @@ def test_the_compiled_auc_of_one_kind_equals_the_numpy_rank_sums(monkeypatch):
             np.testing.assert_array_equal(a, b)
 
 
-def test_one_parse_shares_the_parse_of_one_frame_only(monkeypatch):
-    calls = []
-    original = _driver.parse
-    monkeypatch.setattr(_driver, "parse", lambda *a: calls.append(1) or original(*a))
-    rng = np.random.default_rng(3)
-    frames = []
-    for _ in range(2):
-        y = rng.integers(0, 2, 60)
-        frames.append(
-            pd.DataFrame({"fold": np.arange(60) % 3, "y_true": y, "score": rng.random(60)})
+def _models(seed=4, n=90):
+    """Three models' probability scores of the same samples, stacked with a model column."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    parts = [
+        pd.DataFrame(
+            {
+                "model": m,
+                "repeat": np.arange(n) % 2,
+                "fold": np.arange(n) % 3,
+                "y_true": y,
+                "score": np.round(np.clip(rng.normal(0.4 + 0.2 * y * (i + 1), 0.2), 0, 1), 2),
+            }
         )
-    with scores.one_parse():
-        for df in frames:
-            auc = scores.auc(df, "merge").item()
-            brier = scores.brier(df, "merge").item()
-            assert auc == pytest.approx(roc_auc_score(df.y_true, df.score), abs=1e-12)
-            assert brier == pytest.approx(brier_score_loss(df.y_true, df.score), abs=1e-12)
-    assert len(calls) == 2  # one parse per frame, not per metric
-    scores.auc(frames[0], "merge")
-    assert len(calls) == 3  # outside the block nothing is kept
+        for i, m in enumerate("abc")
+    ]
+    return pd.concat(parts, ignore_index=True)
+
+
+#: Every score metric of a frame, by name: each takes the frame or its parse.
+METRICS = {
+    "auc": lambda d: scores.auc(d, "merge"),
+    "auc_methods": lambda d: scores.auc_methods(d),
+    "ap": lambda d: scores.average_precision(d, "fold"),
+    "p_at_k": lambda d: scores.precision_at_k(d, 3),
+    "r_precision": lambda d: scores.r_precision(d),
+    "bep": lambda d: scores.break_even_point(d, "merge", return_threshold=True),
+    "brier": lambda d: scores.brier(d, "fold"),
+    "log_loss": lambda d: scores.log_loss(d),
+    "decomposition": lambda d: scores.brier_decomposition(d, bins=3),
+    "calibration_curve": lambda d: scores.calibration_curve(d, bins=3),
+    "roc": lambda d: scores.roc(d, auc=True),
+    "score_rates": lambda d: scores.score_rates(d),
+    "pr_curve": lambda d: scores.pr_curve(d),
+    "at_thresholds": lambda d: scores.metric_at_thresholds(d, "f"),
+    "roc_hull": lambda d: scores.roc_hull(d),
+    "optimum": lambda d: scores.optimal_operating_point(d, cost_fp=2),
+    "delong": lambda d: scores.ranking.delong_frame(d),
+    "interval": lambda d: cvframe.interval(d, "auc"),
+    "interval_avg": lambda d: cvframe.interval(d, "auc", fold_method="avg"),
+}
+
+
+def _same(got, want):
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want)
+    else:
+        xr.testing.assert_identical(got, want)
+
+
+def test_a_parsed_frame_is_read_by_every_metric_without_another_parse(spy):
+    df = _models()
+    want = {k: f(df) for k, f in METRICS.items()}
+    spy.update(parse=0, sort=0)
+    parsed = scores.parse(df)
+    assert spy["parse"] == 3 and len(parsed.parts) == 3  # split once, each model parsed once
+    assert [len(p.ys[0]) for p in parsed.parts] == [len(df) // 3] * 3
+    for name, f in METRICS.items():
+        _same(f(parsed), want[name])
+    assert spy == {"parse": 3, "sort": 3}  # one sort of each model's class, read by all
+    a = df[df.model == "a"]
+    merged = want["auc"].sel(model="a").values.ravel()
+    for r in range(2):
+        part = a[a.repeat == r]
+        assert merged[r] == pytest.approx(roc_auc_score(part.y_true, part.score), abs=1e-12)
+    assert "3 parts" in repr(parsed) and "model" in repr(parsed)
+
+
+def test_a_parsed_frame_keeps_its_reading_and_refuses_another():
+    df = _frame(5, repeats=False)
+    parsed = scores.parse(df, pos_label=0)
+    flipped = scores.auc(df, pos_label=0)
+    # left out, or asked as it was parsed: the parse's reading
+    for kw in ({}, {"pos_label": 0}, {"repeat": None}, {"y_true": "y_true"}):
+        xr.testing.assert_identical(scores.auc(parsed, **kw), flipped)
+    with pytest.raises(ValueError, match=r"pos_label=1 asks for another reading.*pos_label=0"):
+        scores.auc(parsed, pos_label=1)
+    with pytest.raises(ValueError, match=r"score='p' .*scores\.parse\(df, score='p'\)"):
+        scores.brier(parsed, score="p")
+    multi = scores.parse(_frame(6, classes=3))
+    assert scores.auc(multi, labels=[0, 1, 2]).sizes["class"] == 3  # its classes
+    with pytest.raises(ValueError, match="labels="):
+        scores.auc(multi, labels=[0, 1])
+
+
+def test_a_parse_warns_of_hard_scores_once_and_its_metrics_do_not():
+    df = _frame(7)
+    df["score"] = (df["score"] > 0.5).astype(float)
+    with pytest.warns(UserWarning, match="hard predictions") as caught:
+        parsed = scores.parse(df)
+    assert len(caught) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scores.auc(parsed)
+        scores.brier(parsed)

@@ -60,8 +60,9 @@ fold_method : {"tp_fp", "avg", "pr_re", None}, default "tp_fp"
 A. Sperduti et al., "Evaluation of learning" (course slides): macro, micro and
    weighted averages and the kappa statistic of a 3-class confusion matrix.""",
     "frame_params": """\
-df : pandas.DataFrame
-    The predictions frame, one row per tested sample.
+df : pandas.DataFrame or cvframe.scores.ParsedFrame
+    The predictions frame, one row per tested sample, or that frame parsed once by
+    :func:`cvframe.scores.parse` for several metrics (its reading is then the parse's).
 labels : sequence, optional
     The class universe and its order. Default: the categories of a Categorical
     ``y_true``, else the sorted unique labels. With two or more labels and a

@@ -15,6 +15,7 @@ from .. import measure
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core.labels import frame as frame_reader
+from .._core.labels.frame import FrameArgs
 from ..errors import few
 from ..schema import REPEAT
 from ..scores import auc_arrays
@@ -157,11 +158,11 @@ def _counts(req: Request, pr: Paired, parts: list[pd.DataFrame], shape: tuple) -
 
 def _scores(req: Request, pr: Paired, parts: list[pd.DataFrame], shape: tuple) -> None:
     """The scores of every model per class, read by the one predictions-frame reader."""
-    cols, per_model = req.cols, []
+    named = ("y_true", "fold", "repeat", "score")
+    args = FrameArgs(pos_label=req.pos_label, **{k: req.cols[k] for k in named})
+    per_model = []
     for part in parts:
-        fr = frame_reader.parse(
-            part, None, req.pos_label, cols["y_true"], cols["fold"], cols["repeat"], cols["score"]
-        )
+        fr = frame_reader.parse(part, **vars(args))
         per_model.append(np.stack(fr.scores).reshape(len(fr.classes), *shape[1:]))
     pr.score = np.stack(per_model).transpose(0, 2, 1, 3)  # (M, R, C, S)
     pr.positive = np.stack([np.asarray(y, dtype=bool)[: shape[-1]] for y in fr.ys])

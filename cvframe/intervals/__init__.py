@@ -22,6 +22,7 @@ from .. import build, formulas, measure, scores
 from .._core import checks as _checks
 from .._core.docs import doc
 from .._core.labels import frame as frame_reader
+from .._core.labels.frame import FrameArgs
 from .._core.quantiles import z_quantile
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
@@ -107,7 +108,10 @@ def _parse(metric: Any, fold_method: Any) -> tuple[str, str]:
 
 
 def _data(data: Any) -> Any:
-    """The cube computed (dask), or the frame's test rows (a dask frame computed)."""
+    """The cube computed (dask), or the frame's test rows (a dask frame computed); a
+    parsed frame as it is."""
+    if isinstance(data, scores.ParsedFrame):
+        return data
     if frame_reader.is_dask_frame(data):
         data = data.compute()
     if isinstance(data, pd.DataFrame):
@@ -221,20 +225,8 @@ def _pooled_interval(
     return est, lo, hi, info
 
 
-def _score_folds(df: pd.DataFrame, name: str, average: Any, frame: tuple) -> xr.DataArray:
-    func = getattr(scores, name)
-    return func(
-        df,
-        "fold",
-        "nan",
-        average=average,
-        labels=frame[0],
-        pos_label=frame[1],
-        y_true=frame[2],
-        fold=frame[3],
-        repeat=frame[4],
-        score=frame[5],
-    )
+def _score_folds(df: Any, name: str, average: Any, args: FrameArgs) -> xr.DataArray:
+    return getattr(scores, name)(df, "fold", "nan", average=average, **vars(args))
 
 
 def _finish(
@@ -265,7 +257,7 @@ def _finish(
 
 @doc
 def interval(
-    data: xr.Dataset | pd.DataFrame,
+    data: xr.Dataset | pd.DataFrame | scores.ParsedFrame,
     metric: str = "f",
     *,
     fold_method: str | None = None,
@@ -324,9 +316,10 @@ def interval(
 
     Parameters
     ----------
-    data : xarray.Dataset or pandas.DataFrame
+    data : xarray.Dataset, pandas.DataFrame or cvframe.scores.ParsedFrame
         The counts cube, or the predictions frame (count metrics build the cube with
-        :func:`cvframe.build.counts_from_frame`; score metrics read the scores).
+        :func:`cvframe.build.counts_from_frame`; score metrics read the scores), or that
+        frame parsed once by :func:`cvframe.scores.parse` (its parse and sorts shared).
     metric : str, default "f"
         ``"f"``, ``"precision"``, ``"recall"``, ``"specificity"``, ``"accuracy"``,
         ``"auc"``, ``"ap"``, ``"brier"``, optionally with ``"_tp_fp"``/``"_pooled"``/
@@ -406,15 +399,19 @@ def interval(
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
     average = _checks.choice("average", average, AVERAGES)
     data = _data(data)
+    rows = data.frame if isinstance(data, scores.ParsedFrame) else data  # parsed: its rows
     if method == "nested":
         table, extra = _fold.nested(data, metric, level)
         return _finish(table, "nested", level, metric, (), extra)
     base, how = _parse(metric, fold_method)
-    is_frame = isinstance(data, pd.DataFrame)
+    is_frame = isinstance(rows, pd.DataFrame)
     chosen = _choose(method, base, how, is_frame, average)
     req = _Ask(level, beta, zero_division, average)
     cols = {"y_true": y_true, "fold": fold, "repeat": repeat, "score": score}
-    frame = (labels, pos_label, y_true, fold, repeat, score)
+    args = FrameArgs.of(locals())
+    if isinstance(data, scores.ParsedFrame):  # its rows are read as they were parsed
+        labels, pos_label, y_true = data.args.labels, data.args.pos_label, data.args.y_true
+        cols = {k: getattr(data.args, k) for k in cols}
     name = base + ("_avg" if how == "avg" else "_merge" if base in SCORE_METRICS else "_tp_fp")
     name = "accuracy_pooled" if name == "accuracy_tp_fp" else name
     info: dict[str, Any] = {}
@@ -425,13 +422,13 @@ def interval(
                 "'weighted'."
             )
         if chosen == "delong":
-            est, lo, hi, info = _auc.frame_interval(data, average, level, frame)
+            est, lo, hi, info = _auc.frame_interval(data, average, level, args)
         else:
-            v = _score_folds(data, SCORE_METRICS[base], average, frame)
-            cube = _counts_cube(data, labels, pos_label, cols, y_pred=y_true)
+            v = _score_folds(data, SCORE_METRICS[base], average, args)
+            cube = _counts_cube(rows, labels, pos_label, cols, y_pred=y_true)
             est, lo, hi, info = _fold.corrected_t(cube, v, name, level)
     else:
-        ds = _counts_cube(data, labels, pos_label, cols) if is_frame else data
+        ds = _counts_cube(rows, labels, pos_label, cols) if is_frame else data
         if chosen == "corrected_t":
             avg = average if ds.sizes.get(CLASS, 1) > 1 else None
             kw = {"beta": beta, "zero_division": zero_division}
@@ -442,8 +439,8 @@ def interval(
             est, lo, hi, info = _pooled_interval(ds, base, chosen, req, n_boot, seed)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
-    reduced = [d for d in (FOLD, REPEAT) if d in _dims(data)]
-    if CLASS not in out.dims and CLASS in _dims(data):
+    reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]
+    if CLASS not in out.dims and CLASS in _dims(rows):
         reduced.append(CLASS)
     return _finish(out, chosen, level, name, reduced, info)
 

@@ -17,18 +17,18 @@ scale near 1 with few positives (measured by :func:`cvframe.coverage_study`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
 from .. import scores
+from .._core.labels.frame import FrameArgs
 from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, REPEAT
 
-__all__ = ["delong_arrays", "delong_frame", "frame_interval", "logit_interval"]
+__all__ = ["delong_arrays", "frame_interval", "logit_interval"]
 
 
 def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -53,36 +53,15 @@ def logit_interval(auc: Any, var: Any, z: float) -> tuple[Any, Any]:
     return np.where(edge, auc, lo), np.where(edge, auc, hi)
 
 
-def delong_frame(
-    df: Any,
-    labels: Sequence[Hashable] | None,
-    pos_label: Hashable | None,
-    y_true: str,
-    fold: str,
-    repeat: str | None,
-    score: str,
-) -> xr.Dataset:
-    """AUC_merge and its DeLong variance per (repeat, class) of a predictions frame
-    (:func:`cvframe.scores.ranking.delong_frame`: the one frame reader and the one sort
-    of AUC_merge, shared inside :func:`cvframe.scores.one_parse`)."""
-    return scores.ranking.delong_frame(
-        df,
-        labels=labels,
-        pos_label=pos_label,
-        y_true=y_true,
-        fold=fold,
-        repeat=repeat,
-        score=score,
-    )
-
-
 def frame_interval(
-    df: Any, average: Any, level: float, frame: tuple
+    df: Any, average: Any, level: float, args: FrameArgs
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """AUC_merge of a frame and its DeLong interval, per kept dim; repeats: the mean AUC
-    and the mean per-repeat variance (one pass); a class average sums the classes'
-    variances weighted by w**2, as if the one-vs-rest AUCs were independent."""
-    res = delong_frame(df, *frame)
+    """AUC_merge of a frame (or a parsed one) and its DeLong interval, per kept dim, from
+    :func:`cvframe.scores.ranking.delong_frame` (the one frame reader and the one sort of
+    AUC_merge); repeats: the mean AUC and the mean per-repeat variance (one pass); a class
+    average sums the classes' variances weighted by w**2, as if the one-vs-rest AUCs were
+    independent."""
+    res = scores.ranking.delong_frame(df, **vars(args))
     auc, var = res["auc"], res["var"]
     if bool(var.isnull().any()):
         raise ValueError(

@@ -6,9 +6,10 @@ the per-fold table, the undefined-cell count, the decision and the folds plot; t
 methods (:func:`cvframe.tidy.methods_table`, one :func:`cvframe.reduce.f_methods`) feed the
 methods table, the ``methods_disagree`` findings of :func:`cvframe.diagnostics.anomalies`
 and the methods plot; the class averages are computed once per repeat and summarised; the
-predictions frame is read for the AUC table (AUC_avg next to AUC_merge,
-:func:`cvframe.scores.auc_methods`, with the Brier score of probability scores) and, for the
-HTML page, the ROC table (:func:`cvframe.tidy.roc_table`); the decision is
+predictions frame is parsed once (:func:`cvframe.scores.parse`) and that parse is passed to
+the AUC table (AUC_avg next to AUC_merge, :func:`cvframe.scores.auc_methods`, with the Brier
+score of probability scores), the per-fold AUC of the findings, the AUC_merge interval and,
+for the HTML page, the ROC table (:func:`cvframe.scores.roc`); the decision is
 :func:`.decision.decision` on the cube; the headline numbers get their intervals from
 :func:`cvframe.interval` (:mod:`.headline`, AUC_merge from the AUC table's values). Nothing
 here formats text; :mod:`.text` and
@@ -194,37 +195,38 @@ def score_args(frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]
 
 
 def _score_tables(
-    frame: pd.DataFrame, ds: xr.Dataset, kw: dict[str, Any], draw: bool
+    parsed: score_metrics.ParsedFrame, ds: xr.Dataset, kw: dict[str, Any], draw: bool
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, str, tuple[xr.DataArray, Any], xr.DataArray]:
     """The predictions frame read for the report: the AUC table and (``draw``) the ROC table.
 
     The AUC table holds AUC_avg and AUC_merge per class (and per model/dataset column of the
     frame), with Brier_avg and Brier_merge beside them when the scores are probabilities;
-    the ROC table (:func:`cvframe.tidy.roc_table`, the points and each curve's AUC) is of the
-    first repeat, the one the HTML page draws, which the returned note names; and AUC_merge
-    per class and repeat with its interval (the headline's); and the per-fold AUC (for
-    the ``worse_than_random`` findings). :func:`content` calls it inside one
-    :func:`cvframe.scores.one_parse` block: one parse of the frame and one sort of each
-    class, which AUC_avg, AUC_merge, the per-fold AUC and the DeLong interval all read.
+    the ROC table (:func:`cvframe.scores.roc` with each curve's AUC) is of the first repeat,
+    the one the HTML page draws, which the returned note names; and AUC_merge per class and
+    repeat with its interval (the headline's); and the per-fold AUC (for the
+    ``worse_than_random`` findings). Every one reads ``parsed``, the frame parsed once
+    (:func:`cvframe.scores.parse`, read with ``kw``): one parse of each model's rows and
+    one sort of each class, which AUC_avg, AUC_merge, the per-fold AUC, the DeLong interval
+    and the ROC curves all read.
     """
-    m = score_metrics.auc_methods(frame, undefined="nan", **kw)
-    fold_auc = score_metrics.auc(frame, "fold", undefined="nan", **kw)
+    m = score_metrics.auc_methods(parsed, undefined="nan")
+    fold_auc = score_metrics.auc(parsed, "fold", undefined="nan")
     shown = ["auc_avg", "auc_merge"]
     try:  # Brier needs probabilities: decision values leave the AUC columns alone
         for method in ("avg", "merge"):
-            m[f"brier_{method}"] = score_metrics.brier(frame, method, **kw)
+            m[f"brier_{method}"] = score_metrics.brier(parsed, method)
             shown.append(f"brier_{method}")
     except ValueError as err:
         if "outside [0, 1]" not in str(err):
             raise
-    rep, note = kw.get("repeat"), ""
-    shown_rows = frame
-    if draw and rep is not None and rep in frame.columns:  # the page draws the first repeat
+    rep, note, frame = kw.get("repeat"), "", parsed.frame
+    roc = score_metrics.roc(parsed, auc=True) if draw else None
+    if roc is not None and rep is not None and rep in frame.columns:  # the page draws repeat 1
         first, n = frame[rep].iloc[0], frame[rep].nunique()
-        shown_rows = frame[frame[rep] == first] if n > 1 else frame
-        note = f" ({rep} {first} of {n})" if n > 1 else ""
-    roc = tidy.roc_table(shown_rows, **kw) if draw else None
-    iv = auc_interval(frame, kw, level=CI, binary=binary(ds))
+        if n > 1:
+            roc = roc[roc[REPEAT] == first].reset_index(drop=True)
+            note = f" ({rep} {first} of {n})"
+    iv = auc_interval(parsed, kw, level=CI, binary=binary(ds))
     dims = [str(d) for d in m.dims]
     auc = m.to_dataframe().reset_index()[dims + shown]
     if REPEAT in dims:
@@ -273,23 +275,24 @@ def content(
     merged: tuple[xr.DataArray | None, Any] = (None, None)
     frame = None  # the predictions frame the findings read (baselines, duplicates, AUC < 0.5)
     fold_auc = None  # its per-fold AUC, from the AUC table's sort
-    with score_metrics.one_parse():  # AUC, Brier, ROC curves and findings from one parse
-        if scores is not None:  # a multilabel frame is scored label by label
-            # anomalies reads the frame by the default column names only
-            frame = scores if _default_columns(score_kwargs) else None
-            rows = labels_frame.test_rows(scores)
-            kw = score_args(rows, ds, score_kwargs)
-            auc, roc, roc_note, merged, fold_auc = _score_tables(rows, ds, kw, draw)
-        # the findings lead every format: what a reader must look at before any number
-        findings = diagnostics.anomalies(
-            ds,
-            tolerance=tolerance,
-            alpha=alpha,
-            beta=beta,
-            methods=methods,
-            frame=frame,
-            fold_auc=fold_auc if frame is not None else None,
-        )
+    if scores is not None:  # a multilabel frame is scored label by label
+        # anomalies reads the frame by the default column names only
+        frame = scores if _default_columns(score_kwargs) else None
+        rows = labels_frame.test_rows(scores)
+        kw = score_args(rows, ds, score_kwargs)
+        # the one parse: split by model once, each part parsed once, its classes sorted once
+        parsed = score_metrics.parse(rows, **kw)
+        auc, roc, roc_note, merged, fold_auc = _score_tables(parsed, ds, kw, draw)
+    # the findings lead every format: what a reader must look at before any number
+    findings = diagnostics.anomalies(
+        ds,
+        tolerance=tolerance,
+        alpha=alpha,
+        beta=beta,
+        methods=methods,
+        frame=frame,
+        fold_auc=fold_auc if frame is not None else None,
+    )
     headline, legend = headline_table(
         ds,
         beta=beta,

@@ -13,7 +13,7 @@ driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.thresholds`,
 
 from __future__ import annotations
 
-from ._driver import one_parse
+from ._parsed import ParsedFrame, one_parse, parse
 from .bep import break_even_point
 from .calibration import brier, brier_decomposition, calibration_curve, log_loss
 from .cost import expected_cost, iso_cost_slope, optimal_operating_point, roc_hull
@@ -42,6 +42,8 @@ __all__ = [
     "log_loss",
     "metric_at_thresholds",
     "one_parse",
+    "parse",
+    "ParsedFrame",
     "pr_curve",
     "precision_at_k",
     "r_precision",

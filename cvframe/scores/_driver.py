@@ -1,33 +1,31 @@
 """The one driver of every score metric: read, evaluate, cube, reduce, warn.
 
 A score metric is a :class:`Metric` whose ``values`` turn the parsed frame into one array per
-group for every class and variable; :func:`run` checks the options, parses the frame once,
-builds one cube per variable, reduces it with :func:`cvframe.reduce.fold_mean` (the one fold
-mean) and emits the call's one :class:`~cvframe.UndefinedMetricWarning`. The ranking family
-shares :func:`ranked`: one sort per class, also for the per-fold and merged values at once.
+group for every class and variable; :func:`run` checks the options, reads the frame once
+(:func:`._parsed.read`: a part of a frame parsed before, or the frame parsed now), builds one
+cube per variable, reduces it with :func:`cvframe.reduce.fold_mean` (the one fold mean) and
+emits the call's one :class:`~cvframe.UndefinedMetricWarning`. The ranking family and the
+curves read :func:`sort`: one sort per class, also for the per-fold and merged values at
+once, kept on a frame parsed for several metrics.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import operator
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
 from .._core import labels as _labels
-from .._core.docs import register
-from .._core.labels.frame import Frame, parse
+from .._core.labels.frame import Frame, FrameArgs
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..reduce import fold_mean
 from ..schema import CLASS, FOLD, REPEAT, Counts, where_text
+from ._parsed import read
 from ._rank import Ranked
 
 __all__ = [
@@ -42,8 +40,8 @@ __all__ = [
     "cube",
     "mean",
     "ranked",
-    "read",
     "run",
+    "sort",
     "warn",
 ]
 
@@ -55,32 +53,11 @@ METHODS = ("avg", "merge", "fold")
 UNDEFINED = ("skip", "nan")
 AVERAGES = (None, "macro", "weighted")
 
-_EXAMPLE = """\
->>> import pandas as pd
->>> from cvframe import scores
->>> df = pd.DataFrame({{"fold": {fold},
-...                    "y_true": {y},
-...                    "score": {score}}})"""
-_EIGHT = dict(fold=[0, 0, 0, 0, 1, 1, 1, 1], y=[0, 0, 1, 1, 0, 1, 0, 1])
-register(  # the predictions frames of the examples
-    {
-        "score_example": _EXAMPLE.format(
-            **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]
-        ),
-        "probability_example": _EXAMPLE.format(
-            **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]
-        ),
-        "cost_example": _EXAMPLE.format(
-            fold=[0] * 6, y=[1, 0, 1, 1, 0, 0], score=[0.9, 0.8, 0.7, 0.6, 0.5, 0.1]
-        ),
-    }
-)
-
 #: Per class, one array per group for every variable (``"support"`` weighs class averages).
 Groups = list[dict[str, np.ndarray]]
-#: ``values(frame, df, per_fold, merged)``: the per-fold and the merged groups (None when
-#: not asked for).
-Values = Callable[[Frame, Any, bool, bool], tuple[Groups | None, Groups | None]]
+#: ``values(frame, per_fold, merged)``: the per-fold and the merged groups (None when not
+#: asked for).
+Values = Callable[[Frame, bool, bool], tuple[Groups | None, Groups | None]]
 
 
 @dataclass(frozen=True)
@@ -118,96 +95,29 @@ def check(
     _checks.choice("average", average, averages)
 
 
-_HARD = r"score column\(s\) .* hold only the values 0 and 1"
-
-
-#: Entries by the ids of their objects (kept with the entry) and plain keys.
-_Table = dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]]
-
-
-@dataclass
-class _Shared:
-    """What one :func:`one_parse` block keeps: the parses by (frame, columns), and per
-    parse (by ``id``: the parse is kept, so its ``id`` cannot be reused) the ranking
-    metrics' sorted classes by grouping and their values by metric and method."""
-
-    parsed: dict[Any, tuple[Any, Frame, bool]] = field(default_factory=dict)
-    #: (id(parse), class, "merge") -> ((parse,), the class sorted by repeat)
-    ranked: dict[tuple[Any, ...], tuple[tuple[Any, ...], Ranked]] = field(default_factory=dict)
-    #: (id(parse), id(per_group), method) -> ((parse, per_group), every class's groups)
-    values: dict[tuple[Any, ...], tuple[tuple[Any, ...], Groups]] = field(default_factory=dict)
-
-    @staticmethod
-    def get(table: _Table, *key: Any) -> Any:
-        """The entry of the objects in ``key`` (those very objects, kept with the entry: not
-        others that reuse an ``id``; ints and strings are plain values), or None."""
-        ids, owners = _ids(key)
-        hit = table.get(ids)
-        return hit[1] if hit is not None and all(map(operator.is_, hit[0], owners)) else None
-
-    @staticmethod
-    def put(table: _Table, *key: Any, value: Any) -> None:
-        """Keep ``value`` under ``key`` (objects by ``id``, kept alive with the entry)."""
-        ids, owners = _ids(key)
-        table[ids] = (owners, value)
-
-
-def _ids(key: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """``key`` with its objects (not ints or strings) as ids, and those objects."""
-    plain = [isinstance(k, (int, str)) for k in key]
-    ids = tuple(k if p else id(k) for k, p in zip(key, plain, strict=True))
-    return ids, tuple(k for k, p in zip(key, plain, strict=True) if not p)
-
-
-_PARSED: contextvars.ContextVar[_Shared | None]
-_PARSED = contextvars.ContextVar("cvframe_parsed", default=None)
-
-
-@contextlib.contextmanager
-def one_parse() -> Iterator[None]:
-    """Within the block, score metrics of the same frame (same object, same columns) share
-    one parse of it, and the ranking metrics one sort of each class (AUC_avg, AUC_merge,
-    the per-fold AUC and the DeLong variance of AUC_merge): a report asks for AUC, Brier,
-    the ROC curves and the AUC interval of one frame.
-
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": [0, 1, 0, 1],
-    ...                    "score": [0.2, 0.7, 0.4, 0.9]})
-    >>> with scores.one_parse():  # AUC and Brier of one parse
-    ...     auc, brier = scores.auc(df, "merge").item(), scores.brier(df, "merge").item()
-    >>> auc, round(brier, 3)
-    (1.0, 0.075)
-    """
-    token = _PARSED.set(_Shared())
-    try:
-        yield
-    finally:
-        _PARSED.reset(token)
-
-
-def read(df: pd.DataFrame, *frame: Any, hard_ok: bool = False) -> Frame:
-    """The one parse of a predictions frame by a score metric: :func:`parse` of ``frame``
-    (``labels, pos_label, y_true, fold, repeat, score``); ``hard_ok``: no warning for hard
-    0/1 scores, where they are meaningful. Inside :func:`one_parse` a frame read before is
-    not parsed again (the cache holds the frame, so its ``id`` cannot be reused)."""
-    shared = _PARSED.get()
-    memo = None if shared is None else shared.parsed
-    key = (id(df), repr(frame))
-    if memo is not None and key in memo:
-        seen, fr, quiet = memo[key]
-        if seen is df and (hard_ok or not quiet):
-            return fr
-    with warnings.catch_warnings():
-        if hard_ok:
-            warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
-        fr = parse(df, *frame)
-    if memo is not None:
-        memo[key] = (df, fr, hard_ok)
-    return fr
-
-
 # --- The ranking family: one sort per class -----------------------------------------------
+
+
+def sort(fr: Frame, c: int, per_fold: bool) -> Ranked:
+    """Class ``c``'s scores sorted per (repeat, fold) group (``per_fold``) or per repeat.
+
+    A frame parsed for several metrics (``fr.keep``) sorts each class once, by (repeat,
+    score) with the fold in the lowest key bits: that sort is the merged one, its
+    :meth:`~._rank.Ranked.by_low` the per-fold one, and both stay on the frame for every
+    later metric and curve. Else each call sorts the groups it asks for.
+    """
+    kept = fr.sorts.get(c)
+    if kept is not None:
+        return kept[0] if per_fold else kept[1]
+    s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]
+    if not fr.keep:
+        r = Ranked(s, lo, hi, y, *fr.groups(per_fold))
+        if per_fold and fr.present_ is None:
+            fr.present_ = r.size > 0
+        return r
+    r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, fr.sizes())
+    fr.sorts[c] = (r.by_low(), r)
+    return fr.sorts[c][0] if per_fold else r
 
 
 def ranked(
@@ -215,70 +125,43 @@ def ranked(
     both: Callable[..., Any] | None = None,
 ) -> Values:
     """The values of a ranking metric: ``per_group(ranked)`` gives (value, support) per group,
-    or a dict of variables (``"value"``, ``"support"``, ...).
+    or a dict of variables (``"value"``, ``"support"``, ...), of the :func:`sort` of each
+    class.
 
-    When both the per-fold and the merged values are wanted, one sort by (repeat, score) has
-    the fold in the lowest key bits (:meth:`~._rank.Ranked.by_low`); ``both`` is a fused
-    pass giving both at once (None where it does not apply). Inside :func:`one_parse` each
-    class of a parse is sorted once for every ranking metric and method (the sort by repeat
-    is kept for the merged values asked later) and a metric's values are computed once.
+    When both the per-fold and the merged values of a frame read for this call alone are
+    wanted, one sort by (repeat, score) has the fold in the lowest key bits
+    (:meth:`~._rank.Ranked.by_low`); ``both`` is a fused pass giving both at once (None where
+    it does not apply).
     """
 
     def put(out: Groups, vs: tuple[np.ndarray, ...] | dict[str, np.ndarray]) -> None:
         out.append(vs if isinstance(vs, dict) else {"value": vs[0], "support": vs[1]})
 
-    def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Groups, Groups]:
-        shared = _PARSED.get()
-        wanted = [m for m, on in (("fold", per_fold), ("merge", merged)) if on]
-        if shared is not None:
-            done = [shared.get(shared.values, fr, per_group, m) for m in wanted]
-            if all(d is not None for d in done):
-                got = dict(zip(wanted, done, strict=True))
-                return got.get("fold", []), got.get("merge", [])
+    def values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Groups, Groups]:
         fold_res: Groups = []
         merge_res: Groups = []
-        counts = buffer = None
-        if per_fold and merged:
-            g, n_groups = fr.groups(True)
-            counts = np.bincount(g, minlength=n_groups) if g is not None else np.array([fr.n])
-            if fr.present_ is None:
-                fr.present_ = counts > 0
+        fuse = per_fold and merged and not fr.keep
+        counts = fr.sizes() if fuse else None
+        buffer = np.empty(fr.n, dtype=np.uint64) if fuse and both is not None else None
         for c, (s, (lo, hi), y) in enumerate(zip(fr.scores, fr.ranges, fr.ys, strict=True)):
-            kept = None if shared is None else shared.get(shared.ranked, fr, c, "merge")
-            if counts is None or kept is not None:  # one method, or the merged sort is kept
-                if merged:
-                    if kept is None:
-                        kept = Ranked(s, lo, hi, y, *fr.groups(False))
-                        if shared is not None:
-                            shared.put(shared.ranked, fr, c, "merge", value=kept)
-                    put(merge_res, per_group(kept))
-                    kept.release()
-                if per_fold:
-                    r = Ranked(s, lo, hi, y, *fr.groups(True))
-                    if fr.present_ is None:
-                        fr.present_ = r.size > 0
-                    put(fold_res, per_group(r))
-                continue
             fused = None
-            if both is not None and shared is None:  # a block keeps the sort instead
-                if buffer is None:  # one key buffer for every class
-                    buffer = np.empty(fr.n, dtype=np.uint64)
+            if buffer is not None and both is not None:  # one key buffer for every class
                 args = (s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds)
                 fused = both(*args, counts, buffer)
             if fused is not None:
                 put(merge_res, fused[0])
                 put(fold_res, fused[1])
                 continue
-            r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts)
-            put(merge_res, per_group(r))
-            put(fold_res, per_group(r.by_low()))
-            if shared is not None:  # kept for the merged metrics asked later
-                r.release()
-                shared.put(shared.ranked, fr, c, "merge", value=r)
-        if shared is not None:
-            for m, res in (("fold", fold_res), ("merge", merge_res)):
-                if m in wanted:
-                    shared.put(shared.values, fr, per_group, m, value=res)
+            if fuse:  # one sort for both, this call only
+                r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts)
+                put(merge_res, per_group(r))
+                put(fold_res, per_group(r.by_low()))
+                continue
+            for res, pf, wanted in ((fold_res, True, per_fold), (merge_res, False, merged)):
+                if wanted:
+                    r = sort(fr, c, pf)
+                    put(res, per_group(r))
+                    r.release()  # a kept sort drops its temporaries
         return fold_res, merge_res
 
     return values
@@ -377,12 +260,13 @@ def _reduce(
 
 
 def run(
-    df: Any, metric: Metric, methods: Sequence[str], undefined: str, average: Any, *frame: Any
+    df: Any, metric: Metric, methods: Sequence[str], undefined: str, average: Any, args: FrameArgs
 ) -> list[dict[str, xr.DataArray]]:
-    """The one body of every score metric: check, parse (``frame`` as :func:`read`),
-    evaluate, cube, reduce, warn once. Returns, per method, every variable of the metric."""
+    """The one body of every score metric: check, read (:func:`._parsed.read` with
+    ``args``), evaluate, cube, reduce, warn once. Returns, per method, every variable of the
+    metric."""
     check(methods, undefined, average, metric.methods, metric.averages)
-    fr = read(df, *frame, hard_ok=metric.hard_ok)
+    fr = read(df, args, metric.hard_ok)
     if average == "multiclass" and fr.multilabel:  # needs one true class per sample
         raise ValueError(
             f"average='multiclass' scores one probability vector over exclusive classes; "
@@ -390,9 +274,7 @@ def run(
             f"Use average='macro' (the mean of the per-label {metric.name}), 'weighted' or "
             f"None (one value per label)."
         )
-    fold_res, merge_res = metric.values(
-        fr, df, any(m != "merge" for m in methods), "merge" in methods
-    )
+    fold_res, merge_res = metric.values(fr, any(m != "merge" for m in methods), "merge" in methods)
     skip = undefined == "skip"
     out, parts = [], []
     for m in methods:

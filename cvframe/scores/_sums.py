@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from .._core import checks as _checks
-from .._core.labels.frame import FRAME_DIMS, Frame
+from .._core.labels.frame import Frame
+from ..schema import FRAME_DIMS
 
 __all__ = ["STATS", "Rows", "bin_of", "from_dask", "rows"]
 
@@ -57,12 +58,14 @@ def _check_probabilities(name: str, lo: float, hi: float, bad: int = 0) -> None:
         )
 
 
-def rows(fr: Frame, df: pd.DataFrame, eps: float | None, bins: int | None | bool) -> list[Rows]:
-    """Every class's rows of the parsed frame (``df`` a frame of per-group sums or not).
+def rows(fr: Frame, eps: float | None, bins: int | None | bool) -> list[Rows]:
+    """Every class's rows of the parsed frame (of its per-group sums ``fr.sums``, when it
+    was read from a dask frame reduced to them).
 
     ``eps`` given: the log terms are read; ``bins`` not False: the bin of every row.
     """
-    reduced = bool(df.attrs.get(STATS))
+    df = fr.sums
+    reduced = df is not None
     out = []
     for name, y, s, (lo, hi) in zip(fr.score_cols, fr.ys, fr.scores, fr.ranges, strict=True):
         yf = y.astype(np.float64)

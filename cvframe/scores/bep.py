@@ -15,8 +15,9 @@ import xarray as xr
 
 from .._core import checks as _checks
 from .._core.docs import doc, register
-from .._core.labels.frame import Frame, by_frame_dims
-from ._driver import Average, Method, Metric, Undefined, ranked, run
+from .._core.labels.frame import Frame, FrameArgs
+from ._driver import Average, Method, Metric, Undefined, ranked, run, sort
+from ._parsed import by_frame_dims
 from ._rank import Ranked
 
 __all__ = ["break_even_point"]
@@ -96,20 +97,17 @@ def _bep_thresholds(r: Ranked) -> tuple[np.ndarray, ...]:
 _THRESHOLD_VARS = ("value", "support", "threshold", "threshold_above", "exact")
 
 
-def _threshold_values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+def _threshold_values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Any, Any]:
     """Per class, the :func:`_bep_thresholds` of every fold and/or pooled repeat."""
-    out: list[list[dict[str, np.ndarray]] | None] = []
-    for pf, wanted in ((True, per_fold), (False, merged)):
-        groups: list[dict[str, np.ndarray]] | None = [] if wanted else None
-        for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-            if groups is None:
-                break
-            g, n_groups = fr.groups(pf)
-            r = Ranked(s, lo, hi, y, g, n_groups)
-            if pf and fr.present_ is None:
-                fr.present_ = r.size > 0
-            groups.append(dict(zip(_THRESHOLD_VARS, _bep_thresholds(r), strict=True)))
-        out.append(groups)
+    out = [
+        [
+            dict(zip(_THRESHOLD_VARS, _bep_thresholds(sort(fr, c, pf)), strict=True))
+            for c in range(len(fr.classes))
+        ]
+        if wanted
+        else None
+        for pf, wanted in ((True, per_fold), (False, merged))
+    ]
     return out[0], out[1]
 
 
@@ -228,10 +226,10 @@ def break_even_point(
     >>> ds.threshold.item(), ds.threshold_above.item(), ds.exact.item()
     (0.5, 0.9, 0.0)
     """
-    frame = (labels, pos_label, y_true, fold, repeat, score)
+    args = FrameArgs.of(locals())
     if not _checks.flag("return_threshold", return_threshold):
-        return run(df, BEP, (method,), undefined, average, *frame)[0]["break_even_point"]
-    (out,) = run(df, BEP_THRESHOLD, (method,), undefined, average, *frame)
+        return run(df, BEP, (method,), undefined, average, args)[0]["break_even_point"]
+    (out,) = run(df, BEP_THRESHOLD, (method,), undefined, average, args)
     ds = xr.Dataset(out)
     ds.attrs = dict(out["break_even_point"].attrs)
     for v in ds.data_vars.values():

@@ -19,9 +19,10 @@ import xarray as xr
 
 from .._core import checks as _checks
 from .._core.docs import doc, register
-from .._core.labels.frame import Frame, by_frame_dims, is_dask_frame, reads_dask
+from .._core.labels.frame import Frame, FrameArgs, is_dask_frame
 from ..schema import CLASS, FOLD, REPEAT
-from ._driver import Method, Metric, Undefined, check, read, run
+from ._driver import Method, Metric, Undefined, check, run
+from ._parsed import by_frame_dims, read, reads_dask
 from ._sums import Rows, from_dask, rows
 from .curves import curve_rows
 from .thresholds import CURVE_KINDS, CurveMethod
@@ -111,8 +112,8 @@ def _metric(
     """A calibration score as a spec of the one driver: ``terms(g, n_groups, n, rows)``
     gives its variables per group (``n``: samples per group, NaN for none)."""
 
-    def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
-        per_class = rows(fr, df, eps, bins)
+    def values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+        per_class = rows(fr, eps, bins)
         out: list[list[dict[str, np.ndarray]] | None] = []
         for pf, wanted in ((True, per_fold), (False, merged)):
             if not wanted:
@@ -244,8 +245,8 @@ def brier(
     """
     if is_dask_frame(df):
         return _lazy(brier, locals())
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    return run(df, _metric("brier", _squared), (method,), undefined, average, *frame)[0]["brier"]
+    args = FrameArgs.of(locals())
+    return run(df, _metric("brier", _squared), (method,), undefined, average, args)[0]["brier"]
 
 
 @doc
@@ -314,8 +315,8 @@ def log_loss(
         return _lazy(log_loss, locals())
     eps_value = _eps(eps)
     metric = _metric("log_loss", _log, eps_value, extra={"eps": eps_value})
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    return run(df, metric, (method,), undefined, average, *frame)[0]["log_loss"]
+    args = FrameArgs.of(locals())
+    return run(df, metric, (method,), undefined, average, args)[0]["log_loss"]
 
 
 #: The variables of :func:`brier_decomposition`, in order.
@@ -411,8 +412,8 @@ def brier_decomposition(
     bins_value = _bins(bins)
     bins_attr = "distinct" if bins_value is None else bins_value
     metric = _metric("brier_decomposition", _murphy, None, bins_value, {"bins": bins_attr})
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    (out,) = run(df, metric, (method,), undefined, average, *frame)
+    args = FrameArgs.of(locals())
+    (out,) = run(df, metric, (method,), undefined, average, args)
     ds = xr.Dataset(out)
     ds.attrs = dict(out["brier"].attrs)
     for v in ds.data_vars.values():
@@ -543,8 +544,8 @@ def calibration_curve(
     n_bins = _checks.integer("bins", bins, low=1, fix="bins is the number of bins, e.g. 10.")
     _checks.choice("method", method, list(CURVE_KINDS))
     _checks.choice("strategy", strategy, ("uniform", "quantile"))
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score, hard_ok=True)
-    per_class = rows(fr, df, None, False)  # checks that the scores are probabilities
+    fr = read(df, FrameArgs.of(locals()), hard_ok=True)
+    per_class = rows(fr, None, False)  # checks that the scores are probabilities
     frames = []
     for kind, per_fold in CURVE_KINDS[method]:
         g, n_groups = fr.groups(per_fold)

@@ -21,12 +21,13 @@ import xarray as xr
 from .. import formulas
 from .._core import checks as _checks
 from .._core.docs import doc, register
-from .._core.labels.frame import Frame, by_frame_dims
+from .._core.labels.frame import Frame, FrameArgs
 from .._core.types import Dims, How, ZeroDivision
 from ..errors import few
 from ..reduce import fold_dims, fold_mean, warn
 from ..schema import CLASS, CONFUSION, PRED, TRUE, check_structure, provenance, read_counts
-from ._driver import Metric, Undefined, check, read, run
+from ._driver import Metric, Undefined, check, run
+from ._parsed import by_frame_dims, read
 from .curves import WHY, curve_rows, curve_table, hull_mask, points
 
 __all__ = ["expected_cost", "iso_cost_slope", "optimal_operating_point", "roc_hull"]
@@ -185,7 +186,7 @@ def roc_hull(
     """
     method = _method(method, allow_none=True)
     check((), undefined, None)
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+    fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
         grp, bad = pts["group"], pts["bad"]
@@ -219,7 +220,7 @@ _OPTIMUM_VARS = ("threshold", "fpr", "tpr", "expected_cost", "prevalence", "slop
 def _optimum_metric(cfp: float, cfn: float, pi: float | None) -> Metric:
     """The optimal operating point as a spec of the one driver: per fold or merged."""
 
-    def values(fr: Frame, df: Any, per_fold: bool, merged: bool) -> tuple[Any, Any]:
+    def values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Any, Any]:
         n_groups = fr.groups(per_fold)[1]
         out = []
         for pts in points(fr, per_fold):
@@ -353,8 +354,8 @@ def optimal_operating_point(
     if prevalence is not None:
         pi = _checks.real("prevalence", prevalence, 0.0, 1.0, low_open=True, high_open=True)
     method = _method(method)
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    (out,) = run(df, _optimum_metric(cfp, cfn, pi), (method,), undefined, None, *frame)
+    args = FrameArgs.of(locals())
+    (out,) = run(df, _optimum_metric(cfp, cfn, pi), (method,), undefined, None, args)
     ds = xr.Dataset(out)
     for v in ds.data_vars.values():
         v.attrs = {}

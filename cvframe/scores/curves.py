@@ -16,11 +16,11 @@ import pandas as pd
 
 from .._core import checks as _checks
 from .._core.docs import doc
-from .._core.labels.frame import Frame, by_frame_dims, place
+from .._core.labels.frame import Frame, FrameArgs, place
 from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
-from ._driver import Undefined, check, read, warn
-from ._rank import Ranked
+from ._driver import Undefined, check, sort, warn
+from ._parsed import by_frame_dims, read
 
 __all__ = ["curve_rows", "curve_table", "hull_mask", "label_col", "points", "roc", "score_rates"]
 
@@ -39,15 +39,13 @@ def points(
     ``bad`` (present, without positives or negatives) and, with ``auc``, the curve's AUC
     from the same sort.
     """
-    g, n_groups = fr.groups(per_fold)
     out = []
-    for s, (lo, hi), y in zip(fr.scores, fr.ranges, fr.ys, strict=True):
-        ranked = Ranked(s, lo, hi, y, g, n_groups)
-        if per_fold and fr.present_ is None:
-            fr.present_ = ranked.size > 0
+    for c in range(len(fr.classes)):
+        ranked = sort(fr, c, per_fold)
         cur = ranked.curve()
         if auc:
             cur["auc"] = ranked.auc()[0]
+        ranked.release()
         del ranked
         present = fr.present if per_fold else np.ones(fr.n_reps, dtype=bool)
         cur["present"] = present
@@ -263,7 +261,7 @@ def roc(
     """
     check((), undefined, None)
     with_auc = _checks.flag("auc", auc)
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+    fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
         grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))
@@ -321,7 +319,7 @@ def score_rates(
     [[11.0, 0.5], [10.5, 1.0], [10.2, 1.0], [10.0, 1.0]]
     """
     check((), undefined, None)
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+    fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
         grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))

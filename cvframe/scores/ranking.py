@@ -16,9 +16,10 @@ import xarray as xr
 
 from .._core import checks as _checks
 from .._core.docs import doc
-from .._core.labels.frame import by_frame_dims
+from .._core.labels.frame import FrameArgs
 from ..errors import few
 from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
+from ._parsed import by_frame_dims
 from ._rank import Ranked, auc_both
 
 __all__ = [
@@ -139,9 +140,7 @@ def auc(
     >>> round(scores.auc(df, method="merge").item(), 4)
     0.6875
     """
-    return run(
-        df, AUC, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]["auc"]
+    return run(df, AUC, (method,), undefined, average, FrameArgs.of(locals()))[0]["auc"]
 
 
 @doc
@@ -198,8 +197,8 @@ def auc_methods(
     >>> float(ds.auc_avg.item()), round(float(ds.auc_merge.item()), 4)
     (0.875, 0.6875)
     """
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    avg, merge = run(df, AUC, ("avg", "merge"), undefined, average, *frame)
+    args = FrameArgs.of(locals())
+    avg, merge = run(df, AUC, ("avg", "merge"), undefined, average, args)
     ds = xr.Dataset({"auc_avg": avg["auc"], "auc_merge": merge["auc"]})
     ds.attrs = {
         "metric": "auc",
@@ -256,9 +255,9 @@ def average_precision(
     >>> scores.average_precision(df, method="fold").values.ravel().round(4).tolist()
     [0.8333, 1.0]
     """
-    return run(
-        df, AP, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]["average_precision"]
+    return run(df, AP, (method,), undefined, average, FrameArgs.of(locals()))[0][
+        "average_precision"
+    ]
 
 
 @doc
@@ -310,9 +309,9 @@ def precision_at_k(
         "k", k, low=1, fix="k must be an integer >= 1 (how many top-scored samples)."
     )
     metric = _precision_at_k(k)
-    return run(
-        df, metric, (method,), undefined, average, labels, pos_label, y_true, fold, repeat, score
-    )[0]["precision_at_k"]
+    return run(df, metric, (method,), undefined, average, FrameArgs.of(locals()))[0][
+        "precision_at_k"
+    ]
 
 
 @doc
@@ -356,8 +355,8 @@ def r_precision(
     >>> scores.r_precision(df, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     """
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    return run(df, R_PRECISION, (method,), undefined, average, *frame)[0]["r_precision"]
+    args = FrameArgs.of(locals())
+    return run(df, R_PRECISION, (method,), undefined, average, args)[0]["r_precision"]
 
 
 def _array(name: str, value: Any, fix: str) -> np.ndarray:
@@ -554,8 +553,9 @@ def delong_frame(
     score: str = "score",
 ) -> xr.Dataset:
     r"""AUC_merge per repeat and class with its DeLong variance (:func:`delong_arrays` of
-    each repeat's pooled scores), from the one sort of :func:`auc_methods`: inside
-    :func:`cvframe.scores.one_parse` a class sorted for AUC_merge is not sorted again.
+    each repeat's pooled scores), from the one sort of :func:`auc_methods`: a class of a
+    frame parsed once (:func:`cvframe.scores.parse`) sorted for AUC_merge is not sorted
+    again.
 
     Parameters
     ----------
@@ -579,6 +579,6 @@ def delong_frame(
     >>> round(float(res.auc.item()), 4), round(float(res["var"].item()), 4)
     (0.6875, 0.0495)
     """
-    frame = (labels, pos_label, y_true, fold, repeat, score)
-    out = run(df, DELONG, ("merge",), "nan", None, *frame)[0]
+    args = FrameArgs.of(locals())
+    out = run(df, DELONG, ("merge",), "nan", None, args)[0]
     return xr.Dataset({k: out[k].drop_attrs() for k in ("auc", "var", "n_pos")})

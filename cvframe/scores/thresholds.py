@@ -20,9 +20,10 @@ import pandas as pd
 from .. import formulas
 from .._core import checks as _checks
 from .._core.docs import doc, register
-from .._core.labels.frame import by_frame_dims, place
+from .._core.labels.frame import FrameArgs, place
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
-from ._driver import Undefined, check, read
+from ._driver import Undefined, check
+from ._parsed import by_frame_dims, read
 from .curves import curve_rows, curve_table
 
 __all__ = ["CURVE_KINDS", "CurveMethod", "metric_at_thresholds", "pr_curve"]
@@ -166,7 +167,7 @@ def metric_at_thresholds(
     fill = _checks.zero_division(zero_division)
     _checks.choice("method", method, list(CURVE_KINDS))
     t = _thresholds(thresholds)
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+    fr = read(df, FrameArgs.of(locals()))
     bad: list[str] = []
     n_rows, n_bad = [0], [0]
 
@@ -265,7 +266,7 @@ def pr_curve(
     """
     check((), undefined, None)
     _checks.choice("method", method, list(CURVE_KINDS))
-    fr = read(df, labels, pos_label, y_true, fold, repeat, score)
+    fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
         keep = pts["present"] & ~pts["bad"] if undefined == "skip" else pts["present"]

@@ -6,32 +6,57 @@ rules every reader shares: :func:`frame_pos_label` (the positive class, from ``p
 the frame's ``attrs``), :func:`multilabel_names` (a multilabel frame's labels: each is scored
 one-vs-rest from its ``y_true_<label>`` and ``score_<label>`` columns), :func:`score_column`
 (which column holds that class's scores, matched by name, never by position),
-:func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`; :func:`by_frame_dims` computes
-a metric per ``model`` / ``dataset`` / ``subset`` of a stacked frame (their scores are never
-ranked together).
+:func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`. :class:`FrameArgs` names how a
+frame is read (its columns, ``labels`` and ``pos_label``); a :class:`Frame` keeps it, and
+:func:`agree` holds a parsed frame to the reading a later call asks for.
 """
 
 from __future__ import annotations
 
-import functools
 import warnings
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
 from ...errors import ColumnError, few, user_stacklevel
-from ...schema import FRAME_DIMS, REPEAT, SUBSET
+from ...schema import REPEAT, SUBSET
 from .. import checks as _checks
 from .. import labels as _labels
 
 
+@dataclass(frozen=True)
+class FrameArgs:
+    """How a predictions frame is read: the ``labels=, pos_label=, y_true=, fold=, repeat=,
+    score=`` arguments of every score metric, as named fields with their defaults.
+
+    >>> FrameArgs(pos_label="spam").score
+    'score'
+    """
+
+    labels: Sequence[Hashable] | None = None
+    pos_label: Hashable | None = None
+    y_true: str = "y_true"
+    fold: str = "fold"
+    repeat: str | None = "repeat"
+    score: str = "score"
+
+    @classmethod
+    def of(cls, scope: Mapping[str, Any]) -> FrameArgs:
+        """The fields from a caller's ``locals()`` (its parameters of the same names)."""
+        return cls(**{f.name: scope[f.name] for f in fields(cls)})
+
+
 @dataclass
 class Frame:
-    """What the metrics need from a predictions frame, as plain numpy arrays."""
+    """What the metrics need from a predictions frame, as plain numpy arrays.
+
+    ``args``: how it was read. ``sorts``: each class's sorts by fold and by repeat (class
+    index -> pair), kept when ``keep`` (a frame parsed once for several metrics); ``sums``:
+    the per-group sums a dask frame was reduced to, when it was read from them.
+    """
 
     n: int
     fold_codes: np.ndarray  # int64, 0..n_folds-1
@@ -46,6 +71,10 @@ class Frame:
     ranges: list[tuple[float, float]]  # per class: (min, max) score
     present_: np.ndarray | None = None  # per (repeat, fold) group: has rows
     multilabel: bool = False  # the classes are the labels of a multilabel frame
+    args: FrameArgs = field(default_factory=FrameArgs)
+    keep: bool = False
+    sorts: dict[int, Any] = field(default_factory=dict, repr=False)
+    sums: Any = field(default=None, repr=False)
 
     @property
     def task(self) -> str:
@@ -61,10 +90,18 @@ class Frame:
     def present(self) -> np.ndarray:
         """Which (repeat, fold) groups have rows: a repeat may have fewer folds (not a fold)."""
         if self.present_ is None:
-            g, n_groups = self.groups(True)
-            assert g is not None
-            self.present_ = np.bincount(g, minlength=n_groups) > 0
+            self.sizes()
+        assert self.present_ is not None
         return self.present_
+
+    def sizes(self) -> np.ndarray:
+        """Rows per (repeat, fold) group (and which groups are folds, :attr:`present`)."""
+        g, n_groups = self.groups(True)
+        assert g is not None
+        counts = np.bincount(g, minlength=n_groups)
+        if self.present_ is None:
+            self.present_ = counts > 0
+        return counts
 
     @property
     def n_folds(self) -> int:
@@ -297,6 +334,7 @@ def parse(
     score: str,
 ) -> Frame:
     """Read and check a predictions frame (see the module docstring)."""
+    args = FrameArgs(labels, pos_label, y_true, fold, repeat, score)
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame of predictions, got {type(df).__name__}.")
     if isinstance(df.columns, pd.MultiIndex):
@@ -318,9 +356,9 @@ def parse(
     if ml_names is not None:
         classes, ys, cols = _multilabel(df, ml_names, labels, pos_label, y_true, score)
         arrays, ranges = _read_scores(df, cols, False)
-        fr = Frame(len(df), fc, fk, rc, rk, classes, False, ys, arrays, cols, ranges)
-        fr.multilabel = True
-        return fr
+        return Frame(
+            len(df), fc, fk, rc, rk, classes, False, ys, arrays, cols, ranges, None, True, args
+        )
     labels = _labels.attrs_labels(df.attrs, labels)
     codes, universe = _classes(yt, labels)
     pos_label = frame_pos_label(df, pos_label, labels, universe)
@@ -348,7 +386,45 @@ def parse(
         names = list(_class_columns(df, score, universe))
     arrays, ranges = _read_scores(df, names, pos_label is not None and sc.complement)
     cols, binary = [str(n) for n in names], pos_label is not None
-    return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges)
+    return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges, args=args)
+
+
+def agree(fr: Frame, asked: FrameArgs) -> Frame:
+    """``fr`` when ``asked`` is the reading it was parsed with, else a ValueError naming the
+    argument. An argument left at its default takes the parse's own; ``labels`` may also
+    name the classes it read, ``pos_label`` its positive class, and ``repeat=None`` a frame
+    read without a repeat column."""
+    for f in fields(FrameArgs):
+        want, have = getattr(asked, f.name), getattr(fr.args, f.name)
+        given = want is not f.default and not (isinstance(want, str) and want == f.default)
+        if given and not _agrees(f.name, want, have, fr):
+            raise ValueError(
+                f"{f.name}={want!r} asks for another reading of this parsed predictions "
+                f"frame, which was parsed with {f.name}={have!r}. Leave {f.name} out, or "
+                f"parse the frame again: cvframe.scores.parse(df, {f.name}={want!r})."
+            )
+    return fr
+
+
+def _agrees(name: str, want: Any, have: Any, fr: Frame) -> bool:
+    if _same_arg(want, have):
+        return True
+    if name == "pos_label":
+        return fr.binary and _same_arg(want, fr.classes[0])
+    if name == "labels":
+        return _same_arg(want, fr.classes)
+    return name == "repeat" and want is None and fr.rep_coord is None
+
+
+def _same_arg(a: Any, b: Any) -> bool:
+    """Whether two values of an argument are the same (label sequences element by element)."""
+    if a is None or b is None:
+        return a is b
+    if isinstance(a, str) or np.ndim(a) == 0:
+        return _labels.find(a, [b]) == 0
+    if isinstance(b, str) or np.ndim(b) == 0 or len(a) != len(b):
+        return False
+    return all(_labels.find(x, [y]) == 0 for x, y in zip(a, b, strict=True))
 
 
 def _read_scores(
@@ -487,72 +563,3 @@ def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
 def is_dask_frame(df: Any) -> bool:
     """True for a dask DataFrame or Series (not a dask array): the one lazy-frame test."""
     return _labels.is_dask(df) and hasattr(df, "divisions")
-
-
-def reads_dask(func: Any) -> Any:
-    """Mark a metric that reduces a dask DataFrame lazily itself (see :func:`by_frame_dims`)."""
-    func.reads_dask = True
-    return func
-
-
-def by_frame_dims(func: Any) -> Any:
-    """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
-
-    Stacked models, data sets or train/test subsets are never ranked together: the metric runs
-    per group (with the frame's ``attrs``) and the results are joined along those dims (or
-    columns of a tidy table); the groups' warnings are merged into one per kind.
-    """
-
-    @functools.wraps(func)
-    def wrapper(df: Any, *args: Any, **kwargs: Any) -> Any:
-        if is_dask_frame(df) and not getattr(func, "reads_dask", False):
-            # ranking needs all scores of a group in one sort: the frame is computed here
-            df = df.compute()
-        ok = isinstance(df, pd.DataFrame) and not isinstance(df.columns, pd.MultiIndex)
-        dims = [d for d in FRAME_DIMS if ok and d in df.columns]
-        if not dims:
-            return func(df, *args, **kwargs)
-        for d in dims:
-            _labels.check_no_missing(_checks.column(df, d, d), d)
-        keys, pieces = [], []
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            for key, part in df.groupby(dims, sort=True, observed=True):
-                keys.append(key if isinstance(key, tuple) else (key,))
-                part = part.drop(columns=dims)
-                part.attrs = dict(df.attrs)
-                pieces.append(func(part, *args, **kwargs))
-        _rewarn(caught, len(keys), dims)
-        if isinstance(pieces[0], pd.DataFrame):
-            tagged = [
-                p.assign(**dict(zip(dims, k, strict=True)))
-                for p, k in zip(pieces, keys, strict=True)
-            ]
-            out = pd.concat(tagged, ignore_index=True)
-            return out[dims + [c for c in out.columns if c not in dims]]
-        if len(dims) == 1:
-            values = _labels.coord([k[0] for k in keys])  # strings stay object (netCDF-safe)
-            dim = pd.Index(values, name=dims[0], dtype=values.dtype)
-            out = xr.concat(pieces, dim=dim, join="outer", combine_attrs="override")
-        else:
-            stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
-            index = pd.MultiIndex.from_tuples(keys, names=dims)
-            stacked = stacked.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "_group"))
-            # unstack sorts; keep each dim in the order its groups came (category order)
-            order = [
-                _labels.coord(list(dict.fromkeys(k[i] for k in keys))) for i in range(len(dims))
-            ]
-            out = stacked.unstack("_group").reindex(dict(zip(dims, order, strict=True)))
-        return out.transpose(*dims, ...)
-
-    return wrapper
-
-
-def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str]) -> None:
-    """Re-emit the groups' warnings, one per category, saying in how many groups they arose."""
-    by_cat: dict[type, list[str]] = {}
-    for w in caught:
-        by_cat.setdefault(w.category, []).append(str(w.message))
-    for cat, msgs in by_cat.items():
-        note = f" [in {len(msgs)} of {n_groups} {'/'.join(dims)} groups]" if n_groups > 1 else ""
-        warnings.warn(msgs[0] + note, cat, stacklevel=user_stacklevel())

@@ -1,0 +1,288 @@
+"""The parsed predictions frame: read once, split once by its stacked dims, passed by name.
+
+:func:`parse` reads a predictions frame once into a :class:`ParsedFrame`: the frame split
+once by its ``model`` / ``param`` / ``dataset`` / ``subset`` columns (their scores are never
+ranked together), each part parsed once (a :class:`~cvframe._core.labels.frame.Frame` that
+keeps the sorts of its classes for every later metric) and the reading
+(:class:`~cvframe._core.labels.frame.FrameArgs`) as named fields. Every score metric takes
+it where it takes the frame (:func:`by_frame_dims` runs the metric per part, :func:`read`
+holds each part to the reading asked for).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import warnings
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.docs import doc, register
+from .._core.labels import frame as frame_reader
+from .._core.labels.frame import Frame, FrameArgs, agree, is_dask_frame
+from ..errors import few, user_stacklevel
+from ..schema import FRAME_DIMS
+from ._sums import STATS
+
+__all__ = ["ParsedFrame", "by_frame_dims", "one_parse", "parse", "read", "reads_dask"]
+
+_EXAMPLE = """\
+>>> import pandas as pd
+>>> from cvframe import scores
+>>> df = pd.DataFrame({{"fold": {fold},
+...                    "y_true": {y},
+...                    "score": {score}}})"""
+_EIGHT = dict(fold=[0, 0, 0, 0, 1, 1, 1, 1], y=[0, 0, 1, 1, 0, 1, 0, 1])
+register(  # the predictions frames of the examples of every score metric
+    {
+        "score_example": _EXAMPLE.format(
+            **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]
+        ),
+        "probability_example": _EXAMPLE.format(
+            **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]
+        ),
+        "cost_example": _EXAMPLE.format(
+            fold=[0] * 6, y=[1, 0, 1, 1, 0, 0], score=[0.9, 0.8, 0.7, 0.6, 0.5, 0.1]
+        ),
+    }
+)
+
+_HARD = r"score column\(s\) .* hold only the values 0 and 1"
+
+
+@dataclass(frozen=True, eq=False)
+class ParsedFrame:
+    """A predictions frame parsed once by :func:`cvframe.scores.parse`.
+
+    Every score metric of :mod:`cvframe.scores` (and :func:`cvframe.interval`) takes it
+    where it takes the frame. ``args`` is how it was read; ``dims`` are the frame's stacked
+    columns (``model``, ...) it was split by, ``keys`` their values of every part and
+    ``parts`` each part parsed, keeping the sorts of its classes; ``frame`` the rows parsed.
+    """
+
+    args: FrameArgs
+    dims: tuple[str, ...]
+    keys: tuple[tuple[Any, ...], ...]
+    parts: tuple[Frame, ...]
+    frame: pd.DataFrame
+
+    def __repr__(self) -> str:
+        fr = self.parts[0]
+        split = f", {'/'.join(self.dims)}: {len(self.parts)} parts" if self.dims else ""
+        return f"<ParsedFrame: {len(self.frame)} rows{split}, {fr.task}, classes {few(fr.classes)}>"
+
+
+def split(df: Any) -> tuple[list[str], list[tuple[Any, ...]], list[Any]]:
+    """The stacked dims of a frame (``model``, ``param``, ``dataset``, ``subset``), the key
+    of every part and the parts (each with the frame's ``attrs``); none: the frame whole."""
+    ok = isinstance(df, pd.DataFrame) and not isinstance(df.columns, pd.MultiIndex)
+    dims = [d for d in FRAME_DIMS if ok and d in df.columns]
+    if not dims:
+        return [], [()], [df]
+    for d in dims:
+        _labels.check_no_missing(_checks.column(df, d, d), d)
+    keys, parts = [], []
+    for key, part in df.groupby(dims, sort=True, observed=True):
+        keys.append(key if isinstance(key, tuple) else (key,))
+        part = part.drop(columns=dims)
+        part.attrs = dict(df.attrs)
+        parts.append(part)
+    return dims, keys, parts
+
+
+@doc
+def parse(
+    df: pd.DataFrame,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+) -> ParsedFrame:
+    r"""A predictions frame parsed once, for every score metric asked of it.
+
+    Each score metric parses the frame it is given (checks the columns, codes the folds,
+    repeats and classes, reads the scores as float64) and sorts each class's scores. A
+    frame asked for several metrics -- AUC_avg and AUC_merge, the per-fold AUC, the DeLong
+    interval, the ROC curves, the Brier score -- is parsed once here, split once by its
+    ``model`` (``param``, ``dataset``, ``subset``) column, and the result is passed where
+    the frame goes: the parse of each part is shared, and each class of a part is sorted
+    once (by repeat, with the fold in the lowest key bits), the sort every ranking metric
+    and curve of that part reads. A dask DataFrame is computed; a frame parsed before is
+    returned as it is (when ``labels=``, ... ask for its reading).
+
+    Parameters
+    ----------
+    <<frame_params>>
+
+    Returns
+    -------
+    ParsedFrame
+        ``args`` (how it was read: :class:`~cvframe._core.labels.frame.FrameArgs`),
+        ``dims``, ``keys`` and ``parts`` (one parse per model, ...) and ``frame``. A metric
+        given it takes its reading: an argument left at its default takes the parse's own,
+        one that asks for another reading is a ValueError that says so.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Every frame error of :func:`cvframe.scores.auc`.
+
+    Warns
+    -----
+    UserWarning
+        When a score column holds only 0 and 1 (hard predictions), once here.
+
+    See Also
+    --------
+    cvframe.interval : takes it too (``interval(parsed, "auc")``).
+
+    References
+    ----------
+    <<score_refs>>
+
+    Examples
+    --------
+    <<score_example>>
+    >>> parsed = scores.parse(df)
+    >>> scores.auc(parsed).item(), round(scores.auc(parsed, "merge").item(), 4)
+    (0.875, 0.6875)
+    >>> scores.roc(parsed, auc=True).auc.nunique()  # the curves read the same sort
+    3
+    """
+    args = FrameArgs.of(locals())
+    if isinstance(df, ParsedFrame):
+        for fr in df.parts:
+            agree(fr, args)
+        return df
+    df = df.compute() if is_dask_frame(df) else df
+    dims, keys, frames = split(df)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parts = tuple(frame_reader.parse(part, **vars(args)) for part in frames)
+    _rewarn(caught, len(parts), dims)
+    for fr in parts:
+        fr.keep = True  # later metrics read the sorts of the first
+    return ParsedFrame(args, tuple(dims), tuple(keys), parts, df)
+
+
+def read(df: Any, args: FrameArgs, hard_ok: bool = False) -> Frame:
+    """The one reading of a predictions frame by a score metric: a part of a
+    :class:`ParsedFrame` held to ``args`` (:func:`~cvframe._core.labels.frame.agree`), else
+    the frame parsed with ``args``; ``hard_ok``: no warning for hard 0/1 scores, where they
+    are meaningful."""
+    if isinstance(df, Frame):
+        return agree(df, args)
+    if isinstance(df, ParsedFrame):  # a metric reached without by_frame_dims: one part only
+        if df.dims:
+            raise TypeError(f"a parsed frame split by {list(df.dims)} has several parts here.")
+        return agree(df.parts[0], args)
+    with warnings.catch_warnings():
+        if hard_ok:
+            warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
+        fr = frame_reader.parse(df, **vars(args))
+    if df.attrs.get(STATS):  # a dask frame reduced to per-group sums
+        fr.sums = df
+    return fr
+
+
+def one_parse() -> contextlib.nullcontext[None]:
+    """Deprecated: parse the frame once with :func:`cvframe.scores.parse` and pass the result.
+
+    The block shares nothing any more (it emits a :class:`FutureWarning`): a frame parsed once
+    carries its parse and its sorts to every metric it is passed to.
+
+    >>> import pandas as pd
+    >>> from cvframe import scores
+    >>> df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": [0, 1, 0, 1],
+    ...                    "score": [0.2, 0.7, 0.4, 0.9]})
+    >>> parsed = scores.parse(df)  # instead of ``with scores.one_parse():``
+    >>> scores.auc(parsed, "merge").item(), round(scores.brier(parsed, "merge").item(), 3)
+    (1.0, 0.075)
+    """
+    warnings.warn(
+        "scores.one_parse() shares nothing any more and goes in the next release: parse the "
+        "frame once, parsed = cvframe.scores.parse(df, ...), and pass parsed where the frame "
+        "goes (scores.auc(parsed, 'merge'), cvframe.interval(parsed, 'auc')).",
+        FutureWarning,
+        stacklevel=user_stacklevel(),
+    )
+    return contextlib.nullcontext()
+
+
+# --- Frames that stack models, data sets or subsets -----------------------------------------
+
+
+def reads_dask(func: Any) -> Any:
+    """Mark a metric that reduces a dask DataFrame lazily itself (see :func:`by_frame_dims`)."""
+    func.reads_dask = True
+    return func
+
+
+def by_frame_dims(func: Any) -> Any:
+    """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
+
+    Stacked models, data sets or train/test subsets are never ranked together: the metric runs
+    per part (a frame's parts with its ``attrs``, or the parts of a :class:`ParsedFrame`) and
+    the results are joined along those dims (or columns of a tidy table); the parts' warnings
+    are merged into one per kind.
+    """
+
+    @functools.wraps(func)
+    def wrapper(df: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(df, ParsedFrame):
+            dims, keys, parts = list(df.dims), list(df.keys), list(df.parts)
+        else:
+            if is_dask_frame(df) and not getattr(func, "reads_dask", False):
+                # ranking needs all scores of a group in one sort: the frame is computed here
+                df = df.compute()
+            dims, keys, parts = split(df)
+        if not dims:
+            return func(parts[0], *args, **kwargs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            pieces = [func(part, *args, **kwargs) for part in parts]
+        _rewarn(caught, len(keys), dims)
+        return _join(pieces, keys, dims)
+
+    return wrapper
+
+
+def _join(pieces: list[Any], keys: list[tuple[Any, ...]], dims: list[str]) -> Any:
+    """The parts' results along their dims (tidy tables: as columns, first)."""
+    if isinstance(pieces[0], pd.DataFrame):
+        tagged = [
+            p.assign(**dict(zip(dims, k, strict=True))) for p, k in zip(pieces, keys, strict=True)
+        ]
+        out = pd.concat(tagged, ignore_index=True)
+        return out[dims + [c for c in out.columns if c not in dims]]
+    if len(dims) == 1:
+        values = _labels.coord([k[0] for k in keys])  # strings stay object (netCDF-safe)
+        dim = pd.Index(values, name=dims[0], dtype=values.dtype)
+        out = xr.concat(pieces, dim=dim, join="outer", combine_attrs="override")
+    else:
+        stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
+        index = pd.MultiIndex.from_tuples(keys, names=dims)
+        stacked = stacked.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "_group"))
+        # unstack sorts; keep each dim in the order its groups came (category order)
+        order = [_labels.coord(list(dict.fromkeys(k[i] for k in keys))) for i in range(len(dims))]
+        out = stacked.unstack("_group").reindex(dict(zip(dims, order, strict=True)))
+    return out.transpose(*dims, ...)
+
+
+def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str]) -> None:
+    """Re-emit the parts' warnings, one per category, saying in how many parts they arose."""
+    by_cat: dict[type, list[str]] = {}
+    for w in caught:
+        by_cat.setdefault(w.category, []).append(str(w.message))
+    for cat, msgs in by_cat.items():
+        note = f" [in {len(msgs)} of {n_groups} {'/'.join(dims)} groups]" if n_groups > 1 else ""
+        warnings.warn(msgs[0] + note, cat, stacklevel=user_stacklevel())
