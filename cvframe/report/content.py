@@ -28,6 +28,7 @@ from .. import diagnostics, multiclass, reduce, repeats, tidy
 from .. import scores as score_metrics
 from .._core import checks as _checks
 from .._core.labels import frame as labels_frame
+from .._core.labels.frame import FrameArgs
 from ..reduce import F_METHODS
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT
 from ..tidy.curves import frame_args
@@ -182,10 +183,8 @@ def _multilabel(ds: xr.Dataset, zero_division: Any) -> pd.DataFrame | None:
 
 def _default_columns(score_kwargs: dict[str, Any]) -> bool:
     """Whether the predictions frame has the default column names (y_true, fold, ...)."""
-    default = {"y_true": "y_true", "fold": "fold", "score": "score"}
-    return all(score_kwargs.get(k, v) == v for k, v in default.items()) and score_kwargs.get(
-        "repeat", "repeat"
-    ) in ("repeat", None)
+    args = FrameArgs(**{**score_kwargs, "repeat": score_kwargs.get("repeat") or "repeat"})
+    return args == FrameArgs()
 
 
 def score_args(frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]) -> dict:

@@ -98,26 +98,25 @@ def check(
 # --- The ranking family: one sort per class -----------------------------------------------
 
 
-def sort(fr: Frame, c: int, per_fold: bool) -> Ranked:
+def sort(fr: Frame, c: int, per_fold: bool, both: bool = False) -> Ranked:
     """Class ``c``'s scores sorted per (repeat, fold) group (``per_fold``) or per repeat.
 
-    A frame parsed for several metrics (``fr.keep``) sorts each class once, by (repeat,
-    score) with the fold in the lowest key bits: that sort is the merged one, its
-    :meth:`~._rank.Ranked.by_low` the per-fold one, and both stay on the frame for every
-    later metric and curve. Else each call sorts the groups it asks for.
+    A frame parsed for several metrics (``fr.keep``), or a call that wants ``both``, sorts
+    the class once, by (repeat, score) with the fold in the lowest key bits: that sort is
+    the merged one, its :meth:`~._rank.Ranked.by_low` the per-fold one, and both stay on the
+    frame (``fr.sorts``) for every later metric and curve. Else the groups asked for.
     """
     kept = fr.sorts.get(c)
-    if kept is not None:
-        return kept[0] if per_fold else kept[1]
-    s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]
-    if not fr.keep:
-        r = Ranked(s, lo, hi, y, *fr.groups(per_fold))
-        if per_fold and fr.present_ is None:
-            fr.present_ = r.size > 0
-        return r
-    r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, fr.sizes())
-    fr.sorts[c] = (r.by_low(), r)
-    return fr.sorts[c][0] if per_fold else r
+    if kept is None:
+        s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]
+        if not (fr.keep or both):
+            r = Ranked(s, lo, hi, y, *fr.groups(per_fold))
+            if per_fold and fr.present_ is None:
+                fr.present_ = r.size > 0
+            return r
+        r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, fr.sizes())
+        kept = fr.sorts[c] = (r.by_low(), r)
+    return kept[0] if per_fold else kept[1]
 
 
 def ranked(
@@ -140,28 +139,23 @@ def ranked(
     def values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Groups, Groups]:
         fold_res: Groups = []
         merge_res: Groups = []
-        fuse = per_fold and merged and not fr.keep
-        counts = fr.sizes() if fuse else None
-        buffer = np.empty(fr.n, dtype=np.uint64) if fuse and both is not None else None
+        fuse = per_fold and merged and not fr.keep and both is not None
+        counts, buffer = (fr.sizes(), np.empty(fr.n, np.uint64)) if fuse else (None, None)
         for c, (s, (lo, hi), y) in enumerate(zip(fr.scores, fr.ranges, fr.ys, strict=True)):
-            fused = None
-            if buffer is not None and both is not None:  # one key buffer for every class
+            if fuse and both is not None:
                 args = (s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds)
-                fused = both(*args, counts, buffer)
-            if fused is not None:
-                put(merge_res, fused[0])
-                put(fold_res, fused[1])
-                continue
-            if fuse:  # one sort for both, this call only
-                r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, counts)
-                put(merge_res, per_group(r))
-                put(fold_res, per_group(r.by_low()))
-                continue
+                fused = both(*args, counts, buffer)  # one key buffer for every class
+                if fused is not None:
+                    put(merge_res, fused[0])
+                    put(fold_res, fused[1])
+                    continue
             for res, pf, wanted in ((fold_res, True, per_fold), (merge_res, False, merged)):
                 if wanted:
-                    r = sort(fr, c, pf)
+                    r = sort(fr, c, pf, per_fold and merged)
                     put(res, per_group(r))
                     r.release()  # a kept sort drops its temporaries
+            if not fr.keep:  # a sort for this call only
+                fr.sorts.pop(c, None)
         return fold_res, merge_res
 
     return values

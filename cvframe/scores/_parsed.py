@@ -179,12 +179,8 @@ def read(df: Any, args: FrameArgs, hard_ok: bool = False) -> Frame:
     :class:`ParsedFrame` held to ``args`` (:func:`~cvframe._core.labels.frame.agree`), else
     the frame parsed with ``args``; ``hard_ok``: no warning for hard 0/1 scores, where they
     are meaningful."""
-    if isinstance(df, Frame):
+    if isinstance(df, Frame):  # a part of a ParsedFrame (by_frame_dims passes its parts)
         return agree(df, args)
-    if isinstance(df, ParsedFrame):  # a metric reached without by_frame_dims: one part only
-        if df.dims:
-            raise TypeError(f"a parsed frame split by {list(df.dims)} has several parts here.")
-        return agree(df.parts[0], args)
     with warnings.catch_warnings():
         if hard_ok:
             warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
@@ -195,19 +191,9 @@ def read(df: Any, args: FrameArgs, hard_ok: bool = False) -> Frame:
 
 
 def one_parse() -> contextlib.nullcontext[None]:
-    """Deprecated: parse the frame once with :func:`cvframe.scores.parse` and pass the result.
-
-    The block shares nothing any more (it emits a :class:`FutureWarning`): a frame parsed once
-    carries its parse and its sorts to every metric it is passed to.
-
-    >>> import pandas as pd
-    >>> from cvframe import scores
-    >>> df = pd.DataFrame({"fold": [0, 0, 1, 1], "y_true": [0, 1, 0, 1],
-    ...                    "score": [0.2, 0.7, 0.4, 0.9]})
-    >>> parsed = scores.parse(df)  # instead of ``with scores.one_parse():``
-    >>> scores.auc(parsed, "merge").item(), round(scores.brier(parsed, "merge").item(), 3)
-    (1.0, 0.075)
-    """
+    """Deprecated (a :class:`FutureWarning`; the block shares nothing): parse the frame once
+    with :func:`cvframe.scores.parse` and pass the result, which carries its parse and its
+    sorts to every metric it is passed to."""
     warnings.warn(
         "scores.one_parse() shares nothing any more and goes in the next release: parse the "
         "frame once, parsed = cvframe.scores.parse(df, ...), and pass parsed where the frame "
@@ -251,31 +237,26 @@ def by_frame_dims(func: Any) -> Any:
             warnings.simplefilter("always")
             pieces = [func(part, *args, **kwargs) for part in parts]
         _rewarn(caught, len(keys), dims)
-        return _join(pieces, keys, dims)
+        if isinstance(pieces[0], pd.DataFrame):  # tidy tables: the dims as columns, first
+            tags = [dict(zip(dims, k, strict=True)) for k in keys]
+            out = pd.concat([p.assign(**t) for p, t in zip(pieces, tags, strict=True)])
+            out = out.reset_index(drop=True)
+            return out[dims + [c for c in out.columns if c not in dims]]
+        if len(dims) == 1:
+            values = _labels.coord([k[0] for k in keys])  # strings stay object (netCDF-safe)
+            dim = pd.Index(values, name=dims[0], dtype=values.dtype)
+            out = xr.concat(pieces, dim=dim, join="outer", combine_attrs="override")
+        else:
+            stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
+            index = pd.MultiIndex.from_tuples(keys, names=dims)
+            coords = xr.Coordinates.from_pandas_multiindex(index, "_group")
+            # unstack sorts; keep each dim in the order its groups came (category order)
+            order = [_labels.coord(list(dict.fromkeys(ks))) for ks in zip(*keys, strict=True)]
+            out = stacked.assign_coords(coords).unstack("_group")
+            out = out.reindex(dict(zip(dims, order, strict=True)))
+        return out.transpose(*dims, ...)
 
     return wrapper
-
-
-def _join(pieces: list[Any], keys: list[tuple[Any, ...]], dims: list[str]) -> Any:
-    """The parts' results along their dims (tidy tables: as columns, first)."""
-    if isinstance(pieces[0], pd.DataFrame):
-        tagged = [
-            p.assign(**dict(zip(dims, k, strict=True))) for p, k in zip(pieces, keys, strict=True)
-        ]
-        out = pd.concat(tagged, ignore_index=True)
-        return out[dims + [c for c in out.columns if c not in dims]]
-    if len(dims) == 1:
-        values = _labels.coord([k[0] for k in keys])  # strings stay object (netCDF-safe)
-        dim = pd.Index(values, name=dims[0], dtype=values.dtype)
-        out = xr.concat(pieces, dim=dim, join="outer", combine_attrs="override")
-    else:
-        stacked = xr.concat(pieces, dim="_group", join="outer", combine_attrs="override")
-        index = pd.MultiIndex.from_tuples(keys, names=dims)
-        stacked = stacked.assign_coords(xr.Coordinates.from_pandas_multiindex(index, "_group"))
-        # unstack sorts; keep each dim in the order its groups came (category order)
-        order = [_labels.coord(list(dict.fromkeys(k[i] for k in keys))) for i in range(len(dims))]
-        out = stacked.unstack("_group").reindex(dict(zip(dims, order, strict=True)))
-    return out.transpose(*dims, ...)
 
 
 def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str]) -> None:
