@@ -42,13 +42,14 @@ RENAMED = {
     # the multilabel metrics of a frame: the cube's, with the per-sample F at any beta
     ("df", "multilabel_metrics"): ("build", "multilabel_metrics"),
 }
-# Public functions of a cube module that are deliberately not methods, with the reason.
+# Public functions of a cube or score module that are deliberately not methods, with the reason.
 NO_TWIN = {
     "fold_dims": "the check of dim= every aggregation shares, not a metric",
     "read_counts": "how every aggregation reads the counts, not a metric",
     "no_information_rate": "a building block of bootstrap_632(plus=True)",
     "fold_table": "a long frame for plots and the report, not a metric of the cube",
     "methods_table": "a long frame for plots and the report, not a metric of the cube",
+    "parse": "the predictions frame parsed once for several metrics, not a metric",
 }
 DATA = {"ds": "ds", "df": "df"}
 # Functions whose data argument has another name (compare's ``data``: a cube or a frame).

@@ -551,7 +551,7 @@ def test_accessor_parity():
         func = getattr(scores, name)
         if not callable(func) or next(iter(inspect.signature(func).parameters), None) != "df":
             continue  # cube functions (expected_cost) are ds.cv's; iso_cost_slope takes scalars
-        if name in ("parse", "one_parse"):
+        if name == "parse":
             continue  # not metrics: the parse that every metric (and df.cv's) reads
         assert hasattr(df.cv, name), name
         # the method's help is the function's, rendered for the accessor (no df parameter)

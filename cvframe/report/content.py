@@ -231,8 +231,6 @@ def _score_tables(
     if REPEAT in dims:
         by = [d for d in dims if d != REPEAT]
         auc = auc.groupby(by, sort=False)[shown].mean().reset_index()
-    if roc is None:
-        return auc, None, "", (m["auc_merge"], iv), fold_auc
     return auc, roc, note, (m["auc_merge"], iv), fold_auc
 
 

@@ -110,10 +110,7 @@ def sort(fr: Frame, c: int, per_fold: bool, both: bool = False) -> Ranked:
     if kept is None:
         s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]
         if not (fr.keep or both):
-            r = Ranked(s, lo, hi, y, *fr.groups(per_fold))
-            if per_fold and fr.present_ is None:
-                fr.present_ = r.size > 0
-            return r
+            return Ranked(s, lo, hi, y, *fr.groups(per_fold))
         r = Ranked(s, lo, hi, y, fr.rep_codes, fr.n_reps, fr.fold_codes, fr.n_folds, fr.sizes())
         kept = fr.sorts[c] = (r.by_low(), r)
     return kept[0] if per_fold else kept[1]

@@ -1,12 +1,8 @@
 """The parsed predictions frame: read once, split once by its stacked dims, passed by name.
 
-:func:`parse` reads a predictions frame once into a :class:`ParsedFrame`: the frame split
-once by its ``model`` / ``param`` / ``dataset`` / ``subset`` columns (their scores are never
-ranked together), each part parsed once (a :class:`~cvframe._core.labels.frame.Frame` that
-keeps the sorts of its classes for every later metric) and the reading
-(:class:`~cvframe._core.labels.frame.FrameArgs`) as named fields. Every score metric takes
-it where it takes the frame (:func:`by_frame_dims` runs the metric per part, :func:`read`
-holds each part to the reading asked for).
+:func:`parse` gives a :class:`ParsedFrame`, which every score metric takes where it takes
+the frame: :func:`by_frame_dims` runs the metric per part (per ``model``, ...: their scores
+are never ranked together), :func:`read` holds each part to the reading asked for.
 """
 
 from __future__ import annotations
@@ -109,15 +105,13 @@ def parse(
 ) -> ParsedFrame:
     r"""A predictions frame parsed once, for every score metric asked of it.
 
-    Each score metric parses the frame it is given (checks the columns, codes the folds,
-    repeats and classes, reads the scores as float64) and sorts each class's scores. A
-    frame asked for several metrics -- AUC_avg and AUC_merge, the per-fold AUC, the DeLong
-    interval, the ROC curves, the Brier score -- is parsed once here, split once by its
-    ``model`` (``param``, ``dataset``, ``subset``) column, and the result is passed where
-    the frame goes: the parse of each part is shared, and each class of a part is sorted
-    once (by repeat, with the fold in the lowest key bits), the sort every ranking metric
-    and curve of that part reads. A dask DataFrame is computed; a frame parsed before is
-    returned as it is (when ``labels=``, ... ask for its reading).
+    A score metric given a frame parses it (checks the columns, codes the folds, repeats
+    and classes, reads the scores) and sorts each class. Asked for several metrics (AUC_avg,
+    AUC_merge, the per-fold AUC, the DeLong interval, the ROC curves, Brier), a frame is
+    parsed once here, split once by its ``model`` (``param``, ``dataset``, ``subset``)
+    column, and the result goes where the frame goes: each class of each part is sorted
+    once (by repeat, the fold in the lowest key bits), the sort every ranking metric and
+    curve reads. A dask DataFrame is computed; a parsed frame is returned as it is.
 
     Parameters
     ----------
@@ -131,19 +125,10 @@ def parse(
         given it takes its reading: an argument left at its default takes the parse's own,
         one that asks for another reading is a ValueError that says so.
 
-    Raises
-    ------
-    ValueError, TypeError
-        Every frame error of :func:`cvframe.scores.auc`.
-
     Warns
     -----
     UserWarning
         When a score column holds only 0 and 1 (hard predictions), once here.
-
-    See Also
-    --------
-    cvframe.interval : takes it too (``interval(parsed, "auc")``).
 
     References
     ----------

@@ -394,26 +394,18 @@ def agree(fr: Frame, asked: FrameArgs) -> Frame:
     argument. An argument left at its default takes the parse's own; ``labels`` may also
     name the classes it read, ``pos_label`` its positive class, and ``repeat=None`` a frame
     read without a repeat column."""
+    read_as = {"labels": fr.classes, "pos_label": fr.classes[0] if fr.binary else None}
+    read_as["repeat"] = None if fr.rep_coord is None else fr.args.repeat
     for f in fields(FrameArgs):
         want, have = getattr(asked, f.name), getattr(fr.args, f.name)
-        given = want is not f.default and not (isinstance(want, str) and want == f.default)
-        if given and not _agrees(f.name, want, have, fr):
+        default = want is f.default or (isinstance(want, str) and want == f.default)
+        if not (default or _same_arg(want, have) or _same_arg(want, read_as.get(f.name))):
             raise ValueError(
                 f"{f.name}={want!r} asks for another reading of this parsed predictions "
                 f"frame, which was parsed with {f.name}={have!r}. Leave {f.name} out, or "
                 f"parse the frame again: cvframe.scores.parse(df, {f.name}={want!r})."
             )
     return fr
-
-
-def _agrees(name: str, want: Any, have: Any, fr: Frame) -> bool:
-    if _same_arg(want, have):
-        return True
-    if name == "pos_label":
-        return fr.binary and _same_arg(want, fr.classes[0])
-    if name == "labels":
-        return _same_arg(want, fr.classes)
-    return name == "repeat" and want is None and fr.rep_coord is None
 
 
 def _same_arg(a: Any, b: Any) -> bool:
