@@ -13,8 +13,15 @@ import xarray as xr
 from sklearn.metrics import accuracy_score, f1_score
 
 import cvframe
-from cvframe import formulas
-from cvframe.comparison import FOLD_METRICS, POOLED_METRICS, REGISTRY, TESTS, compare
+from cvframe import formulas, metrics
+from cvframe.comparison import (
+    FOLD_METRICS,
+    MULTILABEL_METRICS,
+    POOLED_METRICS,
+    REGISTRY,
+    TESTS,
+    compare,
+)
 
 KINDS = {"fold", "bayesian", "resampling", "paired-count", "ranking over data sets"}
 
@@ -88,10 +95,16 @@ def test_compare_dispatches_through_the_registry_and_reports_its_entry(monkeypat
     assert res.attrs["assumes"] == entry.assumes and res.attrs["reference"] == entry.reference
 
 
-def test_fold_metrics_derive_from_the_metric_table():
-    assert set(FOLD_METRICS.values()) == set(formulas.METRIC_SPECS)
-    assert {f"{m}_avg" for m in formulas.METRIC_SPECS} <= set(FOLD_METRICS)
-    assert "f_tp_fp" in POOLED_METRICS and "accuracy_pooled" in POOLED_METRICS
+def test_the_metric_views_derive_from_the_metric_registry():
+    counts = {m.name for m in metrics.by_kind("count").values() if "avg" in m.tests}
+    assert set(FOLD_METRICS.values()) == counts and counts >= set(formulas.METRIC_SPECS)
+    for name, metric in {**FOLD_METRICS, **MULTILABEL_METRICS}.items():
+        r = metrics.resolve(name)
+        assert r.metric == metric and r.variant in (None, "avg")
+    for name in POOLED_METRICS:
+        r = metrics.resolve(name)
+        assert r.variant == r.entry.pooled and r.variant in r.entry.tests
+    assert "f_tp_fp" in POOLED_METRICS and "accuracy_tp_fp" in POOLED_METRICS
 
 
 # --- multiclass data -------------------------------------------------------------------------
@@ -176,8 +189,9 @@ def test_training_rows_of_a_frame_are_not_compared():
 # --- every argument checked --------------------------------------------------------------------
 
 BAD = [
-    ({"alpha": True}, TypeError, "alpha=True"),
-    ({"alpha": np.nan}, ValueError, "alpha=nan"),
+    ({"level": True}, TypeError, "level=True"),
+    ({"level": np.nan}, ValueError, "level=nan"),
+    ({"level": 0.9, "alpha": 0.1}, TypeError, "level= only once|once, as level="),
     ({"n_resamples": "100"}, TypeError, "n_resamples='100'"),
     ({"n_resamples": 99}, ValueError, "n_resamples=99"),
     ({"n_resamples": 10**9}, ValueError, "n_resamples=1000000000"),

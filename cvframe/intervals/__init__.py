@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import build, formulas, measure, scores
+from .. import build, measure, metrics, scores
 from .._core import checks as _checks
+from .._core import quantiles
 from .._core.docs import doc
 from .._core.labels import frame as frame_reader
 from .._core.quantiles import z_quantile
@@ -31,25 +32,16 @@ __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
 #: The values ``method=`` takes.
 METHODS = ("auto", "posterior", "bootstrap", "delong", "corrected_t", "nested")
-#: Score metrics of a predictions frame, by the names ``metric=`` takes.
-SCORE_METRICS = {"auc": "auc", "ap": "average_precision", "average_precision": "average_precision"}
-SCORE_METRICS["brier"] = "brier"
-AVERAGES = (None, "macro", "micro", "weighted")
-
-
-def _display(name: str) -> str:
-    """How a sentence names the number: F_tp,fp, F_avg, AUC_merge, pooled precision, ..."""
-    base, _, how = name.partition("_")
-    if base == "average":
-        base, how = "average_precision", name.removeprefix("average_precision_")
-    short = {"f": "F", "auc": "AUC", "ap": "AP", "average_precision": "AP", "brier": "Brier"}
-    if base in short:
-        return f"{short[base]}_{how.replace('tp_fp', 'tp,fp')}" if how else short[base]
-    return f"{'fold-averaged' if how == 'avg' else 'pooled'} {base}"
+#: Methods that stand in for one another: a forced method must be of the family of the one
+#: the metric's variant has (:attr:`cvframe.metrics.Metric.intervals`).
+_FAMILY = {"posterior": "counts", "bootstrap": "counts", "delong": "scores"}
+#: The variants some metric has an interval for, and the spellings of ``fold_method=``.
+_VARIANTS = sorted({v for m in metrics.REGISTRY.values() for v in m.intervals})
+_POOLED = ("pooled", "tp_fp", "merge", "merged")
+FOLD_METHODS = (None, *dict.fromkeys((*_POOLED, *metrics.VARIANTS)))
 
 
 def _estimand(method: str, name: str) -> str:
-    name = name if method == "nested" else _display(name)
     if method in ("posterior", "bootstrap"):
         return (
             f"{name} of these fitted fold models on new samples from the same population "
@@ -74,36 +66,36 @@ def _estimand(method: str, name: str) -> str:
 # --- arguments ------------------------------------------------------------------------------
 
 
-def _parse(metric: Any, fold_method: Any) -> tuple[str, str]:
-    """(base metric, "pooled" or "avg") of ``metric`` and ``fold_method``."""
+def _resolve(metric: Any, fold_method: Any) -> tuple[str, str]:
+    """The registry metric and the variant ``metric`` and ``fold_method`` ask for (default:
+    the pooled one), refused where the variant has no interval method."""
     if not isinstance(metric, str):
         raise TypeError(f"metric={metric!r} must be a metric name such as 'f' or 'auc'.")
-    known = [*formulas.METRIC_SPECS, *SCORE_METRICS]
-    base, how = metric, None
-    for suffix, kind in (("_tp_fp", "pooled"), ("_pooled", "pooled"), ("_merge", "pooled")):
-        if metric.endswith(suffix) and metric.removesuffix(suffix) in known:
-            base, how = metric.removesuffix(suffix), kind
-    if metric.endswith("_avg") and metric.removesuffix("_avg") in known:
-        base, how = metric.removesuffix("_avg"), "avg"
-    if metric in ("f_pr_re", "f_pr_re_skip", "f_avg_skip") or fold_method == "pr_re":
+    asked = _checks.choice("fold_method", fold_method, FOLD_METHODS)
+    r = metrics.resolve(metric, variants=_VARIANTS)
+    entry = r.entry
+    if asked is not None:
+        asked = entry.pooled if asked in _POOLED else asked
+    if r.variant is not None and asked is not None and r.variant != asked:
         raise ValueError(
-            f"metric={metric!r}, fold_method={fold_method!r}: interval() has no method for "
-            "F_pr,re or the _skip aggregations; use metric='f' (F_tp,fp) or "
-            "fold_method='avg' (F_avg)."
+            f"metric={metric!r} is {metrics.display(r.metric, r.variant)} but "
+            f"fold_method={fold_method!r} asks otherwise; pass metric={r.metric!r} with "
+            "fold_method, or the spelled name alone."
         )
-    if base not in known:
+    variant = r.variant or asked or entry.pooled
+    if variant not in entry.intervals:
+        offer = [
+            f"fold_method={'None' if v == entry.pooled else repr(v)} "
+            f"({metrics.display(r.metric, v)}, method {m!r})"
+            for v, m in entry.intervals.items()
+        ]
+        with_one = [metrics.display(n, v) for n, e in metrics.REGISTRY.items() for v in e.intervals]
         raise ValueError(
-            f"metric={metric!r} is not valid; expected one of {known}, optionally with "
-            "'_tp_fp', '_pooled', '_merge' or '_avg' (e.g. 'f_avg', 'auc_merge')."
+            f"metric={metric!r}, fold_method={fold_method!r}: {metrics.display(r.metric, variant)} "
+            "has no interval method yet; "
+            + (f"pass {' or '.join(offer)}." if offer else f"intervals exist for {', '.join(with_one)}.")
         )
-    asked = _checks.choice("fold_method", fold_method, [None, "tp_fp", "pooled", "merge", "avg"])
-    asked = None if asked is None else ("avg" if asked == "avg" else "pooled")
-    if how is not None and asked is not None and how != asked:
-        raise ValueError(
-            f"metric={metric!r} is {how} but fold_method={fold_method!r} asks otherwise; pass "
-            f"metric={base!r} with fold_method, or the spelled name alone."
-        )
-    return base, how or asked or "pooled"
+    return r.metric, variant
 
 
 def _data(data: Any) -> Any:
@@ -122,51 +114,53 @@ def _data(data: Any) -> Any:
     return data
 
 
-def _choose(method: str, base: str, how: str, is_frame: bool, average: Any) -> str:
-    """The method ``"auto"`` picks, or the forced one checked against the design."""
-    score = base in SCORE_METRICS
-    if score and not is_frame:
+def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any) -> str:
+    """The method ``"auto"`` picks (the registry's for the variant), or the forced one
+    checked against it."""
+    entry = metrics.REGISTRY[metric]
+    fits = entry.intervals[variant]
+    name = metrics.display(metric, variant)
+    if entry.kind == "score" and not is_frame:
         raise ValueError(
-            f"metric={base!r} reads scores: pass the predictions frame (df.cv.interval), not "
+            f"metric={metric!r} reads scores: pass the predictions frame (df.cv.interval), not "
             "the counts cube."
         )
-    if score and base != "auc" and how == "pooled":
+    if average is not None and average not in entry.averages and entry.scope == "class":
         raise ValueError(
-            f"metric={base!r} merged over the folds has no interval method yet (DeLong is "
-            f"for AUC); pass fold_method='avg' for the corrected t over the per-fold "
-            f"{base}, or use metric='auc'."
+            f"average={average!r} is not defined for metric={metric!r}; pass one of "
+            f"{list(entry.averages)}."
         )
-    if method == "auto":
-        if how == "avg":
-            return "corrected_t"
-        return "delong" if score else "posterior"
-    if method == "corrected_t" and how != "avg":
+    if method == "auto" or method == fits:
+        pass
+    elif method == "corrected_t":
         raise ValueError(
-            f"method='corrected_t' is an interval over per-fold values, but metric={base!r} "
-            "is pooled (one value per repeat): pass fold_method='avg' (e.g. F_avg), or use "
-            f"method={'delong' if score else 'posterior'!r} for the pooled metric."
+            f"method='corrected_t' is an interval over per-fold values, but {name} is pooled "
+            "(one value per repeat): pass fold_method='avg' (the fold mean), or use "
+            f"method={fits!r} for the pooled metric."
         )
-    if method in ("posterior", "bootstrap", "delong") and how == "avg":
+    elif fits == "corrected_t":
         raise ValueError(
-            f"method={method!r} is for a pooled metric, but fold_method='avg' averages "
-            "per-fold values: use method='corrected_t', or drop fold_method='avg'."
+            f"method={method!r} is for a pooled metric, but {name} averages per-fold "
+            "values: use method='corrected_t', or drop fold_method='avg'."
         )
-    if method == "delong" and base != "auc":
+    elif _FAMILY.get(method) != _FAMILY.get(fits):
+        owners = [
+            metrics.display(n, v)
+            for n, e in metrics.REGISTRY.items()
+            for v, m in e.intervals.items()
+            if _FAMILY.get(m) == _FAMILY[method]
+        ]
         raise ValueError(
-            f"method='delong' is the interval of AUC_merge; metric={base!r} is not AUC. Use "
+            f"method={method!r} is the interval of {', '.join(dict.fromkeys(owners))}; "
+            f"{name} takes method={fits!r} (or fold_method='avg' for the corrected t): use "
             "method='auto'."
-        )
-    if method in ("posterior", "bootstrap") and score:
-        raise ValueError(
-            f"method={method!r} resamples confusion counts; metric={base!r} is a score "
-            "metric: use method='delong' (AUC) or fold_method='avg' (corrected t)."
         )
     if method == "bootstrap" and average is not None:
         raise ValueError(
             f"method='bootstrap' resamples each class's one-vs-all counts and cannot average "
             f"classes (average={average!r}); use method='posterior', or average=None."
         )
-    return method
+    return fits if method == "auto" else method
 
 
 # --- the methods ----------------------------------------------------------------------------
@@ -182,42 +176,29 @@ class _Ask(NamedTuple):
 
 
 def _counts_cube(
-    df: pd.DataFrame, labels: Any, pos_label: Any, cols: dict[str, Any], y_pred: str = "y_pred"
+    df: pd.DataFrame, labels: Any, pos_label: Any, frame: tuple, y_pred: str = "y_pred"
 ) -> xr.Dataset:
-    """The counts cube of a frame, by the one builder (``model``, ``dataset``... as dims)."""
+    """The counts cube of a frame (its columns as in ``frame``: labels, pos_label, y_true,
+    fold, repeat, score), by the one builder (``model``, ``dataset``... as dims)."""
     dims = [d for d in FRAME_DIMS if d in df.columns]
     return build.counts_from_frame(
-        df,
-        labels,
-        pos_label,
-        y_true=cols["y_true"],
-        y_pred=y_pred,
-        fold=cols["fold"],
-        repeat=cols["repeat"],
+        df, labels, pos_label, y_true=frame[2], y_pred=y_pred, fold=frame[3], repeat=frame[4],
         dims=dims,
     )
 
 
 def _pooled_interval(
-    ds: xr.Dataset, base: str, method: str, req: _Ask, n_boot: int, seed: int
+    ds: xr.Dataset, metric: str, method: str, req: _Ask, n_boot: int, seed: int
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
     average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
-    if ds.attrs.get("task") == "multiclass" and base == "accuracy":
-        average = None
     kw = {"beta": req.beta, "zero_division": req.zero_division}
-    est = measure.cube(ds, base, "tp_fp", average, **kw)
+    est = measure.cube(ds, metric, "tp_fp", average, **kw)
     est = est.mean(REPEAT) if REPEAT in est.dims else est
-    level = req.level
     if method == "bootstrap":
-        if ds.attrs.get("task") == "multiclass" and base == "accuracy":
-            raise ValueError(
-                "method='bootstrap' resamples one-vs-all counts; multiclass accuracy counts "
-                "every sample once across classes: use method='posterior'."
-            )
-        lo, hi, info = _pooled.bootstrap(ds, base, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.bootstrap(ds, metric, req.level, req.beta, n_boot, seed)
     else:
-        lo, hi, info = _pooled.posterior(ds, base, average, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.posterior(ds, metric, average, req.level, req.beta, n_boot, seed)
     return est, lo, hi, info
 
 
@@ -241,19 +222,20 @@ def _finish(
     out: xr.Dataset,
     method: str,
     level: float,
-    name: str,
+    name: tuple[str, str],
     reduced: Sequence[str],
     info: dict[str, Any],
 ) -> xr.Dataset:
+    """The result's attrs; ``name`` is the metric's (spelled name, display name)."""
     for v in out.data_vars.values():
         v.attrs = {}
     out.attrs = {
         "method": method,
         "level": level,
-        "estimand": _estimand(method, name),
+        "estimand": _estimand(method, name[1]),
         "training_variability": "yes" if method in ("corrected_t", "nested") else "no",
         "reference": REFERENCES[method],
-        "metric": name,
+        "metric": name[0],
         "reduced_dims": ",".join(reduced),
         **{k: v for k, v in info.items() if v is not None},
     }
@@ -398,54 +380,44 @@ def interval(
     >>> ds.cv.interval("f_avg").attrs["method"]
     'corrected_t'
     """
-    level = _checks.real(
-        "level", level, 0.0, 1.0, low_open=True, high_open=True, fix="Pass e.g. level=0.95."
-    )
+    level = quantiles.level(level)
     method = _checks.choice("method", method, METHODS)
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
-    average = _checks.choice("average", average, AVERAGES)
+    average = _checks.choice("average", average, metrics.AVERAGES)
     data = _data(data)
     if method == "nested":
         table, extra = _fold.nested(data, metric, level)
-        return _finish(table, "nested", level, metric, (), extra)
-    base, how = _parse(metric, fold_method)
+        return _finish(table, "nested", level, (metric, metric), (), extra)
+    name, variant = _resolve(metric, fold_method)
+    entry = metrics.REGISTRY[name]
     is_frame = isinstance(data, pd.DataFrame)
-    chosen = _choose(method, base, how, is_frame, average)
-    req = _Ask(level, beta, zero_division, average)
-    cols = {"y_true": y_true, "fold": fold, "repeat": repeat, "score": score}
+    chosen = _choose(method, name, variant, is_frame, average)
+    shown = (metrics.spelled(name, variant), metrics.display(name, variant))
     frame = (labels, pos_label, y_true, fold, repeat, score)
-    name = base + ("_avg" if how == "avg" else "_merge" if base in SCORE_METRICS else "_tp_fp")
-    name = "accuracy_pooled" if name == "accuracy_tp_fp" else name
     info: dict[str, Any] = {}
-    if base in SCORE_METRICS:
-        if average == "micro":
-            raise ValueError(
-                f"average='micro' is not defined for metric={base!r}; pass None, 'macro' or "
-                "'weighted'."
-            )
-        if chosen == "delong":
-            est, lo, hi, info = _auc.frame_interval(data, average, level, frame)
-        else:
-            v = _score_folds(data, SCORE_METRICS[base], average, frame)
-            cube = _counts_cube(data, labels, pos_label, cols, y_pred=y_true)
-            est, lo, hi, info = _fold.corrected_t(cube, v, name, level)
+    if chosen == "delong":
+        est, lo, hi, info = _auc.frame_interval(data, average, level, frame)
+    elif entry.kind == "score":
+        v = _score_folds(data, entry.kernel, average, frame)
+        cube = _counts_cube(data, labels, pos_label, frame, y_pred=y_true)
+        est, lo, hi, info = _fold.corrected_t(cube, v, shown[1], level, entry.bounds)
     else:
-        ds = _counts_cube(data, labels, pos_label, cols) if is_frame else data
+        ds = _counts_cube(data, labels, pos_label, frame) if is_frame else data
         if chosen == "corrected_t":
-            avg = average if ds.sizes.get(CLASS, 1) > 1 else None
             kw = {"beta": beta, "zero_division": zero_division}
-            values = measure.fold_values(ds, base, average, **kw)
-            est, lo, hi, info = _fold.corrected_t(ds, values, name, level)
-            info["average"] = str(avg)
+            values = measure.fold_values(ds, name, average, **kw)
+            est, lo, hi, info = _fold.corrected_t(ds, values, shown[1], level, entry.bounds)
+            info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
-            est, lo, hi, info = _pooled_interval(ds, base, chosen, req, n_boot, seed)
+            req = _Ask(level, beta, zero_division, average)
+            est, lo, hi, info = _pooled_interval(ds, name, chosen, req, n_boot, seed)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(data)]
     if CLASS not in out.dims and CLASS in _dims(data):
         reduced.append(CLASS)
-    return _finish(out, chosen, level, name, reduced, info)
+    return _finish(out, chosen, level, shown, reduced, info)
 
 
 def _dims(data: Any) -> tuple[str, ...]:
@@ -485,7 +457,7 @@ def delong(scores: Any, y: Any, *, level: float = 0.95) -> tuple[np.ndarray, ...
     >>> float(est), bool(lo < est < hi)
     (0.8888888888888888, True)
     """
-    level = _checks.real("level", level, 0.0, 1.0, low_open=True, high_open=True)
+    level = quantiles.level(level)
     auc, var = _auc.delong_arrays(scores, y)
     lo, hi = _auc.logit_interval(auc, var, z_quantile(level))
     return auc, lo, hi
