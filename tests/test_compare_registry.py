@@ -233,3 +233,45 @@ def test_the_binary_result_keeps_its_class_dim():
     res = compare(df.cv.counts(), "f", baseline="a")
     assert res.sizes["class"] == 1 and "average" not in res.attrs
     assert cvframe.compare is compare
+
+
+# --- the confidence level, names the registry resolves ---------------------------------------
+
+
+def test_the_confidence_level_is_level_and_alpha_warns_for_one_release():
+    ds = _multiclass()[1]
+    res = compare(ds, "f", baseline="a", level=0.9)
+    assert res.attrs["level"] == 0.9 and "alpha" not in res.attrs
+    assert res.attrs["interval"].startswith("90% t interval")
+    with pytest.warns(FutureWarning, match="level"):
+        old = compare(ds, "f", baseline="a", alpha=0.1)
+    xr.testing.assert_identical(old, res)
+    wide = compare(ds, "f", baseline="a")
+    assert (wide["high"] - wide["low"]).item() > (res["high"] - res["low"]).item()
+    with pytest.warns(FutureWarning, match="level"), pytest.raises(ValueError, match="alpha=1.5"):
+        compare(ds, "f", alpha=1.5)
+
+
+def test_scorer_names_and_spellings_mean_the_registry_metric():
+    df = _binary_frame()
+    kw = {"baseline": "a", "n_resamples": 200, "random_state": 0}
+    pooled = compare(df, "f_tp_fp", **kw)
+    for name in ("f1", "f_pooled", "f1_macro"):
+        same = compare(df, name, **kw)
+        assert same.attrs["metric"] == name
+        xr.testing.assert_identical(same.drop_attrs(), pooled.drop_attrs())
+
+
+@pytest.mark.parametrize(
+    ("metric", "kw", "match"),
+    [
+        ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(bootstrap\\) or .f_avg."),
+        ("brier_merge", {"test": "bootstrap"}, r"cvframe.scores.brier_arrays.*Brier_avg|brier"),
+        ("neg_log_loss", {"test": "friedman"}, "lower-is-better"),
+        ("f", {"test": "mcnemar"}, "test='mcnemar' compares pooled accuracy"),
+        ("auc", {}, "across data sets only.*'auc_merge'"),
+    ],
+)
+def test_a_variant_without_its_test_is_refused_with_the_fix(metric, kw, match):
+    with pytest.raises(ValueError, match=match):
+        compare(_binary_frame(), metric, **kw)

@@ -35,6 +35,7 @@ from ._common import (
     POOLED_METRICS,
     Request,
     Test,
+    arrays,
     result,
 )
 
@@ -200,10 +201,12 @@ def compare(
     reading the design (:func:`choose`): a ``dataset`` dim or column with two or more data
     sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
     (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
-    on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which, ``attrs["reason"]`` why. Refused with
-    the reason: a pooled metric on the cube, ``"friedman"`` with the folds of one data set
-    as blocks, ``"t"`` (the uncorrected t over the folds of one data set), and unpaired
-    folds (fold sizes, supports or sample ids that differ between models). Every result has
+    on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
+    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube,
+    ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the uncorrected t
+    over the folds of one data set), a test that does not fit the metric's variant, and
+    unpaired folds (fold sizes, supports or sample ids that differ between models). Every
+    result has
     an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired per-fold
     differences (fold tests), of the per-data-set differences (Friedman), or the difference
     itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
@@ -408,12 +411,10 @@ def _resolve(metric: Any, average: Any) -> tuple[str, str, Any]:
     r = metrics.resolve(metric)
     entry, variant = r.entry, r.variant or "avg"
     if variant not in entry.tests:
-        offer = [metrics.spelled(r.metric, v) for v in entry.tests]
+        offer = [f"{metrics.spelled(r.metric, v)!r} ({t})" for v, t in entry.tests.items()]
         raise ValueError(
             f"metric={metric!r} asks for {metrics.display(r.metric, variant)}, which no paired "
-            f"test of compare fits; pass "
-            + (" or ".join(map(repr, offer)) if offer else "another metric")
-            + f" (tests: {', '.join(f'{metrics.display(r.metric, v)}: {t}' for v, t in entry.tests.items())})."
+            f"test of compare fits; pass {' or '.join(offer) or 'another metric'}."
         )
     return r.metric, variant, r.average or average
 
@@ -442,13 +443,15 @@ def _check_multilabel(req: Request) -> None:
         )
 
 
-def _with_test(data: str) -> list[str]:
-    """The metric names whose variant is tested on ``data`` ("cube", "frame", "datasets")."""
+def _with_test(data: str, metric: str | None = None) -> list[str]:
+    """The metric names (of ``metric`` only, when given) whose variant is tested on ``data``
+    ("cube": per-fold values, "frame": resampled predictions)."""
     return [
         metrics.spelled(m.name, v)
         for m in metrics.REGISTRY.values()
         for v, t in m.tests.items()
-        if REGISTRY[t].data == data
+        if REGISTRY[t].data == data and metric in (None, m.name)
+        if data != "frame" or m.kind == "count" or arrays(m.name)
     ]
 
 
@@ -468,8 +471,12 @@ def _check_fits(req: Request) -> None:
     if asked.data == own.data and (asked.name != "mcnemar" or own.name == "mcnemar"):
         return
     if asked.name == "mcnemar":
-        fit = [metrics.display(m.name, v) for m in metrics.REGISTRY.values()
-               for v, t in m.tests.items() if t == "mcnemar"]
+        fit = [
+            metrics.display(m.name, v)
+            for m in metrics.REGISTRY.values()
+            for v, t in m.tests.items()
+            if t == "mcnemar"
+        ]
         raise ValueError(
             f"test='mcnemar' compares {' and '.join(fit)}; metric={req.metric!r} is "
             f"{req.shown}. Use test='bootstrap' or 'permutation' for it."
@@ -477,7 +484,7 @@ def _check_fits(req: Request) -> None:
     if asked.data == "frame":
         raise ValueError(
             f"test={req.test!r} tests a pooled metric on resampled predictions; "
-            f"metric={req.metric!r} is per-fold: use one of {_with_test('frame')} or "
+            f"metric={req.metric!r} is per-fold: use one of {few(POOLED_METRICS)} or "
             "test='corrected_t'."
         )
     if own.data == "frame":
@@ -490,7 +497,7 @@ def _check_fits(req: Request) -> None:
     raise ValueError(
         f"metric={req.metric!r} is tested across data sets only (test='friedman'); for "
         f"the fold tests use a per-fold metric ({few(_with_test('cube'))}), or one of "
-        f"{_with_test('frame')} on the frame."
+        f"{few(POOLED_METRICS)} on the frame."
     )
 
 
@@ -535,7 +542,7 @@ def choose(req: Request) -> tuple[str, str]:
     data = REGISTRY[test].data
     if data == "frame":
         if not req.is_frame:
-            per_fold = [n for n in _with_test("cube") if metrics.resolve(n).metric == req.name]
+            per_fold = _with_test("cube", req.name)
             fix = f"compare per-fold values with metric={per_fold[0]!r} (corrected t)"
             raise ValueError(
                 f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
@@ -554,7 +561,7 @@ def choose(req: Request) -> tuple[str, str]:
             "resamples the tested samples within fold x class, the same draw for both models"
         )
     if data == "datasets":
-        pooled = [n for n in _with_test("frame") if metrics.resolve(n).metric == req.name]
+        pooled = _with_test("frame", req.name)
         raise ValueError(
             f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
             "'dataset' dim with two or more data sets)"

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import build, measure, metrics
+from .. import build, measure, metrics, scores
 from .._core import labels as _labels
 from .._core.labels import frame as frame_reader
 from ..errors import few
@@ -40,12 +40,21 @@ FOLD_METRICS = _spellings("count", "avg")
 #: Multilabel metrics with one value per fold (:mod:`cvframe.reduce.multilabel`, from the
 #: per-sample sums of a multilabel cube; ``hamming_loss``: lower is better): name -> metric.
 MULTILABEL_METRICS = _spellings("sample", "avg")
+
+
+def arrays(metric: str) -> Any:
+    """The weighted array form of a score metric, ``cvframe.scores.<kernel>_arrays(scores,
+    y, weights=)`` (:func:`cvframe.scores.auc_arrays`), which the resampling tests compute on
+    every resample; None where the metric has none."""
+    return getattr(scores, f"{metrics.REGISTRY[metric].kernel}_arrays", None)
+
+
 #: Metrics computed once on the pooled predictions (no per-fold values), tested by
-#: resampling the tested samples.
+#: resampling the tested samples (a score metric needs its weighted array form).
 POOLED_METRICS = tuple(
     metrics.spelled(m.name, m.pooled)
     for m in metrics.REGISTRY.values()
-    if m.kind != "sample" and m.pooled in m.tests
+    if m.kind != "sample" and m.pooled in m.tests and (m.kind == "count" or arrays(m.name))
 )
 
 

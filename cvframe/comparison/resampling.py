@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import measure, metrics, scores
+from .. import measure, metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core.labels import frame as frame_reader
@@ -19,7 +19,7 @@ from .._core.quantiles import z_quantile
 from ..errors import few
 from ..intervals.shared import whole
 from ..schema import REPEAT
-from ._common import Outcome, Request, average_info, frame_counts, pairs
+from ._common import Outcome, Request, arrays, average_info, frame_counts, pairs
 
 __all__ = ["Paired", "bootstrap", "mcnemar", "permutation", "pooled_values", "read", "run"]
 
@@ -177,20 +177,13 @@ def read(req: Request) -> Paired:
     return pr
 
 
-def _arrays(metric: str) -> Any:
-    """The weighted array form of a score metric, ``cvframe.scores.<kernel>_arrays(scores,
-    y, weights=)`` (:func:`cvframe.scores.auc_arrays`), which the resampling tests call on
-    every resample; None where the metric has none."""
-    return getattr(scores, f"{metrics.REGISTRY[metric].kernel}_arrays", None)
-
-
 def _score_values(
     pr: Paired, metric: str, average: str | None, w: np.ndarray | None = None
 ) -> np.ndarray:
     """The merged score metric of every model and repeat, averaged over classes: (M, R) or
     (B, M, R)."""
     assert pr.score is not None and pr.positive is not None
-    kernel = _arrays(metric)
+    kernel = arrays(metric)
     m_n, r_n, c_n, _ = pr.score.shape
     lead = () if w is None else (w.shape[0],)
     out = np.empty(lead + (m_n, r_n, c_n))
@@ -292,7 +285,7 @@ def _swapped(pr: Paired, req: Request, a: int, b: int, swap: np.ndarray) -> np.n
     """The difference ``a - b`` per resample and repeat (B, R) with the swapped samples."""
     if req.entry.kind == "score":
         assert pr.score is not None and pr.positive is not None
-        kernel = _arrays(req.name)
+        kernel = arrays(req.name)
         _, r_n, c_n, _ = pr.score.shape
         vals = np.empty((2, swap.shape[0], r_n, c_n))
         for r in range(r_n):
@@ -335,7 +328,7 @@ def permutation(
 
 
 def _check(req: Request) -> None:
-    if req.entry.kind == "score" and _arrays(req.name) is None:
+    if req.entry.kind == "score" and arrays(req.name) is None:
         raise ValueError(
             f"test={req.test!r} recomputes {req.shown} on every resample, which needs its "
             f"weighted array form (cvframe.scores.{req.entry.kernel}_arrays), not written yet; "
@@ -389,10 +382,11 @@ def run(req: Request) -> Outcome:
             f"test='mcnemar' needs one CV run (one repeat), got {pr.n_repeats} repeats; select "
             "one repeat or use test='bootstrap'."
         )
-    if pr.classes is not None and len(pr.classes) > 1 and req.average is None and not whole(req.name):
+    classes = pr.classes or []
+    if len(classes) > 1 and req.average is None and not whole(req.name):
         raise ValueError(
             f"test={req.test!r} compares one number per {req.dim}, but average=None keeps "
-            f"{len(pr.classes)} classes {pr.classes[:5]}: pass pos_label= for one class "
+            f"{len(classes)} classes {few(classes)}: pass pos_label= for one class "
             "against the rest, or average='macro', 'micro' or 'weighted'."
         )
     ia, ib = pairs(pr.models, req.baseline, req.dim)

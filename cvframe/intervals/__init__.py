@@ -24,6 +24,7 @@ from .._core import quantiles
 from .._core.docs import doc
 from .._core.labels import frame as frame_reader
 from .._core.quantiles import z_quantile
+from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
 from .shared import REFERENCES
@@ -89,11 +90,11 @@ def _resolve(metric: Any, fold_method: Any) -> tuple[str, str]:
             f"({metrics.display(r.metric, v)}, method {m!r})"
             for v, m in entry.intervals.items()
         ]
-        with_one = [metrics.display(n, v) for n, e in metrics.REGISTRY.items() for v in e.intervals]
+        has = [metrics.display(n, v) for n, e in metrics.REGISTRY.items() for v in e.intervals]
+        fix = f"pass {' or '.join(offer)}" if offer else f"intervals exist for {few(has)}"
         raise ValueError(
-            f"metric={metric!r}, fold_method={fold_method!r}: {metrics.display(r.metric, variant)} "
-            "has no interval method yet; "
-            + (f"pass {' or '.join(offer)}." if offer else f"intervals exist for {', '.join(with_one)}.")
+            f"metric={metric!r}, fold_method={fold_method!r}: "
+            f"{metrics.display(r.metric, variant)} has no interval method yet; {fix}."
         )
     return r.metric, variant
 
@@ -182,7 +183,13 @@ def _counts_cube(
     fold, repeat, score), by the one builder (``model``, ``dataset``... as dims)."""
     dims = [d for d in FRAME_DIMS if d in df.columns]
     return build.counts_from_frame(
-        df, labels, pos_label, y_true=frame[2], y_pred=y_pred, fold=frame[3], repeat=frame[4],
+        df,
+        labels,
+        pos_label,
+        y_true=frame[2],
+        y_pred=y_pred,
+        fold=frame[3],
+        repeat=frame[4],
         dims=dims,
     )
 
