@@ -26,7 +26,7 @@ from .._core import labels as _labels
 from .._core import quantiles
 from .._core.labels import frame as frame_reader
 from ..errors import few
-from ..intervals.shared import REFERENCES
+from ..intervals.shared import REFERENCES, data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
 from ._common import (
@@ -38,6 +38,7 @@ from ._common import (
     arrays,
     result,
 )
+from .friedman import adjust_classes
 
 __all__ = [
     "FOLD_METRICS",
@@ -149,22 +150,6 @@ REGISTRY: dict[str, Test] = {
 }
 #: The names ``test=`` accepts: ``"auto"`` and every test of :data:`REGISTRY`.
 TESTS = ("auto", *REGISTRY)
-
-
-def _data(data: Any) -> Any:
-    """The cube computed (a dask-backed cube is read once), or the frame's test rows."""
-    if frame_reader.is_dask_frame(data):
-        data = data.compute()
-    if isinstance(data, pd.DataFrame):
-        return frame_reader.test_rows(data)
-    if not isinstance(data, xr.Dataset):
-        raise TypeError(
-            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
-            f"(pandas.DataFrame), got {type(data).__name__}."
-        )
-    if any(v.chunks is not None for v in data.variables.values()):
-        data = data.compute()
-    return data
 
 
 def compare(
@@ -387,7 +372,7 @@ def compare(
         variant=variant,
         cols={"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
         | {"repeat": repeat, "sample": sample},
-        data=_data(data),
+        data=data_in_memory(data),
     )
     reason = ""
     if req.test == "auto":
@@ -423,7 +408,7 @@ def _resolve(metric: Any, average: Any) -> tuple[str, str, Any]:
 UNCORRECTED_T = (
     "test='t' (the uncorrected paired t-test over the folds of one data set) is refused: the "
     "folds share training data, so the per-fold differences are correlated and its type I "
-    "error is far above alpha (Dietterich 1998; Nadeau & Bengio 2003). Use "
+    "error is far above 1 - level (Dietterich 1998; Nadeau & Bengio 2003). Use "
     "test='corrected_t' (or test='auto')."
 )
 
@@ -582,27 +567,3 @@ def choose(req: Request) -> tuple[str, str]:
         "corrected repeated k-fold t-test (Nadeau & Bengio 2003), whose variance accounts "
         "for the training sets the folds share"
     )
-
-
-def adjust_classes(out: xr.Dataset) -> xr.Dataset:
-    """Per-class p-values adjusted for the number of tests (Holm), when classes are kept.
-
-    The family is every (contrast, class, ...) p-value of the result; ``p_value_raw`` keeps
-    the unadjusted ones and ``significant`` follows the adjusted.
-    """
-    if CLASS not in out.dims or out.sizes[CLASS] < 2 or "p_value" not in out:
-        return out
-    if out.attrs["test"] == "friedman":  # its post-hoc p-values are adjusted per class
-        return out
-    raw = out["p_value"]
-    flat = raw.values.ravel()
-    ok = np.isfinite(flat)
-    adj = flat.copy()
-    if ok.any():
-        adj[ok] = friedman.holm(flat[ok])
-    out = out.assign(p_value_raw=raw, p_value=raw.copy(data=adj.reshape(raw.shape)))
-    out["significant"] = out["p_value"] < 1 - out.attrs["level"]
-    out.attrs["correction"] = (
-        f"Holm over the {flat.size} (contrast, class) p-values; p_value_raw unadjusted"
-    )
-    return out

@@ -15,7 +15,7 @@ from ..schema import CLASS, REPEAT
 from ._common import Outcome, Request, average_info, dataset_scores, diff, pairs
 from .fold import counts_cube
 
-__all__ = ["friedman", "holm", "run"]
+__all__ = ["adjust_classes", "friedman", "holm", "run"]
 
 
 def _scores(req: Request) -> tuple[xr.DataArray, dict[str, str]]:
@@ -141,3 +141,27 @@ def run(req: Request) -> Outcome:
         "of the score; rank_difference is the difference of mean ranks"
     )
     return Outcome(out, models, ia, ib, {**info, "p_value": how, **classes})
+
+
+def adjust_classes(out: xr.Dataset) -> xr.Dataset:
+    """Per-class p-values adjusted for the number of tests (Holm), when classes are kept.
+
+    The family is every (contrast, class, ...) p-value of the result; ``p_value_raw`` keeps
+    the unadjusted ones and ``significant`` follows the adjusted.
+    """
+    if CLASS not in out.dims or out.sizes[CLASS] < 2 or "p_value" not in out:
+        return out
+    if out.attrs["test"] == "friedman":  # its post-hoc p-values are adjusted per class
+        return out
+    raw = out["p_value"]
+    flat = raw.values.ravel()
+    ok = np.isfinite(flat)
+    adj = flat.copy()
+    if ok.any():
+        adj[ok] = holm(flat[ok])
+    out = out.assign(p_value_raw=raw, p_value=raw.copy(data=adj.reshape(raw.shape)))
+    out["significant"] = out["p_value"] < 1 - out.attrs["level"]
+    out.attrs["correction"] = (
+        f"Holm over the {flat.size} (contrast, class) p-values; p_value_raw unadjusted"
+    )
+    return out

@@ -6,7 +6,8 @@ Methods (:data:`METHODS`): ``"posterior"`` and ``"bootstrap"`` for pooled count 
 (:mod:`._pooled`), ``"delong"`` for AUC_merge (:mod:`._auc`),
 ``"corrected_t"`` for per-fold aggregations (the correction of
 :func:`~cvframe.intervals.shared.corrected_moments`) and ``"nested"`` for nested
-cross-validation.
+cross-validation. Which one fits a metric's aggregation is its registry entry's
+(:attr:`cvframe.metrics.Metric.intervals`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from .. import build, measure, metrics, scores
 from .._core import checks as _checks
 from .._core import quantiles
 from .._core.docs import doc
-from .._core.labels import frame as frame_reader
 from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
-from .shared import REFERENCES
+from .shared import REFERENCES, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
@@ -97,22 +97,6 @@ def _resolve(metric: Any, fold_method: Any) -> tuple[str, str]:
             f"{metrics.display(r.metric, variant)} has no interval method yet; {fix}."
         )
     return r.metric, variant
-
-
-def _data(data: Any) -> Any:
-    """The cube computed (dask), or the frame's test rows (a dask frame computed)."""
-    if frame_reader.is_dask_frame(data):
-        data = data.compute()
-    if isinstance(data, pd.DataFrame):
-        return frame_reader.test_rows(data)
-    if not isinstance(data, xr.Dataset):
-        raise TypeError(
-            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
-            f"(pandas.DataFrame), got {type(data).__name__}."
-        )
-    if any(v.chunks is not None for v in data.variables.values()):
-        data = data.compute()
-    return data
 
 
 def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any) -> str:
@@ -278,21 +262,25 @@ def interval(
     over the folds), ``fold_method="avg"`` F_avg; ``"f_tp_fp"``, ``"f_avg"``,
     ``"accuracy"`` (pooled), ``"accuracy_avg"``, ... spell both at once. On a predictions
     frame ``metric="auc"`` is AUC_merge and ``fold_method="avg"`` AUC_avg (also ``"ap"``,
-    ``"brier"`` with ``fold_method="avg"``). ``method="auto"`` picks:
+    ``"brier"`` with ``fold_method="avg"``). ``method="auto"`` picks the method the metric's
+    entry of :data:`cvframe.metrics.REGISTRY` gives its aggregation (``intervals``):
 
     - **pooled count metrics** (F_tp,fp, pooled precision, recall, specificity, accuracy,
-      micro averages): ``"posterior"``, the posterior of the pooled confusion cells
-      (Goutte & Gaussier 2005) under a Dirichlet(1/2) prior. F is a monotone function of
-      the Jaccard index :math:`J = TP/(TP+FP+FN)`, whose posterior is a Beta, so
+      Jaccard, class averages, metrics of every class at once): ``"posterior"``, the
+      posterior of the pooled confusion cells (Goutte & Gaussier 2005) under a
+      Dirichlet(1/2) prior. F is a monotone function of the Jaccard index
+      :math:`J = TP/(TP+FP+FN)`, whose posterior is a Beta, so (``l`` the level)
 
-      .. math:: F \in \left[\frac{2 J_{\alpha/2}}{1 + J_{\alpha/2}},\;
-                \frac{2 J_{1-\alpha/2}}{1 + J_{1-\alpha/2}}\right], \qquad
+      .. math:: F \in \left[\frac{2 J_{(1-l)/2}}{1 + J_{(1-l)/2}},\;
+                \frac{2 J_{(1+l)/2}}{1 + J_{(1+l)/2}}\right], \qquad
                 J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
 
-      exact quantiles; precision, recall, specificity and accuracy are Beta shares of the
-      cells in the same way; :math:`F_\beta` (:math:`\beta \ne 1`) and class averages use
-      ``n_boot`` Monte-Carlo draws. ``"bootstrap"`` (forced) is the percentile bootstrap
-      stratified within fold x true class. With repeats the counts of **one pass** are
+      exact quantiles; every metric that is such a function of a share of the cells
+      (:attr:`cvframe.formulas.MetricSpec.share`: precision, recall, specificity, accuracy)
+      in the same way; :math:`F_\beta` (:math:`\beta \ne 1`), class averages and metrics of
+      every class at once (the whole confusion matrix) use ``n_boot`` Monte-Carlo draws.
+      ``"bootstrap"`` (forced) is the percentile bootstrap stratified within fold x true
+      class. With repeats the counts of **one pass** are
       used (the per-repeat pooled counts averaged over the repeats): the repeats re-test
       the same samples, so they are not more evidence about the population.
     - **AUC_merge** (a frame): ``"delong"``, DeLong's variance (DeLong et al. 1988) from
@@ -302,11 +290,12 @@ def interval(
     - **per-fold aggregations** (F_avg, accuracy_avg, AUC_avg, ...): ``"corrected_t"``,
       Nadeau & Bengio's corrected t over the :math:`n = kr` folds of (repeated) CV,
 
-      .. math:: \bar x \pm t_{n-1,\,1-\alpha/2}
+      .. math:: \bar x \pm t_{n-1,\,(1+l)/2}
                 \sqrt{\left(\frac1n + \frac{n_{test}}{n_{train}}\right)\hat\sigma^2},
 
       :math:`n_{test}/n_{train}` from the cube's fold totals (the correction
-      :func:`cvframe.compare.compare` uses for ``test="corrected_t"``).
+      :func:`cvframe.compare` uses for ``test="corrected_t"``), clipped to the metric's
+      range.
     - ``"nested"`` (forced): nested cross-validation (Bates, Hastie & Tibshirani 2024) from
       ``data.attrs["nested_cv"]``, written by ``cvframe.cross_validate(..., nested=R)``:
       :math:`\widehat{err}_{NCV} - \widehat{bias} \pm z\,\widehat{se}`.
@@ -317,11 +306,14 @@ def interval(
         The counts cube, or the predictions frame (count metrics build the cube with
         :func:`cvframe.build.counts_from_frame`; score metrics read the scores).
     metric : str, default "f"
-        ``"f"``, ``"precision"``, ``"recall"``, ``"specificity"``, ``"accuracy"``,
-        ``"auc"``, ``"ap"``, ``"brier"``, optionally with ``"_tp_fp"``/``"_pooled"``/
-        ``"_merge"`` or ``"_avg"``.
+        Any name :func:`cvframe.metrics.resolve` takes whose aggregation has an interval
+        method: ``"f"``, ``"precision"``, ``"accuracy"``, ``"jaccard"``, ``"auc"``,
+        ``"ap"``, ``"brier"``, ..., optionally with ``"_tp_fp"``/``"_pooled"``/
+        ``"_merge"`` or ``"_avg"``, or a scikit-learn scorer name (``"f1"``).
     fold_method : {None, "tp_fp", "pooled", "merge", "avg"}, optional
-        None: pooled (merged for scores), unless ``metric`` says ``_avg``.
+        None: pooled (merged for scores), unless ``metric`` says ``_avg``; an aggregation
+        without an interval method (``"pr_re"``, ``"avg_skip"``) is refused, naming those
+        that have one.
     method : {"auto", "posterior", "bootstrap", "delong", "corrected_t", "nested"}
         Each method refuses a design it does not fit, saying why and what to do.
     level : float, default 0.95
@@ -392,7 +384,7 @@ def interval(
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
     average = _checks.choice("average", average, metrics.AVERAGES)
-    data = _data(data)
+    data = data_in_memory(data)
     if method == "nested":
         table, extra = _fold.nested(data, metric, level)
         return _finish(table, "nested", level, (metric, metric), (), extra)

@@ -96,9 +96,10 @@ def _share(spec: formulas.MetricSpec, beta: float) -> Any:
     return spec.share if spec.num_den(*ones, beta) == spec.num_den(*ones, 1.0) else None
 
 
-def _through(spec: formulas.MetricSpec, cells: dict[str, Any], q: Any, beta: float) -> Any:
-    """The metric at the quantile ``q`` of its share: the formula of one sample's cells."""
-    return formulas.metric(spec.name, *(cells[k](q) for k in _CELLS), beta=beta)
+def _at(spec: formulas.MetricSpec, beta: float, **cells: Any) -> Any:
+    """The metric's formula of one sample's cells (those not given are 0): its value at a
+    quantile of the share it is a monotone function of."""
+    return formulas.metric(spec.name, *(cells.get(k, 0.0) for k in _CELLS), beta=beta)
 
 
 def posterior(
@@ -125,9 +126,8 @@ def posterior(
         lo, hi = _ends(*_quantiles(correct + LAMBDA, wrong + LAMBDA, level), correct, wrong)
         if how == "correct":
             return lo, hi, info
-        one = {"tp": lambda q: q, "fp": lambda q: 1 - q, "fn": lambda q: 1 - q}
-        one["tn"] = lambda q: (n_class - 2) + q
-        return _through(spec, one, lo, beta), _through(spec, one, hi, beta), info
+        ends = [_at(spec, beta, tp=q, fp=1 - q, fn=1 - q, tn=n_class - 2 + q) for q in (lo, hi)]
+        return ends[0], ends[1], info
     if micro:
         cells, average, n_class = {k: v.sum(CLASS) for k, v in cells.items()}, None, 1
     share = _share(spec, beta)
@@ -136,9 +136,8 @@ def posterior(
         y = sum(cells[k] for k in share[1])
         lo, hi = _quantiles(x + LAMBDA * len(share[0]), y + LAMBDA * len(share[1]), level)
         lo, hi = _ends(lo, hi, x, y)
-        one = {k: (lambda q: 0.0) for k in _CELLS}
-        one[share[0][0]], one[share[1][0]] = (lambda q: q), (lambda q: 1 - q)
-        return _through(spec, one, lo, beta), _through(spec, one, hi, beta), info
+        ends = [_at(spec, beta, **{share[0][0]: q, share[1][0]: 1 - q}) for q in (lo, hi)]
+        return ends[0], ends[1], info
     info.update(draws=n_draws, random_state=seed)
     conf = None
     if n_class > 1 and single and CONFUSION in ds:

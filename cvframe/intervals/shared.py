@@ -13,13 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
 from .. import formulas, metrics
+from .._core.labels import frame as frame_reader
 from .._core.quantiles import t_quantile
 from ..schema import CLASS, FOLD, REPEAT, read_counts
 
-__all__ = ["REFERENCES", "corrected_moments", "t_interval", "whole"]
+__all__ = ["REFERENCES", "corrected_moments", "data_in_memory", "t_interval", "whole"]
 
 #: The reference of every interval method (copied to a result's ``attrs["reference"]``).
 REFERENCES = {
@@ -51,6 +53,23 @@ REFERENCES = {
         "2024."
     ),
 }
+
+
+def data_in_memory(data: Any) -> Any:
+    """The ``data`` an interval or a test reads: the counts cube computed (a dask-backed cube
+    is read once), or the predictions frame's test rows (a dask frame computed)."""
+    if frame_reader.is_dask_frame(data):
+        data = data.compute()
+    if isinstance(data, pd.DataFrame):
+        return frame_reader.test_rows(data)
+    if not isinstance(data, xr.Dataset):
+        raise TypeError(
+            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
+            f"(pandas.DataFrame), got {type(data).__name__}."
+        )
+    if any(v.chunks is not None for v in data.variables.values()):
+        data = data.compute()
+    return data
 
 
 def t_interval(
