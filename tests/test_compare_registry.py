@@ -266,9 +266,16 @@ def test_scorer_names_and_spellings_mean_the_registry_metric():
     ("metric", "kw", "match"),
     [
         ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(bootstrap\\) or .f_avg."),
-        ("brier_merge", {"test": "bootstrap"}, r"cvframe.scores.brier_arrays.*Brier_avg|brier"),
+        ("brier_merge", {}, r"scores.brier_arrays\), not written yet; compare fold-averaged Brier"),
         ("neg_log_loss", {"test": "friedman"}, "lower-is-better"),
-        ("f", {"test": "mcnemar"}, "test='mcnemar' compares pooled accuracy"),
+        ("f", {"test": "mcnemar"}, "per-fold .F_avg.: test='mcnemar' does not fit it"),
+        ("f_tp_fp", {"test": "mcnemar"}, "pooled .* test='mcnemar' does not fit.*'bootstrap'"),
+        ("accuracy", {"test": "bootstrap"}, r"or metric='accuracy_tp_fp' with test='bootstrap'"),
+        (
+            "auc_merge",
+            {"test": "bayesian"},
+            r"\(AUC_merge\).*use test='bootstrap' \(or 'auto'\)\.$",
+        ),
         ("auc", {}, "across data sets only.*'auc_merge'"),
     ],
 )

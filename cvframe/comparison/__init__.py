@@ -428,15 +428,16 @@ def _check_multilabel(req: Request) -> None:
         )
 
 
-def _with_test(data: str, metric: str | None = None) -> list[str]:
-    """The metric names (of ``metric`` only, when given) whose variant is tested on ``data``
-    ("cube": per-fold values, "frame": resampled predictions)."""
+def _variants_on(name: str, data: str, test: str = "") -> list[str]:
+    """The names of the metric's variants tested on ``data`` ("cube": per-fold values,
+    "frame": resampled predictions, a score metric only with its array form); for
+    ``test="mcnemar"`` only the variant McNemar's test is for."""
+    entry = metrics.REGISTRY[name]
     return [
-        metrics.spelled(m.name, v)
-        for m in metrics.REGISTRY.values()
-        for v, t in m.tests.items()
-        if REGISTRY[t].data == data and metric in (None, m.name)
-        if data != "frame" or m.kind == "count" or arrays(m.name)
+        metrics.spelled(name, v)
+        for v, t in entry.tests.items()
+        if REGISTRY[t].data == data and (test != "mcnemar" or t == "mcnemar")
+        if data != "frame" or entry.kind == "count" or arrays(name)
     ]
 
 
@@ -455,35 +456,20 @@ def _check_fits(req: Request) -> None:
         return
     if asked.data == own.data and (asked.name != "mcnemar" or own.name == "mcnemar"):
         return
-    if asked.name == "mcnemar":
-        fit = [
-            metrics.display(m.name, v)
-            for m in metrics.REGISTRY.values()
-            for v, t in m.tests.items()
-            if t == "mcnemar"
-        ]
-        raise ValueError(
-            f"test='mcnemar' compares {' and '.join(fit)}; metric={req.metric!r} is "
-            f"{req.shown}. Use test='bootstrap' or 'permutation' for it."
-        )
-    if asked.data == "frame":
-        raise ValueError(
-            f"test={req.test!r} tests a pooled metric on resampled predictions; "
-            f"metric={req.metric!r} is per-fold: use one of {few(POOLED_METRICS)} or "
-            "test='corrected_t'."
-        )
-    if own.data == "frame":
-        raise ValueError(
-            f"metric={req.metric!r} is pooled over the folds and has no per-fold values for "
-            f"test={req.test!r}: pass the predictions frame (data=frame, test='bootstrap' or "
-            f"'permutation'), or compare per-fold values with one of {few(_with_test('cube'))} "
-            "(test='corrected_t')."
-        )
+    other = _variants_on(req.name, asked.data, req.test)
     raise ValueError(
-        f"metric={req.metric!r} is tested across data sets only (test='friedman'); for "
-        f"the fold tests use a per-fold metric ({few(_with_test('cube'))}), or one of "
-        f"{few(POOLED_METRICS)} on the frame."
+        f"metric={req.metric!r} is {_DATA[own.data]} ({req.shown}): test={req.test!r} does not "
+        f"fit it; use test={own.name!r} (or 'auto')"
+        + (f", or metric={other[0]!r} with test={req.test!r}." if other else ".")
     )
+
+
+#: What a metric's variant is, by the data its test reads.
+_DATA = {
+    "cube": "per-fold",
+    "frame": "pooled over the folds, with no per-fold values",
+    "datasets": "tested across data sets only",
+}
 
 
 def _n_datasets(req: Request) -> int:
@@ -527,7 +513,7 @@ def choose(req: Request) -> tuple[str, str]:
     data = REGISTRY[test].data
     if data == "frame":
         if not req.is_frame:
-            per_fold = _with_test("cube", req.name)
+            per_fold = _variants_on(req.name, "cube")
             fix = f"compare per-fold values with metric={per_fold[0]!r} (corrected t)"
             raise ValueError(
                 f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
@@ -546,7 +532,7 @@ def choose(req: Request) -> tuple[str, str]:
             "resamples the tested samples within fold x class, the same draw for both models"
         )
     if data == "datasets":
-        pooled = _with_test("frame", req.name)
+        pooled = _variants_on(req.name, "frame")
         raise ValueError(
             f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
             "'dataset' dim with two or more data sets)"
