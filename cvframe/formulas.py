@@ -84,6 +84,10 @@ class MetricSpec:
     #: reads numpy counts whose last axis holds all the classes (:func:`both_classes` for a
     #: binary cube) and returns (num, den) without it; no branch in the compiled loop.
     over_classes: bool = False
+    #: The cells ``(x, y)`` of which the metric is a monotone increasing function of the share
+    #: :math:`x/(x+y)` (``x``, ``y`` sums of equally weighted cells; a formula reading ``beta``
+    #: at ``beta=1``): its interval is a Beta posterior (:mod:`cvframe.intervals`). None: not one.
+    share: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     def undefined(self, tp: Any, fp: Any, fn: Any, tn: Any, pooled: bool = False) -> Any:
         """Mask of the undefined cells of float64 counts (per fold unless ``pooled``)."""
@@ -112,6 +116,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             "TP + FP = 0",
             ("precision (no predicted positives)",) * 2,
             code=1,
+            share=(("tp",), ("fp",)),
         ),
         MetricSpec(
             "recall",
@@ -121,6 +126,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             "TP + FN = 0",
             ("recall (no positives of the class)",) * 2,
             code=2,
+            share=(("tp",), ("fn",)),
         ),
         MetricSpec(
             "f",
@@ -131,6 +137,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             ("precision or recall", "F (TP = FP = FN = 0 after pooling)"),
             code=0,
             fold_undefined=lambda tp, fp, fn, tn: ~valid(tp, fp, fn),
+            share=(("tp",), ("fp", "fn")),  # F = 2J / (1 + J) of the Jaccard index J
         ),
         MetricSpec(
             "accuracy",
@@ -141,6 +148,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             ("accuracy (empty fold)", "accuracy (no tested samples)"),
             code=4,
             uses_tn=True,
+            share=(("tp", "tn"), ("fp", "fn")),
         ),
         MetricSpec(
             "specificity",
@@ -151,6 +159,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             ("specificity (no negatives of the class)",) * 2,
             code=3,
             uses_tn=True,
+            share=(("tn",), ("fp",)),
         ),
         MetricSpec(
             "jaccard",
@@ -160,6 +169,7 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             "TP = FP = FN = 0",
             ("Jaccard (TP = FP = FN = 0)", "Jaccard (TP = FP = FN = 0 after pooling)"),
             code=5,
+            share=(("tp",), ("fp", "fn")),
         ),
     )
 }

@@ -15,7 +15,6 @@ sampling) and an across-repeat (partition) part, as a one-way analysis of varian
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from typing import Any
 
@@ -23,6 +22,7 @@ import numpy as np
 import xarray as xr
 
 from ._core import checks as _checks
+from ._core import quantiles
 from ._core.docs import doc
 from ._core.quantiles import t_quantile
 from .errors import UndefinedMetricWarning, user_stacklevel
@@ -40,10 +40,11 @@ def summary(
     ds: xr.Dataset,
     result: xr.DataArray | xr.Dataset | None = None,
     dim: str = REPEAT,
-    ci: float = 0.95,
+    level: float = 0.95,
     *,
     ddof: int = 1,
     interval: xr.Dataset | None = None,
+    ci: float | None = None,
 ) -> xr.Dataset:
     r"""Mean and spread of a result across repeats, and (``interval=``) an interval for it.
 
@@ -53,7 +54,7 @@ def summary(
         \bar x = \frac1n\sum_j x_j,\quad
         s = \sqrt{\frac{1}{n-\delta}\sum_j (x_j - \bar x)^2},\quad
         \text{sem} = \frac{s_1}{\sqrt n},\quad
-        \bar x \pm t_{n-1,\,(1+ci)/2}\,\text{sem}
+        \bar x \pm t_{n-1,\,(1+level)/2}\,\text{sem}
 
     where :math:`\delta` is ``ddof`` (1: the sample standard deviation, the default; 0:
     the population standard deviation, the "mean ± sd over folds" that course slides and
@@ -73,8 +74,8 @@ def summary(
         ``method``: ``.sel(method=...)`` is xarray's interpolation keyword.)
     dim : str, default "repeat"
         The dim to summarise over; it must exist.
-    ci : float, default 0.95
-        Confidence level, strictly between 0 and 1.
+    level : float, default 0.95
+        Confidence level of ``ci_low``/``ci_high``, strictly between 0 and 1.
     ddof : {1, 0}, default 1
         Delta degrees of freedom of ``std``: 1 for the sample standard deviation, 0 for the
         population one. ``sem`` and the interval do not depend on it.
@@ -83,6 +84,8 @@ def summary(
         number: its ``estimate``, ``lower`` and ``upper`` are added to the summary, and its
         ``method``, ``level``, ``estimand``, ``training_variability`` and ``reference``
         attrs as ``interval_<name>``. Its dims must be among the summary's.
+    ci : float, optional
+        Deprecated: the former name of ``level``; warns with a :class:`FutureWarning`.
 
     Returns
     -------
@@ -90,14 +93,14 @@ def summary(
         Variables ``mean``, ``std`` (with ``ddof``), ``sem``, ``ci_low``, ``ci_high``
         (float64, without ``dim``; every other dim kept) and ``n`` (int64, the number of
         values); with ``interval``, also ``estimate``, ``lower`` and ``upper``. Attrs:
-        ``method="summary"``, ``reduced_dims``, ``ci``, ``ddof`` (the ``std``'s),
+        ``method="summary"``, ``reduced_dims``, ``level``, ``ddof`` (the ``std``'s),
         ``spread`` (what ``ci_low``/``ci_high`` are), the result's own attrs prefixed
         ``result_`` and, with ``interval``, the interval's prefixed ``interval_``.
 
     Raises
     ------
     ValueError
-        When ``dim`` is absent, ``ci`` is not in (0, 1), ``ddof`` is not 0 or 1, or
+        When ``dim`` is absent, ``level`` is not in (0, 1), ``ddof`` is not 0 or 1, or
         ``interval`` is not an interval Dataset over the summary's dims.
 
     Warns
@@ -142,10 +145,7 @@ def summary(
     ddof = _checks.integer(
         "ddof", ddof, low=0, high=1, fix="Use ddof=1 (sample sd) or ddof=0 (population sd)."
     )
-    if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not 0 < float(ci) < 1:
-        raise ValueError(
-            f"ci={ci!r} must be a confidence level strictly between 0 and 1 (e.g. ci=0.95)."
-        )
+    level = quantiles.level(level, ci=ci)
     if result is None:
         result = f_tp_fp(ds)
     if isinstance(result, xr.Dataset):
@@ -182,14 +182,14 @@ def summary(
         half = sample_sd
     else:
         sample_sd = x.std(d, ddof=1, skipna=False)
-        half = float(t_quantile(float(ci), n - 1)) * sample_sd / math.sqrt(n)
+        half = float(t_quantile(level, n - 1)) * sample_sd / math.sqrt(n)
     std = sample_sd if ddof == 1 else x.std(d, ddof=0, skipna=False)
     sem = sample_sd / math.sqrt(n)
     stats = dict(mean=mean, std=std, sem=sem, ci_low=mean - half, ci_high=mean + half)
     out = xr.Dataset({**stats, "n": xr.DataArray(np.int64(n))})
     for v in out.data_vars.values():
         v.attrs = {}
-    attrs: dict[str, Any] = {"method": "summary", "reduced_dims": d, "ci": float(ci), "ddof": ddof}
+    attrs: dict[str, Any] = {"method": "summary", "reduced_dims": d, "level": level, "ddof": ddof}
     attrs["spread"] = SPREAD
     for key, value in result.attrs.items():
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):

@@ -106,7 +106,7 @@ def main() -> None:
         "kappa (pooled confusion)": ds.cv.kappa(zero_division=ZD),
         "kappa (avg over folds)": ds.cv.kappa("avg", zero_division=ZD),
     }
-    summaries = {name: ds.cv.summary(res, ci=0.95) for name, res in results.items()}
+    summaries = {name: ds.cv.summary(res) for name, res in results.items()}
     table = pd.DataFrame({name: fmt(s) for name, s in summaries.items()}).T
     print(
         f"class averages: mean over repeats [95% spread across the {REPEATS} repeats' "

@@ -306,7 +306,11 @@ def _null_pair(rng, n=120, shared=0.5):
 
 def _kernel(pr, test, metric, seed):
     """The resampling test of compare on paired arrays: model m1 - model m0."""
-    req = Request(metric, test, None, "model", 0.05, 199, seed, 0.01, 1.0, "warn", "macro", None)
+    name = cvframe.metrics.resolve(metric)
+    req = Request(
+        metric, test, None, "model", 0.95, 199, seed, 0.01, 1.0, "warn", "macro", None,
+        name=name.metric, variant=name.variant,
+    )  # fmt: skip
     obs = resampling.pooled_values(pr, metric, 1.0, "macro")
     mean = obs[[1]].mean(-1) - obs[[0]].mean(-1)
     return getattr(resampling, test)(pr, req, [1], [0], mean)

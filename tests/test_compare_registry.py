@@ -13,8 +13,15 @@ import xarray as xr
 from sklearn.metrics import accuracy_score, f1_score
 
 import cvframe
-from cvframe import formulas
-from cvframe.comparison import FOLD_METRICS, POOLED_METRICS, REGISTRY, TESTS, compare
+from cvframe import formulas, metrics
+from cvframe.comparison import (
+    FOLD_METRICS,
+    MULTILABEL_METRICS,
+    POOLED_METRICS,
+    REGISTRY,
+    TESTS,
+    compare,
+)
 
 KINDS = {"fold", "bayesian", "resampling", "paired-count", "ranking over data sets"}
 
@@ -88,10 +95,16 @@ def test_compare_dispatches_through_the_registry_and_reports_its_entry(monkeypat
     assert res.attrs["assumes"] == entry.assumes and res.attrs["reference"] == entry.reference
 
 
-def test_fold_metrics_derive_from_the_metric_table():
-    assert set(FOLD_METRICS.values()) == set(formulas.METRIC_SPECS)
-    assert {f"{m}_avg" for m in formulas.METRIC_SPECS} <= set(FOLD_METRICS)
-    assert "f_tp_fp" in POOLED_METRICS and "accuracy_pooled" in POOLED_METRICS
+def test_the_metric_views_derive_from_the_metric_registry():
+    counts = {m.name for m in metrics.by_kind("count").values() if "avg" in m.tests}
+    assert set(FOLD_METRICS.values()) == counts and counts >= set(formulas.METRIC_SPECS)
+    for name, metric in {**FOLD_METRICS, **MULTILABEL_METRICS}.items():
+        r = metrics.resolve(name)
+        assert r.metric == metric and r.variant in (None, "avg")
+    for name in POOLED_METRICS:
+        r = metrics.resolve(name)
+        assert r.variant == r.entry.pooled and r.variant in r.entry.tests
+    assert "f_tp_fp" in POOLED_METRICS and "accuracy_tp_fp" in POOLED_METRICS
 
 
 # --- multiclass data -------------------------------------------------------------------------
@@ -176,8 +189,9 @@ def test_training_rows_of_a_frame_are_not_compared():
 # --- every argument checked --------------------------------------------------------------------
 
 BAD = [
-    ({"alpha": True}, TypeError, "alpha=True"),
-    ({"alpha": np.nan}, ValueError, "alpha=nan"),
+    ({"level": True}, TypeError, "level=True"),
+    ({"level": np.nan}, ValueError, "level=nan"),
+    ({"level": 0.9, "alpha": 0.1}, TypeError, "level= only once|once, as level="),
     ({"n_resamples": "100"}, TypeError, "n_resamples='100'"),
     ({"n_resamples": 99}, ValueError, "n_resamples=99"),
     ({"n_resamples": 10**9}, ValueError, "n_resamples=1000000000"),
@@ -219,3 +233,52 @@ def test_the_binary_result_keeps_its_class_dim():
     res = compare(df.cv.counts(), "f", baseline="a")
     assert res.sizes["class"] == 1 and "average" not in res.attrs
     assert cvframe.compare is compare
+
+
+# --- the confidence level, names the registry resolves ---------------------------------------
+
+
+def test_the_confidence_level_is_level_and_alpha_warns_for_one_release():
+    ds = _multiclass()[1]
+    res = compare(ds, "f", baseline="a", level=0.9)
+    assert res.attrs["level"] == 0.9 and "alpha" not in res.attrs
+    assert res.attrs["interval"].startswith("90% t interval")
+    with pytest.warns(FutureWarning, match="level"):
+        old = compare(ds, "f", baseline="a", alpha=0.1)
+    xr.testing.assert_identical(old, res)
+    wide = compare(ds, "f", baseline="a")
+    assert (wide["high"] - wide["low"]).item() > (res["high"] - res["low"]).item()
+    with pytest.warns(FutureWarning, match="level"), pytest.raises(ValueError, match="alpha=1.5"):
+        compare(ds, "f", alpha=1.5)
+
+
+def test_scorer_names_and_spellings_mean_the_registry_metric():
+    df = _binary_frame()
+    kw = {"baseline": "a", "n_resamples": 200, "random_state": 0}
+    pooled = compare(df, "f_tp_fp", **kw)
+    for name in ("f1", "f_pooled", "f1_macro"):
+        same = compare(df, name, **kw)
+        assert same.attrs["metric"] == name
+        xr.testing.assert_identical(same.drop_attrs(), pooled.drop_attrs())
+
+
+@pytest.mark.parametrize(
+    ("metric", "kw", "match"),
+    [
+        ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(bootstrap\\) or .f_avg."),
+        ("brier_merge", {}, r"scores.brier_arrays\), not written yet; compare fold-averaged Brier"),
+        ("neg_log_loss", {"test": "friedman"}, "lower-is-better"),
+        ("f", {"test": "mcnemar"}, "per-fold .F_avg.: test='mcnemar' does not fit it"),
+        ("f_tp_fp", {"test": "mcnemar"}, "pooled .* test='mcnemar' does not fit.*'bootstrap'"),
+        ("accuracy", {"test": "bootstrap"}, r"or metric='accuracy_tp_fp' with test='bootstrap'"),
+        (
+            "auc_merge",
+            {"test": "bayesian"},
+            r"\(AUC_merge\).*use test='bootstrap' \(or 'auto'\)\.$",
+        ),
+        ("auc", {}, "across data sets only.*'auc_merge'"),
+    ],
+)
+def test_a_variant_without_its_test_is_refused_with_the_fix(metric, kw, match):
+    with pytest.raises(ValueError, match=match):
+        compare(_binary_frame(), metric, **kw)

@@ -177,3 +177,16 @@ def test_coverage_study_is_exported():
 def test_coverage_study_refuses(kwargs, match):
     with pytest.raises(ValueError, match=match):
         cvframe.coverage_study(**{"trials": 10, **kwargs})
+
+
+def test_any_count_metric_with_an_interval_has_its_formula_as_the_truth():
+    """Precision = recall = f: the expected cells of the data set are TP = P f, FN = FP =
+    P (1 - f), TN = N - P (1 - f); accuracy's truth is (TP + TN) / n."""
+    res = cvframe.coverage_study(metric="accuracy", prevalence=0.1, f=0.8, trials=200)
+    pos, n = 100, 1000
+    assert res["truth"].item() == pytest.approx(1 - 2 * pos * (1 - 0.8) / n)
+    assert res["method"].item() == "posterior" and 0.85 < res["coverage"].item() <= 1.0
+    assert cvframe.coverage_study(metric="recall_avg", prevalence=0.2, trials=50)[
+        "truth"
+    ].tolist() == [0.6, 0.8]
+    assert set(cvframe.simulation.coverage.COUNT_METRICS) >= {"f", "f_tp_fp", "f_avg", "jaccard"}

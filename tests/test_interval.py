@@ -79,9 +79,34 @@ def test_shares_are_jeffreys_beta(metric, x, y):
     )
 
 
+def test_jaccard_is_the_beta_of_its_share_and_f_its_image():
+    ds = cvframe.datasets.table1()  # pooled TP=14, FP=19, FN=1
+    j = stats.beta.ppf([0.025, 0.975], 14 + 0.5, 19 + 1 + 1.0)
+    iv = cvframe.interval(ds, "jaccard")
+    np.testing.assert_allclose([iv.lower.item(), iv.upper.item()], j, rtol=1e-10)
+    assert iv.estimate.item() == pytest.approx(14 / 34)
+
+
+def test_multiclass_micro_averages_are_functions_of_the_correct_share():
+    """Each error of single-label data is one FP and one FN: a micro average of C classes is
+    the formula of one sample's summed cells, TP = a, FP = FN = 1 - a, TN = C - 2 + a."""
+    y = np.repeat([0, 1, 2], 40)
+    rng = np.random.default_rng(5)
+    pred = np.where(rng.random(120) < 0.7, y, rng.integers(0, 3, 120))
+    ds = cvframe.from_predictions(y, pred, np.arange(120) % 4)
+    acc = cvframe.interval(ds, "accuracy")
+    correct = int((y == pred).sum())
+    a = stats.beta.ppf([0.025, 0.975], correct + 0.5, 120 - correct + 0.5)
+    np.testing.assert_allclose([acc.lower.item(), acc.upper.item()], a, rtol=1e-10)
+    for metric, image in [("f", a), ("precision", a), ("recall", a), ("jaccard", a / (2 - a))]:
+        iv = cvframe.interval(ds, metric, average="micro")
+        np.testing.assert_allclose([iv.lower.item(), iv.upper.item()], image, rtol=1e-10)
+        assert iv.lower.item() <= iv.estimate.item() <= iv.upper.item(), metric
+
+
 @given(
     st.lists(st.integers(0, 40), min_size=4, max_size=4),
-    st.sampled_from(["f", "precision", "recall", "accuracy", "specificity"]),
+    st.sampled_from(["f", "precision", "recall", "accuracy", "specificity", "jaccard"]),
 )
 def test_posterior_holds_the_estimate_and_nests_by_level(cells, metric):
     tp, fp, fn, tn = cells
@@ -91,7 +116,8 @@ def test_posterior_holds_the_estimate_and_nests_by_level(cells, metric):
     lo, est, hi = (wide[v].item() for v in ("lower", "estimate", "upper"))
     assert 0.0 <= lo <= hi <= 1.0
     assert narrow.lower.item() >= lo - 1e-12 and narrow.upper.item() <= hi + 1e-12
-    defined = {"f": tp + fp + fn, "precision": tp + fp, "recall": tp + fn}.get(metric, 1)
+    defined = {"f": tp + fp + fn, "jaccard": tp + fp + fn, "precision": tp + fp}
+    defined = {**defined, "recall": tp + fn}.get(metric, 1)
     if defined:
         assert lo - 1e-12 <= est <= hi + 1e-12
 
@@ -340,9 +366,11 @@ def test_nested_reads_the_runner_table():
         ({"metric": "auc"}, "predictions frame"),
         ({"metric": "f", "method": "delong"}, "AUC"),
         ({"metric": "f", "method": "nested"}, r"cross_validate\(\.\.\., nested="),
-        ({"metric": "f_pr_re"}, "F_pr,re"),
+        ({"metric": "f_pr_re"}, "asks for F_pr.*computes F_tp,fp, F_avg"),
+        ({"metric": "f", "fold_method": "pr_re"}, "F_pr.*no interval method.*fold_method='avg'"),
+        ({"metric": "log_loss"}, "no interval method"),
         ({"metric": "f_avg", "fold_method": "tp_fp"}, "asks otherwise"),
-        ({"metric": "g"}, "metric='g' is not valid"),
+        ({"metric": "g"}, "metric='g' is not a metric"),
         ({"method": "wald"}, "method='wald'"),
         ({"level": 1.5}, "level"),
         ({"n_boot": 10}, "n_boot"),

@@ -20,21 +20,25 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
+from .._core import quantiles
 from .._core.labels import frame as frame_reader
 from ..errors import few
+from ..intervals.shared import REFERENCES, data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
 from ._common import (
-    AVERAGES,
     FOLD_METRICS,
     MULTILABEL_METRICS,
     POOLED_METRICS,
     Request,
     Test,
+    arrays,
     result,
 )
+from .friedman import adjust_classes
 
 __all__ = [
     "FOLD_METRICS",
@@ -48,11 +52,6 @@ __all__ = [
     "compare",
 ]
 
-_NADEAU = (
-    "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
-    "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
-    "tests for comparing learning algorithms, PAKDD 2004 (WEKA PairedCorrectedTTester)."
-)
 _PAIRED_FOLDS = (
     "every model was tested on the same folds (paired); per-fold differences are "
     "approximately normal; their correlation across overlapping training sets is "
@@ -65,7 +64,7 @@ _FIVE_BY_TWO = "5 repeats of 2-fold CV on the same splits; the differences are n
 REGISTRY: dict[str, Test] = {
     t.name: t
     for t in (
-        Test("corrected_t", "fold", "cube", _PAIRED_FOLDS, _NADEAU, fold.run),
+        Test("corrected_t", "fold", "cube", _PAIRED_FOLDS, REFERENCES["corrected_t"], fold.run),
         Test(
             "bayesian",
             "bayesian",
@@ -101,7 +100,7 @@ REGISTRY: dict[str, Test] = {
             "fold",
             "cube",
             "per-fold differences are independent and normal, which cross-validation breaks "
-            "(the type I error is far above alpha): refused by compare, listed so the refusal "
+            "(the type I error is far above 1 - level): refused by compare, listed so the refusal "
             "names it",
             "Student's paired t-test over all folds (no correction for overlapping training sets).",
             fold.run,
@@ -122,9 +121,8 @@ REGISTRY: dict[str, Test] = {
             "frame",
             "samples are independent draws; resampled within strata fold (of the first "
             "repeat) x true class, the same draw for both models and every repeat",
-            "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 16; "
-            "T. Berg-Kirkpatrick, D. Burkett and D. Klein, An empirical investigation of "
-            "statistical significance in NLP, EMNLP 2012.",
+            REFERENCES["bootstrap"] + " T. Berg-Kirkpatrick, D. Burkett and D. Klein, An "
+            "empirical investigation of statistical significance in NLP, EMNLP 2012.",
             resampling.run,
         ),
         Test(
@@ -154,22 +152,6 @@ REGISTRY: dict[str, Test] = {
 TESTS = ("auto", *REGISTRY)
 
 
-def _data(data: Any) -> Any:
-    """The cube computed (a dask-backed cube is read once), or the frame's test rows."""
-    if frame_reader.is_dask_frame(data):
-        data = data.compute()
-    if isinstance(data, pd.DataFrame):
-        return frame_reader.test_rows(data)
-    if not isinstance(data, xr.Dataset):
-        raise TypeError(
-            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
-            f"(pandas.DataFrame), got {type(data).__name__}."
-        )
-    if any(v.chunks is not None for v in data.variables.values()):
-        data = data.compute()
-    return data
-
-
 def compare(
     data: xr.Dataset | pd.DataFrame,
     metric: str = "f_tp_fp",
@@ -177,7 +159,7 @@ def compare(
     baseline: Hashable | None = None,
     dim: str = "model",
     test: str = "auto",
-    alpha: float = 0.05,
+    level: float = 0.95,
     n_resamples: int = 2000,
     random_state: int | None = None,
     rope: float = 0.01,
@@ -191,30 +173,33 @@ def compare(
     fold: str = "fold",
     repeat: str | None = "repeat",
     sample: str | None = "sample",
+    alpha: float | None = None,
 ) -> xr.Dataset:
     r"""Paired comparison of models tested on the same folds: difference, interval, p-value.
 
     For every ``dim`` entry (model) against ``baseline`` — or every pair when ``baseline``
     is None — the paired difference ``model - baseline`` of ``metric``: per repeat, its
-    mean, a ``1 - alpha`` interval and a two-sided p-value of the chosen test.
+    mean, a ``level`` interval and a two-sided p-value of the chosen test.
 
-    **Which test for which data.** ``test="auto"`` reads the design (:func:`choose`): a
-    ``dataset`` dim or column with two or more data sets gives ``"friedman"``; a pooled
-    metric on the frame the paired ``"bootstrap"`` (``"mcnemar"`` for the pooled accuracy of
-    one CV run); a per-fold metric ``"5x2cv_t"`` on 5 repeats x 2 folds, else
-    ``"corrected_t"``. ``attrs["test"]`` says which, ``attrs["reason"]`` why. Refused with
-    the reason: a pooled metric on the cube, ``"friedman"`` with the folds of one data set
-    as blocks, ``"t"`` (the uncorrected t over the folds of one data set), and unpaired
-    folds (fold sizes, supports or sample ids that differ between models). Every result has
+    **Which test for which data.** Every metric of :data:`cvframe.metrics.REGISTRY` names
+    the paired test that fits each of its variants (``tests``); ``test="auto"`` runs it,
+    reading the design (:func:`choose`): a ``dataset`` dim or column with two or more data
+    sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
+    (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
+    on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
+    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube,
+    ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the uncorrected t
+    over the folds of one data set), a test that does not fit the metric's variant, and
+    unpaired folds (fold sizes, supports or sample ids that differ between models). Every
+    result has
     an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired per-fold
     differences (fold tests), of the per-data-set differences (Friedman), or the difference
     itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
 
-    - per-fold metrics (``"f"``, ``"accuracy"``, ``"precision"``, ``"recall"``,
-      ``"specificity"`` and their ``"_avg"`` names, which average them; on multilabel data
-      also :data:`MULTILABEL_METRICS`: ``"f_samples"``, ``"jaccard_samples"``,
-      ``"subset_accuracy"``, ``"hamming_loss"`` (lower is better: a negative difference
-      favours the model), from :mod:`cvframe.reduce.multilabel`) on a cube or a frame:
+    - per-fold metrics (a count metric's bare name or its ``"_avg"`` name,
+      :data:`FOLD_METRICS`: ``"f"``, ``"accuracy"``, ``"precision_avg"``...; on multilabel
+      data also :data:`MULTILABEL_METRICS`: ``"f_samples"``, ``"hamming_loss"`` (lower is
+      better: a negative difference favours the model)...) on a cube or a frame:
       ``"corrected_t"``, the corrected repeated k-fold t-test (Nadeau & Bengio 2003,
       Bouckaert & Frank 2004; WEKA's ``PairedCorrectedTTester``). With per-fold differences
       :math:`d_{ij}` over :math:`n = k r` folds,
@@ -233,9 +218,10 @@ def compare(
       ``"5x2cv_f"`` (Alpaydin 1999):
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
       5 repeats of 2 folds. ``"t"``, the uncorrected paired t over folds, is refused (its
-      type I error is far above ``alpha``, Dietterich 1998).
-    - pooled metrics (``"f_tp_fp"``, ``"precision_tp_fp"``, ``"recall_tp_fp"``,
-      ``"accuracy_pooled"``, ``"auc_merge"``) have no per-fold values, so they need the
+      type I error is far above ``1 - level``, Dietterich 1998).
+    - pooled metrics (:data:`POOLED_METRICS`: ``"f_tp_fp"``, ``"accuracy_pooled"``,
+      ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too) have no
+      per-fold values, so they need the
       predictions frame: ``"bootstrap"`` resamples the samples within strata fold (of the
       first repeat) x true class, the same draw for both models and every repeat; the
       p-value is :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval
@@ -254,7 +240,10 @@ def compare(
       (divided by the tie correction, as :func:`scipy.stats.friedmanchisquare`) and
       Iman-Davenport's :math:`F_F`; post-hoc Nemenyi for all pairs, Holm against a
       ``baseline``; the critical difference
-      :math:`CD = q_\alpha \sqrt{k(k+1)/(6N)}`.
+      :math:`CD = q_{level} \sqrt{k(k+1)/(6N)}`. Lower-is-better metrics are refused.
+    - a metric of every class at once (an ``over_classes`` formula, e.g. Matthews
+      correlation) is one value per fold or pooled run, tested as above; on a binary frame
+      its negative class counts too.
 
     Parameters
     ----------
@@ -262,17 +251,18 @@ def compare(
         The counts cube with a ``dim`` dimension, or the predictions frame with a ``dim``
         column (one row per model and tested sample).
     metric : str, default "f_tp_fp"
-        One of :data:`FOLD_METRICS`, :data:`MULTILABEL_METRICS`, :data:`POOLED_METRICS`, or
-        ``"auc"``/``"auc_avg"``
-        (per-fold AUC, frame and ``test="friedman"`` only).
+        Any name :func:`cvframe.metrics.resolve` takes whose variant has a paired test: one
+        of :data:`FOLD_METRICS`, :data:`MULTILABEL_METRICS`, :data:`POOLED_METRICS`, or a
+        score metric's fold mean such as ``"auc"``/``"auc_avg"`` (frame and
+        ``test="friedman"`` only). A bare name is the per-fold metric.
     baseline : label, optional
         The ``dim`` entry every other one is compared with; None compares all pairs.
     dim : str, default "model"
         The dimension (or frame column) holding the compared models.
     test : str, default "auto"
         One of :data:`TESTS`.
-    alpha : float, default 0.05
-        Level of the intervals (``1 - alpha``) and of ``significant``.
+    level : float, default 0.95
+        Confidence level of the intervals; ``significant`` is ``p_value < 1 - level``.
     n_resamples : int, default 2000
         Resamples of ``"bootstrap"`` and ``"permutation"`` (100 to 1,000,000).
     random_state : int, optional
@@ -298,6 +288,8 @@ def compare(
     y_true, y_pred, score, fold, repeat, sample : str
         Column names of the predictions frame; ``sample`` pairs a sample's rows across
         repeats (needed with several repeats by the resampling tests).
+    alpha : float, optional
+        Deprecated: ``level = 1 - alpha``; warns with a :class:`FutureWarning`.
 
     Returns
     -------
@@ -307,7 +299,7 @@ def compare(
         data set for Friedman), ``mean``, ``low``, ``high``, ``effect_size``,
         ``statistic``, ``p_value``, ``significant`` (and ``p_value_raw`` per class) and the
         test's own variables. ``attrs``: ``test``, ``chosen_by`` (``"auto"`` or
-        ``"user"``), ``reason``, ``metric``, ``alpha``, ``assumes``, ``reference``,
+        ``"user"``), ``reason``, ``metric``, ``level``, ``assumes``, ``reference``,
         ``interval``, ``effect_size``, and where they apply ``n_test``/``n_train``,
         ``n_resamples``, ``random_state``, ``correction``.
 
@@ -341,18 +333,13 @@ def compare(
     >>> bool(res["mean"].item() > 0), bool(res["p_value"].item() < 0.05)
     (True, True)
     """
+    level = quantiles.level(level, alpha=alpha)
     if random_state is not None:
         random_state = _checks.integer(
             "random_state", random_state, low=0, fix="Pass a seed such as 0, or None."
         )
     _checks.zero_division(zero_division)
-    valid = [*FOLD_METRICS, *MULTILABEL_METRICS, *POOLED_METRICS, "auc", "auc_avg"]
-    if not isinstance(metric, str) or metric not in valid:
-        raise ValueError(
-            f"metric={metric!r} is not valid; expected one of {valid}. Per-fold metrics "
-            "('f', 'accuracy', ... and their '_avg' names) are tested over folds; pooled ones "
-            "('f_tp_fp', 'accuracy_pooled', 'auc_merge', ...) over resampled predictions."
-        )
+    name, variant, average = _resolve(metric, average)
     test = _checks.choice("test", test, TESTS)
     if isinstance(baseline, (list, tuple, set, dict, np.ndarray, pd.Series, xr.DataArray)):
         raise TypeError(
@@ -371,7 +358,7 @@ def compare(
         test=test,
         baseline=None if baseline is None else _labels.plain(baseline),
         dim=dim,
-        alpha=_checks.real("alpha", alpha, 0, 1, low_open=True, high_open=True),
+        level=level,
         n_resamples=_checks.integer(
             "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
         ),
@@ -379,11 +366,13 @@ def compare(
         rope=_checks.real("rope", rope, 0),
         beta=_checks.beta(beta),
         zero_division=zero_division,
-        average=_checks.choice("average", average, AVERAGES),
+        average=_checks.choice("average", average, metrics.AVERAGES),
         pos_label=pos_label,
+        name=name,
+        variant=variant,
         cols={"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
         | {"repeat": repeat, "sample": sample},
-        data=_data(data),
+        data=data_in_memory(data),
     )
     reason = ""
     if req.test == "auto":
@@ -392,6 +381,7 @@ def compare(
     elif req.test == "t":
         raise ValueError(UNCORRECTED_T)
     _check_multilabel(req)
+    _check_fits(req)
     spec = REGISTRY[req.test]
     out = result(spec.run(req), spec, req)
     out.attrs["chosen_by"] = "auto" if reason else "user"
@@ -399,17 +389,32 @@ def compare(
     return adjust_classes(out)
 
 
+def _resolve(metric: Any, average: Any) -> tuple[str, str, Any]:
+    """The registry metric, its variant (a bare name is the per-fold metric, its fold mean)
+    and the class average (a scorer name's suffix, ``"f1_macro"``, gives it), refused where
+    no paired test fits the variant."""
+    r = metrics.resolve(metric)
+    entry, variant = r.entry, r.variant or "avg"
+    if variant not in entry.tests:
+        offer = [f"{metrics.spelled(r.metric, v)!r} ({t})" for v, t in entry.tests.items()]
+        raise ValueError(
+            f"metric={metric!r} asks for {metrics.display(r.metric, variant)}, which no paired "
+            f"test of compare fits; pass {' or '.join(offer) or 'another metric'}."
+        )
+    return r.metric, variant, r.average or average
+
+
 #: Why ``test="t"`` is refused.
 UNCORRECTED_T = (
     "test='t' (the uncorrected paired t-test over the folds of one data set) is refused: the "
     "folds share training data, so the per-fold differences are correlated and its type I "
-    "error is far above alpha (Dietterich 1998; Nadeau & Bengio 2003). Use "
+    "error is far above 1 - level (Dietterich 1998; Nadeau & Bengio 2003). Use "
     "test='corrected_t' (or test='auto')."
 )
 
 
 def _check_multilabel(req: Request) -> None:
-    """A multilabel frame is tested per fold; the Hamming loss is not ranked (lower is better)."""
+    """A multilabel frame is tested per fold, not resampled."""
     names = frame_reader.multilabel_names(req.data, req.cols["y_true"]) if req.is_frame else None
     if names is not None and REGISTRY[req.test].data == "frame":
         raise ValueError(
@@ -417,16 +422,54 @@ def _check_multilabel(req: Request) -> None:
             "(y_true, y_pred), but this "
             f"frame is multilabel ({req.cols['y_true']}_<label> columns {few(names)}). Compare "
             "per-fold values with test='corrected_t' (or 'auto'): a multilabel metric "
-            f"({', '.join(repr(m) for m in MULTILABEL_METRICS if not m.endswith('_avg'))}) or a "
+            f"({', '.join(map(repr, metrics.by_kind('sample')))}) or a "
             "label-averaged one (metric='f', average='macro'), on the frame or on "
             "frame.cv.counts()."
         )
-    if req.test == "friedman" and MULTILABEL_METRICS.get(req.metric) == "hamming_loss":
-        raise ValueError(
-            "test='friedman' ranks higher scores first, and the Hamming loss is lower-is-better; "
-            "rank metric='subset_accuracy' or 'f_samples', or compare the Hamming loss with "
-            "test='corrected_t' on each data set."
-        )
+
+
+def _variants_on(name: str, data: str, test: str = "") -> list[str]:
+    """The names of the metric's variants tested on ``data`` ("cube": per-fold values,
+    "frame": resampled predictions, a score metric only with its array form); for
+    ``test="mcnemar"`` only the variant McNemar's test is for."""
+    entry = metrics.REGISTRY[name]
+    return [
+        metrics.spelled(name, v)
+        for v, t in entry.tests.items()
+        if REGISTRY[t].data == data and (test != "mcnemar" or t == "mcnemar")
+        if data != "frame" or entry.kind == "count" or arrays(name)
+    ]
+
+
+def _check_fits(req: Request) -> None:
+    """The asked test fits the metric's variant: a fold test per-fold values, a resampling
+    test a pooled metric (McNemar only the one it is for), Friedman any higher-is-better one."""
+    entry, asked = req.entry, REGISTRY[req.test]
+    own = REGISTRY[entry.tests[req.variant]]
+    if asked.data == "datasets":
+        if not entry.higher_is_better:
+            raise ValueError(
+                f"test='friedman' ranks higher scores first, and {req.shown} is "
+                "lower-is-better; rank a higher-is-better metric, or compare it with "
+                "test='corrected_t' on each data set."
+            )
+        return
+    if asked.data == own.data and (asked.name != "mcnemar" or own.name == "mcnemar"):
+        return
+    other = _variants_on(req.name, asked.data, req.test)
+    raise ValueError(
+        f"metric={req.metric!r} is {_DATA[own.data]} ({req.shown}): test={req.test!r} does not "
+        f"fit it; use test={own.name!r} (or 'auto')"
+        + (f", or metric={other[0]!r} with test={req.test!r}." if other else ".")
+    )
+
+
+#: What a metric's variant is, by the data its test reads.
+_DATA = {
+    "cube": "per-fold",
+    "frame": "pooled over the folds, with no per-fold values",
+    "datasets": "tested across data sets only",
+}
 
 
 def _n_datasets(req: Request) -> int:
@@ -452,11 +495,12 @@ def choose(req: Request) -> tuple[str, str]:
 
     - a ``dataset`` dim (or frame column) with two or more data sets: ``"friedman"`` (the
       models ranked per data set; data sets are independent blocks, folds are not);
-    - a pooled metric (no per-fold values): on the frame, ``"mcnemar"`` for the pooled
-      accuracy of one CV run, else the paired ``"bootstrap"``; on a cube, refused (the
-      samples are needed to resample);
-    - a per-fold metric: ``"5x2cv_t"`` when the design is 5 repeats x 2 folds, else
-      ``"corrected_t"`` over the repeats x folds.
+    - else the test the metric's variant has in :data:`cvframe.metrics.REGISTRY`
+      (``entry.tests``): a pooled metric (no per-fold values) the paired ``"bootstrap"`` on
+      the frame (``"mcnemar"`` for the pooled accuracy of one CV run; on a cube refused, the
+      samples are needed to resample); a per-fold metric ``"5x2cv_t"`` when the design is
+      5 repeats x 2 folds, else ``"corrected_t"`` over the repeats x folds; a metric tested
+      across data sets only (AUC_avg) is refused on one data set.
     """
     metric, n_sets = req.metric, _n_datasets(req)
     if n_sets >= 2:
@@ -465,61 +509,47 @@ def choose(req: Request) -> tuple[str, str]:
             "compared by Friedman's test with Nemenyi/Holm post-hoc (Demsar 2006); data sets "
             "are independent blocks, the folds of one data set are not"
         )
-    if metric in POOLED_METRICS:
+    test = req.entry.tests[req.variant]
+    data = REGISTRY[test].data
+    if data == "frame":
         if not req.is_frame:
+            per_fold = _variants_on(req.name, "cube")
+            fix = f"compare per-fold values with metric={per_fold[0]!r} (corrected t)"
             raise ValueError(
                 f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
                 "over the folds and has no per-fold values, so a paired test must resample "
-                "the tested samples: pass the predictions frame (a paired bootstrap), or "
-                "compare per-fold F with metric='f' (corrected t)."
+                "the tested samples: pass the predictions frame (a paired bootstrap)"
+                + (f", or {fix}." if per_fold else ".")
             )
         n_rep, _ = _design(req)
-        if metric == "accuracy_pooled" and n_rep == 1:
+        if test == "mcnemar" and n_rep == 1:
             return "mcnemar", (
-                "pooled accuracy of one CV run (each sample tested once by both models): "
+                f"{req.shown} of one CV run (each sample tested once by both models): "
                 "McNemar's exact test of the discordant pairs"
             )
         return "bootstrap", (
             f"{metric!r} is pooled over the folds (no per-fold values): the paired bootstrap "
             "resamples the tested samples within fold x class, the same draw for both models"
         )
-    if metric in ("auc", "auc_avg"):
+    if data == "datasets":
+        pooled = _variants_on(req.name, "frame")
         raise ValueError(
             f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
-            "'dataset' dim with two or more data sets); on one data set compare "
-            "metric='auc_merge' on the predictions frame (paired bootstrap)."
+            "'dataset' dim with two or more data sets)"
+            + (
+                f"; on one data set compare metric={pooled[0]!r} on the predictions frame "
+                "(paired bootstrap)."
+                if pooled
+                else "."
+            )
         )
     n_rep, n_fold = _design(req)
     if n_rep == 5 and n_fold == 2:
         return "5x2cv_t", (
             "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"
         )
-    return "corrected_t", (
+    return test, (
         f"per-fold metric on {n_rep} repeat(s) x {n_fold} folds of one data set: the "
         "corrected repeated k-fold t-test (Nadeau & Bengio 2003), whose variance accounts "
         "for the training sets the folds share"
     )
-
-
-def adjust_classes(out: xr.Dataset) -> xr.Dataset:
-    """Per-class p-values adjusted for the number of tests (Holm), when classes are kept.
-
-    The family is every (contrast, class, ...) p-value of the result; ``p_value_raw`` keeps
-    the unadjusted ones and ``significant`` follows the adjusted.
-    """
-    if CLASS not in out.dims or out.sizes[CLASS] < 2 or "p_value" not in out:
-        return out
-    if out.attrs["test"] == "friedman":  # its post-hoc p-values are adjusted per class
-        return out
-    raw = out["p_value"]
-    flat = raw.values.ravel()
-    ok = np.isfinite(flat)
-    adj = flat.copy()
-    if ok.any():
-        adj[ok] = friedman.holm(flat[ok])
-    out = out.assign(p_value_raw=raw, p_value=raw.copy(data=adj.reshape(raw.shape)))
-    out["significant"] = out["p_value"] < out.attrs["alpha"]
-    out.attrs["correction"] = (
-        f"Holm over the {flat.size} (contrast, class) p-values; p_value_raw unadjusted"
-    )
-    return out

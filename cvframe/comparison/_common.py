@@ -1,6 +1,7 @@
-"""What every test of :mod:`cvframe.compare` shares: the checked request, the registry entry of
-a test, the metrics it reads (from the one metric table, :data:`cvframe.formulas.METRIC_SPECS`),
-the contrasts (which model minus which) and the result Dataset.
+"""What every test of :func:`cvframe.compare` shares: the checked request, the registry entry
+of a test, the metric it compares (resolved in :data:`cvframe.metrics.REGISTRY` and computed
+through :mod:`cvframe.measure`), the contrasts (which model minus which) and the result
+Dataset.
 
 On data with more than one class a per-class metric is averaged over the classes
 (``average=``, macro by default), so one comparison answers "which model is better".
@@ -15,40 +16,58 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import build, measure, metrics
+from .. import build, measure, metrics, scores
 from .._core import labels as _labels
 from .._core.labels import frame as frame_reader
 from ..errors import few
+from ..intervals.shared import whole
 from ..schema import CLASS, REPEAT
 
+
+def _spellings(kind: str, variant: str) -> dict[str, str]:
+    """Every metric of ``kind`` with a paired test for ``variant``: its name and the name
+    spelling the variant -> the metric."""
+    return {
+        key: m.name
+        for m in metrics.by_kind(kind).values()
+        if variant in m.tests
+        for key in (m.name, metrics.spelled(m.name, variant))
+    }
+
+
 #: Metrics with one value per fold (tested by the fold tests): name -> registry metric.
-FOLD_METRICS = {
-    key: m.name for m in metrics.by_kind("count").values() for key in (m.name, f"{m.name}_avg")
-}
+FOLD_METRICS = _spellings("count", "avg")
 #: Multilabel metrics with one value per fold (:mod:`cvframe.reduce.multilabel`, from the
 #: per-sample sums of a multilabel cube; ``hamming_loss``: lower is better): name -> metric.
-MULTILABEL_METRICS = {
-    key: m.name for m in metrics.by_kind("sample").values() for key in (m.name, f"{m.name}_avg")
-}
-#: Metrics computed once on the pooled predictions (no per-fold values).
-POOLED_METRICS = (
-    *(f"{m}_tp_fp" for m in metrics.by_kind("count") if m != "accuracy"),
-    "accuracy_pooled",
-    "auc_merge",
+MULTILABEL_METRICS = _spellings("sample", "avg")
+
+
+def arrays(metric: str) -> Any:
+    """The weighted array form of a score metric, ``cvframe.scores.<kernel>_arrays(scores,
+    y, weights=)`` (:func:`cvframe.scores.auc_arrays`), which the resampling tests compute on
+    every resample; None where the metric has none."""
+    return getattr(scores, f"{metrics.REGISTRY[metric].kernel}_arrays", None)
+
+
+#: Metrics computed once on the pooled predictions (no per-fold values), tested by
+#: resampling the tested samples (a score metric needs its weighted array form).
+POOLED_METRICS = tuple(
+    metrics.spelled(m.name, m.pooled)
+    for m in metrics.REGISTRY.values()
+    if m.kind != "sample" and m.pooled in m.tests and (m.kind == "count" or arrays(m.name))
 )
-#: How per-class values are averaged over the classes (None: kept per class).
-AVERAGES = ("macro", "micro", "weighted", None)
 
 
 @dataclass(frozen=True)
 class Request:
-    """The arguments of one :func:`cvframe.compare.compare` call, checked."""
+    """The arguments of one :func:`cvframe.compare` call, checked; ``name`` and ``variant``
+    are the registry metric and the fold aggregation ``metric`` resolves to."""
 
     metric: str
     test: str
     baseline: Any
     dim: str
-    alpha: float
+    level: float
     n_resamples: int
     random_state: int | None
     rope: float
@@ -56,12 +75,23 @@ class Request:
     zero_division: Any
     average: str | None
     pos_label: Any
+    name: str  # the registry metric
+    variant: str  # its fold aggregation: "avg" (per fold), "tp_fp" or "merge" (pooled)
     cols: dict[str, Any] = field(default_factory=dict)  # y_true, y_pred, score, fold, ...
     data: Any = None  # a counts cube (computed) or a predictions frame (pandas, test rows)
 
     @property
     def is_frame(self) -> bool:
         return not isinstance(self.data, xr.Dataset)
+
+    @property
+    def entry(self) -> metrics.Metric:
+        return metrics.REGISTRY[self.name]
+
+    @property
+    def shown(self) -> str:
+        """How a sentence names the compared metric: ``F_avg``, ``pooled accuracy``."""
+        return metrics.display(self.name, self.variant)
 
 
 @dataclass
@@ -91,39 +121,38 @@ class Test:
     run: Callable[[Request], Outcome]
 
 
-def base_metric(metric: str) -> str:
-    """The registry metric behind a compare metric name (``"f_tp_fp"`` -> ``"f"``)."""
-    return metrics.resolve(metric).metric
-
-
 def fold_values(ds: xr.Dataset, req: Request) -> xr.DataArray:
     """Per-fold metric values of the request (NaN where a cell is not a fold)."""
     kw = {"beta": req.beta, "zero_division": req.zero_division}
-    return measure.fold_values(ds, base_metric(req.metric), req.average, **kw)
+    return measure.fold_values(ds, req.name, req.average, **kw)
 
 
 def dataset_scores(ds: xr.Dataset, req: Request) -> xr.DataArray:
     """One score per model and data set (and kept dims such as class): mean over repeats."""
-    fold_method = "tp_fp" if req.metric in POOLED_METRICS else "avg"
     kw = {"beta": req.beta, "zero_division": req.zero_division}
-    val = measure.cube(ds, base_metric(req.metric), fold_method, req.average, **kw)
+    val = measure.cube(ds, req.name, req.variant, req.average, **kw)
     return val.mean(REPEAT) if REPEAT in val.dims else val
 
 
-def average_info(classes: Any, metric: str, average: str | None) -> dict[str, str]:
+def average_info(classes: Any, req: Request) -> dict[str, str]:
     """The attrs that say how the classes of multiclass data were compared (empty for one)."""
     classes = [str(c) for c in np.asarray(classes).tolist()]
     if len(classes) < 2:
         return {}
-    if base_metric(metric) in ("accuracy", "auc_merge", "auc", "auc_avg"):
-        return {"average": "none (accuracy counts every sample once)"}
-    if base_metric(metric) in MULTILABEL_METRICS:
+    if whole(req.name) == "correct":
+        return {"average": f"none ({req.entry.display} counts every sample once)"}
+    if whole(req.name) == "all":
+        return {"average": f"none ({req.entry.display} is one value over every class)"}
+    if req.entry.kind == "sample":
         return {"average": "none (a multilabel metric over every sample and label)"}
-    if average is None:
+    if req.average is None:
         how = "compared per class (p-values Holm-adjusted over the classes and contrasts)"
     else:
-        how = f"per-class values averaged ({average}) before the comparison"
-    return {"average": str(average), "classes": f"{len(classes)} classes {few(classes)}: {how}"}
+        how = f"per-class values averaged ({req.average}) before the comparison"
+    return {
+        "average": str(req.average),
+        "classes": f"{len(classes)} classes {few(classes)}: {how}",
+    }
 
 
 def frame_counts(
@@ -139,7 +168,7 @@ def frame_counts(
             f"pos_label={pos!r} is for single-label frames; this frame is multilabel "
             f"({req.cols['y_true']}_<label> columns {few(names)}): compare the labels averaged "
             "(average='macro', 'micro', 'weighted'), per label (average=None), or a multilabel "
-            "metric ('f_samples', 'subset_accuracy', 'hamming_loss', 'jaccard_samples')."
+            f"metric ({', '.join(map(repr, metrics.by_kind('sample')))})."
         )
     if pos is not None:
         yt, yp = (df[req.cols[k]].to_numpy() for k in ("y_true", "y_pred"))
@@ -147,7 +176,7 @@ def frame_counts(
     kw = {k: req.cols[k] for k in ("y_true", "y_pred")}
     cube = build.counts_from_frame(df, pos_label=pos, fold=fold, repeat=repeat, dims=dims, **kw)
     classes = [_labels.plain(c) for c in cube[CLASS].values]
-    if req.pos_label is None or len(classes) < 2 or req.metric.startswith("accuracy"):
+    if req.pos_label is None or len(classes) < 2 or whole(req.name):
         return cube, None
     asked = frame_reader.frame_pos_label(req.data, req.pos_label, None, classes)
     return cube, _labels.find(asked, classes)
@@ -207,7 +236,7 @@ def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
     ds.attrs = {
         "test": test.name,
         "metric": req.metric,
-        "alpha": req.alpha,
+        "level": req.level,
         "difference": difference,
         "baseline": "all pairs" if req.baseline is None else str(req.baseline),
         "assumes": test.assumes,

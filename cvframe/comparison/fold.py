@@ -18,7 +18,6 @@ from ..errors import user_stacklevel
 from ..intervals.shared import corrected_moments, t_interval
 from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
 from ._common import (
-    POOLED_METRICS,
     Outcome,
     Request,
     average_info,
@@ -50,17 +49,6 @@ def counts_cube(req: Request) -> xr.Dataset:
 
 def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int], xr.DataArray]:
     """The cube, its models, the contrasts and their per-fold differences, checked (paired)."""
-    if req.metric in POOLED_METRICS:
-        raise ValueError(
-            f"metric={req.metric!r} is pooled over the folds and has no per-fold values for "
-            f"test={req.test!r}: pass the predictions frame (data=frame, test='bootstrap' or "
-            "'permutation'), or compare per-fold F with metric='f' (test='corrected_t')."
-        )
-    if req.metric in ("auc", "auc_avg"):
-        raise ValueError(
-            f"metric={req.metric!r} is tested across data sets only (test='friedman'); for "
-            "the fold tests use a per-fold counts metric or metric='auc_merge' on the frame."
-        )
     ds, dim = counts_cube(req), req.dim
     reduce.fold_dims(ds, "fold")
     if dim not in ds.dims:
@@ -99,7 +87,7 @@ def _outcome(
         out["effect_size"] = d.mean(obs) / d.std(obs, ddof=1)
     info["effect_size"] = EFFECT_SIZE
     info.update(n_folds=ds.sizes[FOLD], n_repeats=ds.sizes.get(REPEAT, 1))
-    info.update(average_info(ds[CLASS].values, req.metric, req.average))
+    info.update(average_info(ds[CLASS].values, req))
     return info
 
 
@@ -111,7 +99,7 @@ def run(req: Request) -> Outcome:
     if req.test == "t":
         warnings.warn(
             "test='t' is the uncorrected paired t-test over folds: the folds share training "
-            "data, so its type I error is far above alpha (Dietterich 1998). Use "
+            "data, so its type I error is far above 1 - level (Dietterich 1998). Use "
             "test='corrected_t'.",
             UserWarning,
             stacklevel=user_stacklevel(),
@@ -120,10 +108,10 @@ def run(req: Request) -> Outcome:
     with np.errstate(divide="ignore", invalid="ignore"):
         t = xr.where(se > 0, mean / se, xr.where(mean == 0, 0.0, np.sign(mean) * np.inf))
     p = xr.apply_ufunc(lambda tt, dd: 2 * stats.t.sf(np.abs(tt), dd), t, df)
-    out = t_interval(mean, se, df, 1 - req.alpha)
-    out.update(statistic=t, p_value=p, significant=p < req.alpha)
+    out = t_interval(mean, se, df, req.level)
+    out.update(statistic=t, p_value=p, significant=p < 1 - req.level)
     corrected = "corrected " if req.test != "t" else ""
-    info["interval"] = f"{1 - req.alpha:.0%} t interval with the {corrected}variance"
+    info["interval"] = f"{req.level:.0%} t interval with the {corrected}variance"
     return Outcome(out, models, ia, ib, _outcome(out, d, ds, info, req))
 
 
@@ -143,10 +131,10 @@ def run_bayes(req: Request) -> Outcome:
         return xr.apply_ufunc(stats.t.cdf, z, df)
 
     left, right = cdf(-req.rope), cdf(req.rope)
-    out = t_interval(mean, scale, df, 1 - req.alpha)
+    out = t_interval(mean, scale, df, req.level)
     out.update(p_left=left, p_rope=right - left, p_right=1.0 - right)
     info["rope"] = req.rope
-    info["interval"] = f"{1 - req.alpha:.0%} credible interval of the posterior Student t"
+    info["interval"] = f"{req.level:.0%} credible interval of the posterior Student t"
     return Outcome(out, models, ia, ib, _outcome(out, d, ds, info, req))
 
 
@@ -155,7 +143,7 @@ def run_5x2cv(req: Request) -> Outcome:
     from scipy import stats
 
     ds, models, ia, ib, d = _prepare(req)
-    test, alpha = req.test, req.alpha
+    test, level = req.test, req.level
     n_rep = d.sizes.get(REPEAT, 1)
     if n_rep != 5 or d.sizes[FOLD] != 2 or bool(d.isnull().any()):
         raise ValueError(
@@ -171,9 +159,9 @@ def run_5x2cv(req: Request) -> Outcome:
         with np.errstate(divide="ignore", invalid="ignore"):
             stat = p11 / se
         p = xr.apply_ufunc(lambda tt: 2 * stats.t.sf(np.abs(tt), 5), stat)
-        q = float(t_quantile(1 - alpha, 5))
+        q = float(t_quantile(level, 5))
         low, high = p11 - q * se, p11 + q * se
-        interval = f"{1 - alpha:.0%} t interval around the first fold's difference (5 df)"
+        interval = f"{level:.0%} t interval around the first fold's difference (5 df)"
     else:
         with np.errstate(divide="ignore", invalid="ignore"):
             stat = (d**2).sum((REPEAT, FOLD)) / (2 * s2.sum(REPEAT))
@@ -183,5 +171,5 @@ def run_5x2cv(req: Request) -> Outcome:
     out = {"mean": mean, "low": low, "high": high, "statistic": stat, "p_value": p}
     if test == "5x2cv_t":
         out["df"] = xr.full_like(mean, 5.0)
-    out["significant"] = p < alpha
+    out["significant"] = p < 1 - level
     return Outcome(out, models, ia, ib, _outcome(out, d, ds, {"interval": interval}, req))

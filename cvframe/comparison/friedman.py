@@ -10,28 +10,27 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import scores
+from .. import measure
 from ..schema import CLASS, REPEAT
 from ._common import Outcome, Request, average_info, dataset_scores, diff, pairs
 from .fold import counts_cube
 
-__all__ = ["friedman", "holm", "run"]
+__all__ = ["adjust_classes", "friedman", "holm", "run"]
 
 
 def _scores(req: Request) -> tuple[xr.DataArray, dict[str, str]]:
     """One score per model and data set (mean over repeats), and how classes were compared."""
-    metric, kw = req.metric, req.cols
-    if metric in ("auc_merge", "auc", "auc_avg"):
+    if req.entry.kind == "score":
         if not req.is_frame:
             raise ValueError(
-                f"metric={metric!r} needs scores: pass the predictions frame, not the counts cube."
+                f"metric={req.metric!r} needs scores: pass the predictions frame, not the "
+                "counts cube."
             )
-        cols = {k: kw[k] for k in ("y_true", "fold", "repeat", "score")}
-        how = "merge" if metric == "auc_merge" else "avg"
-        val = scores.auc(req.data, how, pos_label=req.pos_label, **cols)
+        cols = {k: req.cols[k] for k in ("y_true", "fold", "repeat", "score")}
+        val = measure.frame(req.data, req.name, req.variant, pos_label=req.pos_label, **cols)
         return (val.mean(REPEAT) if REPEAT in val.dims else val), {}
     ds = counts_cube(req)
-    return dataset_scores(ds, req), average_info(ds[CLASS].values, metric, req.average)
+    return dataset_scores(ds, req), average_info(ds[CLASS].values, req)
 
 
 def holm(p: np.ndarray) -> np.ndarray:
@@ -59,7 +58,7 @@ def _ties(a: np.ndarray) -> np.ndarray:
 
 
 def friedman(
-    score: xr.DataArray, dim: str, alpha: float
+    score: xr.DataArray, dim: str, level: float
 ) -> tuple[xr.DataArray, dict[str, xr.DataArray], float, float]:
     """Mean ranks, Friedman's and Iman-Davenport's statistics, the rank SE and the CD."""
     from scipy import stats
@@ -86,7 +85,7 @@ def friedman(
         ),
     }
     se = math.sqrt(k * (k + 1) / (6 * n))
-    q = float(stats.studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
+    q = float(stats.studentized_range.ppf(level, k, np.inf)) / math.sqrt(2)
     return mean_rank, omnibus, se, q * se
 
 
@@ -112,7 +111,7 @@ def run(req: Request) -> Outcome:
     if bool(score.isnull().any()):
         raise ValueError("test='friedman' needs a score for every model and data set (got NaN).")
     k = score.sizes[dim]
-    mean_rank, omnibus, se, cd = friedman(score, dim, req.alpha)
+    mean_rank, omnibus, se, cd = friedman(score, dim, req.level)
     rank_diff = diff(-mean_rank, dim, ia, ib)  # > 0: the model ranks better than the baseline
     z = rank_diff / se
     if req.baseline is None:
@@ -126,7 +125,7 @@ def run(req: Request) -> Outcome:
         p_pair = xr.apply_ufunc(
             holm, raw, input_core_dims=[["contrast"]], output_core_dims=[["contrast"]]
         ).transpose(*raw.dims)
-        sig = p_pair < req.alpha
+        sig = p_pair < 1 - req.level
         posthoc, how = "holm", "Holm-adjusted z (vs baseline)"
     d = diff(score, dim, ia, ib)
     out: dict[str, Any] = dict(difference=d, mean=d.mean("dataset"), rank=mean_rank)
@@ -142,3 +141,27 @@ def run(req: Request) -> Outcome:
         "of the score; rank_difference is the difference of mean ranks"
     )
     return Outcome(out, models, ia, ib, {**info, "p_value": how, **classes})
+
+
+def adjust_classes(out: xr.Dataset) -> xr.Dataset:
+    """Per-class p-values adjusted for the number of tests (Holm), when classes are kept.
+
+    The family is every (contrast, class, ...) p-value of the result; ``p_value_raw`` keeps
+    the unadjusted ones and ``significant`` follows the adjusted.
+    """
+    if CLASS not in out.dims or out.sizes[CLASS] < 2 or "p_value" not in out:
+        return out
+    if out.attrs["test"] == "friedman":  # its post-hoc p-values are adjusted per class
+        return out
+    raw = out["p_value"]
+    flat = raw.values.ravel()
+    ok = np.isfinite(flat)
+    adj = flat.copy()
+    if ok.any():
+        adj[ok] = holm(flat[ok])
+    out = out.assign(p_value_raw=raw, p_value=raw.copy(data=adj.reshape(raw.shape)))
+    out["significant"] = out["p_value"] < 1 - out.attrs["level"]
+    out.attrs["correction"] = (
+        f"Holm over the {flat.size} (contrast, class) p-values; p_value_raw unadjusted"
+    )
+    return out

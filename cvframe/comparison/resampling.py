@@ -11,23 +11,16 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import measure
+from .. import measure, metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core.labels import frame as frame_reader
 from .._core.labels.frame import FrameArgs
+from .._core.quantiles import z_quantile
 from ..errors import few
+from ..intervals.shared import whole
 from ..schema import REPEAT
-from ..scores import auc_arrays
-from ._common import (
-    POOLED_METRICS,
-    Outcome,
-    Request,
-    average_info,
-    base_metric,
-    frame_counts,
-    pairs,
-)
+from ._common import Outcome, Request, arrays, average_info, frame_counts, pairs
 
 __all__ = ["Paired", "bootstrap", "mcnemar", "permutation", "pooled_values", "read", "run"]
 
@@ -90,7 +83,7 @@ def _check_paired(
 def _align(req: Request) -> tuple[list[Any], list[pd.DataFrame], Any, int]:
     """The models, their rows sorted by (repeat, sample), the repeat coordinate, S."""
     df, dim, cols = req.data, req.dim, req.cols
-    need = ["y_true", "fold", "score" if req.metric == "auc_merge" else "y_pred"]
+    need = ["y_true", "fold", "score" if req.entry.kind == "score" else "y_pred"]
     for arg in need:
         _checks.column(df, cols[arg], arg, "predictions frame")
     mcol = _checks.column(df, dim, "dim", "predictions frame")
@@ -178,16 +171,20 @@ def read(req: Request) -> Paired:
     fold0 = pd.factorize(parts[0][req.cols["fold"]].to_numpy()[:s_per], sort=True)[0]
     pr = Paired(models, r_coord, np.zeros(s_per, np.int64), fold0)
     shape = (len(models), pr.n_repeats, s_per)
-    if req.metric == "auc_merge":
+    if req.entry.kind == "score":
         _scores(req, pr, parts, shape)
     else:
         _counts(req, pr, parts, shape)
     return pr
 
 
-def _auc(pr: Paired, average: str | None, w: np.ndarray | None = None) -> np.ndarray:
-    """AUC_merge of every model and repeat, averaged over classes: (M, R) or (B, M, R)."""
+def _score_values(
+    pr: Paired, metric: str, average: str | None, w: np.ndarray | None = None
+) -> np.ndarray:
+    """The merged score metric of every model and repeat, averaged over classes: (M, R) or
+    (B, M, R)."""
     assert pr.score is not None and pr.positive is not None
+    kernel = arrays(metric)
     m_n, r_n, c_n, _ = pr.score.shape
     lead = () if w is None else (w.shape[0],)
     out = np.empty(lead + (m_n, r_n, c_n))
@@ -195,7 +192,7 @@ def _auc(pr: Paired, average: str | None, w: np.ndarray | None = None) -> np.nda
         for r in range(r_n):
             for c in range(c_n):
                 s = pr.score[m, r, c] if w is None else np.broadcast_to(pr.score[m, r, c], w.shape)
-                out[..., m, r, c] = auc_arrays(s, pr.positive[c], weights=w)
+                out[..., m, r, c] = kernel(s, pr.positive[c], weights=w)
     pos = pr.positive.astype(np.float64)
     support = pos.sum(-1) if w is None else w @ pos.T  # (C,) or (B, C)
     support = support[..., None, None, :] if w is not None else support
@@ -207,20 +204,30 @@ def pooled_values(
 ) -> np.ndarray:
     """The pooled metric of every model and repeat: (M, R), or (B, M, R) under weights ``w``
     (bootstrap counts per sample, (B, S))."""
-    if metric == "accuracy_pooled":
+    name = metrics.resolve(metric).metric
+    if whole(name) == "correct":  # the share of correct samples (accuracy)
         assert pr.correct is not None
         c = pr.correct.astype(np.float64)
         if w is None:
             return c.mean(-1)
         return np.tensordot(w, c, axes=([1], [2])) / w.sum(1)[:, None, None]
-    if metric == "auc_merge":
-        return _auc(pr, average, w)
+    if metrics.REGISTRY[name].kind == "score":
+        return _score_values(pr, name, average, w)
     assert pr.counts is not None
     cnt = {
         k: a.sum(2) if w is None else np.tensordot(w, a, axes=([1], [2]))
         for k, a in pr.counts.items()
     }
-    return measure.pooled_counts(base_metric(metric), cnt, average, beta, binary=False)
+    return _counts_metric(name, cnt, average, beta)
+
+
+def _counts_metric(
+    metric: str, counts: dict[str, np.ndarray], average: str | None, beta: float
+) -> np.ndarray:
+    """The pooled count metric of summed counts (..., C) (one class: the positive one of a
+    binary frame, or the one compared against the rest)."""
+    binary = counts["tp"].shape[-1] == 1
+    return measure.pooled_counts(metric, counts, average, beta, binary=binary)
 
 
 def _draw(pr: Paired, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -255,7 +262,7 @@ def mcnemar(
     chi2 = np.where(n_dis > 0, (np.abs(only_a - only_b) - 1.0) ** 2 / np.maximum(n_dis, 1), 0.0)
     s = corr.shape[-1]
     se = np.sqrt(np.maximum(n_dis - (only_a - only_b) ** 2 / s, 0.0)) / s
-    z = stats.norm.ppf(1 - req.alpha / 2)
+    z = z_quantile(req.level)
     out = {"n_model_only": only_a, "n_baseline_only": only_b, "statistic": chi2}
     out.update(p_value=p_exact, p_value_chi2=stats.chi2.sf(chi2, 1))
     return {**out, "low": mean - z * se, "high": mean + z * se}
@@ -271,27 +278,28 @@ def bootstrap(
     dstar = (star[:, ia] - star[:, ib]).mean(-1)  # (B, C)
     extreme = np.abs(dstar - mean) >= np.abs(mean) - 1e-12
     p = (1 + extreme.sum(0)) / (req.n_resamples + 1)
-    low, high = np.quantile(dstar, [req.alpha / 2, 1 - req.alpha / 2], axis=0)
+    low, high = np.quantile(dstar, [(1 - req.level) / 2, (1 + req.level) / 2], axis=0)
     return {"statistic": mean, "p_value": p, "low": low, "high": high}
 
 
 def _swapped(pr: Paired, req: Request, a: int, b: int, swap: np.ndarray) -> np.ndarray:
     """The difference ``a - b`` per resample and repeat (B, R) with the swapped samples."""
-    if req.metric == "auc_merge":
+    if req.entry.kind == "score":
         assert pr.score is not None and pr.positive is not None
+        kernel = arrays(req.name)
         _, r_n, c_n, _ = pr.score.shape
         vals = np.empty((2, swap.shape[0], r_n, c_n))
         for r in range(r_n):
             for c in range(c_n):
                 sa, sb = pr.score[a, r, c], pr.score[b, r, c]
-                vals[0, :, r, c] = auc_arrays(np.where(swap, sb, sa), pr.positive[c])
-                vals[1, :, r, c] = auc_arrays(np.where(swap, sa, sb), pr.positive[c])
+                vals[0, :, r, c] = kernel(np.where(swap, sb, sa), pr.positive[c])
+                vals[1, :, r, c] = kernel(np.where(swap, sa, sb), pr.positive[c])
         support = np.broadcast_to(pr.positive.sum(-1), vals.shape[1:])
         da, db = (measure.average_classes(v, support, req.average) for v in vals)
         return da - db
     s = len(pr.y)
     sw = swap.astype(np.float64)
-    if req.metric == "accuracy_pooled":
+    if whole(req.name) == "correct":
         assert pr.correct is not None
         ca, cb = (pr.correct[i].astype(np.float64) for i in (a, b))  # (R, S)
         delta = sw @ (cb - ca).T  # (B, R)
@@ -302,8 +310,7 @@ def _swapped(pr: Paired, req: Request, a: int, b: int, swap: np.ndarray) -> np.n
         ka, kb = arr[a], arr[b]  # (R, S, C)
         delta = np.einsum("bs,rsc->brc", sw, kb - ka)
         va[k], vb[k] = ka.sum(1) + delta, kb.sum(1) - delta
-    name = base_metric(req.metric)
-    da, db = (measure.pooled_counts(name, v, req.average, req.beta, False) for v in (va, vb))
+    da, db = (_counts_metric(req.name, v, req.average, req.beta) for v in (va, vb))
     return da - db
 
 
@@ -322,16 +329,12 @@ def permutation(
 
 
 def _check(req: Request) -> None:
-    if req.metric not in POOLED_METRICS:
+    if req.entry.kind == "score" and arrays(req.name) is None:
         raise ValueError(
-            f"test={req.test!r} tests a pooled metric on resampled predictions; "
-            f"metric={req.metric!r} is per-fold: use one of {list(POOLED_METRICS)} or "
-            "test='corrected_t'."
-        )
-    if req.test == "mcnemar" and req.metric != "accuracy_pooled":
-        raise ValueError(
-            f"test='mcnemar' compares accuracies; metric={req.metric!r} is not "
-            "'accuracy_pooled'. Use test='bootstrap' or 'permutation' for it."
+            f"test={req.test!r} recomputes {req.shown} on every resample, which needs its "
+            f"weighted array form (cvframe.scores.{req.entry.kernel}_arrays), not written yet; "
+            f"compare {metrics.display(req.name, 'avg')} across data sets (test='friedman'), "
+            "or a score metric that has one (AUC_merge)."
         )
     if not req.is_frame:
         raise ValueError(
@@ -353,7 +356,7 @@ def _info(req: Request, pr: Paired) -> dict[str, Any]:
         "per-fold spread to standardise by)"
     )
     if req.test == "mcnemar":
-        info["interval"] = f"{1 - req.alpha:.0%} Wald interval of the paired difference"
+        info["interval"] = f"{req.level:.0%} Wald interval of the paired difference"
         info["p_value"] = (
             "exact binomial (two-sided); p_value_chi2: chi-square with continuity correction"
         )
@@ -361,13 +364,13 @@ def _info(req: Request, pr: Paired) -> dict[str, Any]:
         info.update(n_resamples=req.n_resamples, random_state=req.random_state)
         info["interval"] = "none (a permutation test defines no interval)"
         if req.test == "bootstrap":
-            info["interval"] = f"{1 - req.alpha:.0%} percentile bootstrap interval"
+            info["interval"] = f"{req.level:.0%} percentile bootstrap interval"
         info["p_value"] = "two-sided, (1 + extreme) / (n_resamples + 1)"
-    if req.metric != "accuracy_pooled" and pr.classes is not None:
+    if whole(req.name) != "correct" and pr.classes is not None:
         if len(pr.classes) == 1:
             info["pos_label"] = _labels.to_attr(pr.classes[0])
         else:
-            info.update(average_info(pr.classes, req.metric, req.average))
+            info.update(average_info(pr.classes, req))
     return info
 
 
@@ -380,10 +383,11 @@ def run(req: Request) -> Outcome:
             f"test='mcnemar' needs one CV run (one repeat), got {pr.n_repeats} repeats; select "
             "one repeat or use test='bootstrap'."
         )
-    if pr.classes is not None and len(pr.classes) > 1 and req.average is None:
+    classes = pr.classes or []
+    if len(classes) > 1 and req.average is None and not whole(req.name):
         raise ValueError(
             f"test={req.test!r} compares one number per {req.dim}, but average=None keeps "
-            f"{len(pr.classes)} classes {pr.classes[:5]}: pass pos_label= for one class "
+            f"{len(classes)} classes {few(classes)}: pass pos_label= for one class "
             "against the rest, or average='macro', 'micro' or 'weighted'."
         )
     ia, ib = pairs(pr.models, req.baseline, req.dim)
@@ -397,5 +401,5 @@ def run(req: Request) -> Outcome:
     out = {
         k: xr.DataArray(v, coords if v.ndim == 2 else {}, dims[: v.ndim]) for k, v in res.items()
     }
-    out["significant"] = out["p_value"] < req.alpha
+    out["significant"] = out["p_value"] < 1 - req.level
     return Outcome(out, pr.models, ia, ib, _info(req, pr))

@@ -6,7 +6,8 @@ Methods (:data:`METHODS`): ``"posterior"`` and ``"bootstrap"`` for pooled count 
 (:mod:`._pooled`), ``"delong"`` for AUC_merge (:mod:`._auc`),
 ``"corrected_t"`` for per-fold aggregations (the correction of
 :func:`~cvframe.intervals.shared.corrected_moments`) and ``"nested"`` for nested
-cross-validation.
+cross-validation. Which one fits a metric's aggregation is its registry entry's
+(:attr:`cvframe.metrics.Metric.intervals`).
 """
 
 from __future__ import annotations
@@ -18,39 +19,31 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import build, formulas, measure, scores
+from .. import build, measure, metrics, scores
 from .._core import checks as _checks
+from .._core import quantiles
 from .._core.docs import doc
-from .._core.labels import frame as frame_reader
 from .._core.labels.frame import FrameArgs
 from .._core.quantiles import z_quantile
+from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
-from .shared import REFERENCES
+from .shared import REFERENCES, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
 #: The values ``method=`` takes.
 METHODS = ("auto", "posterior", "bootstrap", "delong", "corrected_t", "nested")
-#: Score metrics of a predictions frame, by the names ``metric=`` takes.
-SCORE_METRICS = {"auc": "auc", "ap": "average_precision", "average_precision": "average_precision"}
-SCORE_METRICS["brier"] = "brier"
-AVERAGES = (None, "macro", "micro", "weighted")
-
-
-def _display(name: str) -> str:
-    """How a sentence names the number: F_tp,fp, F_avg, AUC_merge, pooled precision, ..."""
-    base, _, how = name.partition("_")
-    if base == "average":
-        base, how = "average_precision", name.removeprefix("average_precision_")
-    short = {"f": "F", "auc": "AUC", "ap": "AP", "average_precision": "AP", "brier": "Brier"}
-    if base in short:
-        return f"{short[base]}_{how.replace('tp_fp', 'tp,fp')}" if how else short[base]
-    return f"{'fold-averaged' if how == 'avg' else 'pooled'} {base}"
+#: Methods that stand in for one another: a forced method must be of the family of the one
+#: the metric's variant has (:attr:`cvframe.metrics.Metric.intervals`).
+_FAMILY = {"posterior": "counts", "bootstrap": "counts", "delong": "scores"}
+#: The variants some metric has an interval for, and the spellings of ``fold_method=``.
+_VARIANTS = sorted({v for m in metrics.REGISTRY.values() for v in m.intervals})
+_POOLED = ("pooled", "tp_fp", "merge", "merged")
+FOLD_METHODS = (None, *dict.fromkeys((*_POOLED, *metrics.VARIANTS)))
 
 
 def _estimand(method: str, name: str) -> str:
-    name = name if method == "nested" else _display(name)
     if method in ("posterior", "bootstrap"):
         return (
             f"{name} of these fitted fold models on new samples from the same population "
@@ -75,102 +68,85 @@ def _estimand(method: str, name: str) -> str:
 # --- arguments ------------------------------------------------------------------------------
 
 
-def _parse(metric: Any, fold_method: Any) -> tuple[str, str]:
-    """(base metric, "pooled" or "avg") of ``metric`` and ``fold_method``."""
+def _resolve(metric: Any, fold_method: Any) -> tuple[str, str]:
+    """The registry metric and the variant ``metric`` and ``fold_method`` ask for (default:
+    the pooled one), refused where the variant has no interval method."""
     if not isinstance(metric, str):
         raise TypeError(f"metric={metric!r} must be a metric name such as 'f' or 'auc'.")
-    known = [*formulas.METRIC_SPECS, *SCORE_METRICS]
-    base, how = metric, None
-    for suffix, kind in (("_tp_fp", "pooled"), ("_pooled", "pooled"), ("_merge", "pooled")):
-        if metric.endswith(suffix) and metric.removesuffix(suffix) in known:
-            base, how = metric.removesuffix(suffix), kind
-    if metric.endswith("_avg") and metric.removesuffix("_avg") in known:
-        base, how = metric.removesuffix("_avg"), "avg"
-    if metric in ("f_pr_re", "f_pr_re_skip", "f_avg_skip") or fold_method == "pr_re":
+    asked = _checks.choice("fold_method", fold_method, FOLD_METHODS)
+    r = metrics.resolve(metric, variants=_VARIANTS)
+    entry = r.entry
+    if asked is not None:
+        asked = entry.pooled if asked in _POOLED else asked
+    if r.variant is not None and asked is not None and r.variant != asked:
         raise ValueError(
-            f"metric={metric!r}, fold_method={fold_method!r}: interval() has no method for "
-            "F_pr,re or the _skip aggregations; use metric='f' (F_tp,fp) or "
-            "fold_method='avg' (F_avg)."
+            f"metric={metric!r} is {metrics.display(r.metric, r.variant)} but "
+            f"fold_method={fold_method!r} asks otherwise; pass metric={r.metric!r} with "
+            "fold_method, or the spelled name alone."
         )
-    if base not in known:
+    variant = r.variant or asked or entry.pooled
+    if variant not in entry.intervals:
+        offer = [
+            f"fold_method={'None' if v == entry.pooled else repr(v)} "
+            f"({metrics.display(r.metric, v)}, method {m!r})"
+            for v, m in entry.intervals.items()
+        ]
+        has = [metrics.display(n, v) for n, e in metrics.REGISTRY.items() for v in e.intervals]
+        fix = f"pass {' or '.join(offer)}" if offer else f"intervals exist for {few(has)}"
         raise ValueError(
-            f"metric={metric!r} is not valid; expected one of {known}, optionally with "
-            "'_tp_fp', '_pooled', '_merge' or '_avg' (e.g. 'f_avg', 'auc_merge')."
+            f"metric={metric!r}, fold_method={fold_method!r}: "
+            f"{metrics.display(r.metric, variant)} has no interval method yet; {fix}."
         )
-    asked = _checks.choice("fold_method", fold_method, [None, "tp_fp", "pooled", "merge", "avg"])
-    asked = None if asked is None else ("avg" if asked == "avg" else "pooled")
-    if how is not None and asked is not None and how != asked:
-        raise ValueError(
-            f"metric={metric!r} is {how} but fold_method={fold_method!r} asks otherwise; pass "
-            f"metric={base!r} with fold_method, or the spelled name alone."
-        )
-    return base, how or asked or "pooled"
+    return r.metric, variant
 
 
-def _data(data: Any) -> Any:
-    """The cube computed (dask), or the frame's test rows (a dask frame computed); a
-    parsed frame as it is."""
-    if isinstance(data, scores.ParsedFrame):
-        return data
-    if frame_reader.is_dask_frame(data):
-        data = data.compute()
-    if isinstance(data, pd.DataFrame):
-        return frame_reader.test_rows(data)
-    if not isinstance(data, xr.Dataset):
-        raise TypeError(
-            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
-            f"(pandas.DataFrame), got {type(data).__name__}."
-        )
-    if any(v.chunks is not None for v in data.variables.values()):
-        data = data.compute()
-    return data
-
-
-def _choose(method: str, base: str, how: str, is_frame: bool, average: Any) -> str:
-    """The method ``"auto"`` picks, or the forced one checked against the design."""
-    score = base in SCORE_METRICS
-    if score and not is_frame:
+def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any) -> str:
+    """The method ``"auto"`` picks (the registry's for the variant), or the forced one
+    checked against it."""
+    entry = metrics.REGISTRY[metric]
+    fits = entry.intervals[variant]
+    name = metrics.display(metric, variant)
+    if entry.kind == "score" and not is_frame:
         raise ValueError(
-            f"metric={base!r} reads scores: pass the predictions frame (df.cv.interval), not "
+            f"metric={metric!r} reads scores: pass the predictions frame (df.cv.interval), not "
             "the counts cube."
         )
-    if score and base != "auc" and how == "pooled":
+    if average is not None and average not in entry.averages and entry.scope == "class":
         raise ValueError(
-            f"metric={base!r} merged over the folds has no interval method yet (DeLong is "
-            f"for AUC); pass fold_method='avg' for the corrected t over the per-fold "
-            f"{base}, or use metric='auc'."
+            f"average={average!r} is not defined for metric={metric!r}; pass one of "
+            f"{list(entry.averages)}."
         )
-    if method == "auto":
-        if how == "avg":
-            return "corrected_t"
-        return "delong" if score else "posterior"
-    if method == "corrected_t" and how != "avg":
+    if method == "auto" or method == fits:
+        pass
+    elif method == "corrected_t":
         raise ValueError(
-            f"method='corrected_t' is an interval over per-fold values, but metric={base!r} "
-            "is pooled (one value per repeat): pass fold_method='avg' (e.g. F_avg), or use "
-            f"method={'delong' if score else 'posterior'!r} for the pooled metric."
+            f"method='corrected_t' is an interval over per-fold values, but {name} is pooled "
+            "(one value per repeat): pass fold_method='avg' (the fold mean), or use "
+            f"method={fits!r} for the pooled metric."
         )
-    if method in ("posterior", "bootstrap", "delong") and how == "avg":
+    elif fits == "corrected_t":
         raise ValueError(
-            f"method={method!r} is for a pooled metric, but fold_method='avg' averages "
-            "per-fold values: use method='corrected_t', or drop fold_method='avg'."
+            f"method={method!r} is for a pooled metric, but {name} averages per-fold "
+            "values: use method='corrected_t', or drop fold_method='avg'."
         )
-    if method == "delong" and base != "auc":
+    elif _FAMILY.get(method) != _FAMILY.get(fits):
+        owners = [
+            metrics.display(n, v)
+            for n, e in metrics.REGISTRY.items()
+            for v, m in e.intervals.items()
+            if _FAMILY.get(m) == _FAMILY[method]
+        ]
         raise ValueError(
-            f"method='delong' is the interval of AUC_merge; metric={base!r} is not AUC. Use "
+            f"method={method!r} is the interval of {', '.join(dict.fromkeys(owners))}; "
+            f"{name} takes method={fits!r} (or fold_method='avg' for the corrected t): use "
             "method='auto'."
-        )
-    if method in ("posterior", "bootstrap") and score:
-        raise ValueError(
-            f"method={method!r} resamples confusion counts; metric={base!r} is a score "
-            "metric: use method='delong' (AUC) or fold_method='avg' (corrected t)."
         )
     if method == "bootstrap" and average is not None:
         raise ValueError(
             f"method='bootstrap' resamples each class's one-vs-all counts and cannot average "
             f"classes (average={average!r}); use method='posterior', or average=None."
         )
-    return method
+    return fits if method == "auto" else method
 
 
 # --- the methods ----------------------------------------------------------------------------
@@ -185,43 +161,34 @@ class _Ask(NamedTuple):
     average: str | None
 
 
-def _counts_cube(
-    df: pd.DataFrame, labels: Any, pos_label: Any, cols: dict[str, Any], y_pred: str = "y_pred"
-) -> xr.Dataset:
-    """The counts cube of a frame, by the one builder (``model``, ``dataset``... as dims)."""
+def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> xr.Dataset:
+    """The counts cube of a frame read as ``args`` says, by the one builder (``model``,
+    ``dataset``... as dims)."""
     dims = [d for d in FRAME_DIMS if d in df.columns]
     return build.counts_from_frame(
         df,
-        labels,
-        pos_label,
-        y_true=cols["y_true"],
+        args.labels,
+        args.pos_label,
+        y_true=args.y_true,
         y_pred=y_pred,
-        fold=cols["fold"],
-        repeat=cols["repeat"],
+        fold=args.fold,
+        repeat=args.repeat,
         dims=dims,
     )
 
 
 def _pooled_interval(
-    ds: xr.Dataset, base: str, method: str, req: _Ask, n_boot: int, seed: int
+    ds: xr.Dataset, metric: str, method: str, req: _Ask, n_boot: int, seed: int
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
     average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
-    if ds.attrs.get("task") == "multiclass" and base == "accuracy":
-        average = None
     kw = {"beta": req.beta, "zero_division": req.zero_division}
-    est = measure.cube(ds, base, "tp_fp", average, **kw)
+    est = measure.cube(ds, metric, "tp_fp", average, **kw)
     est = est.mean(REPEAT) if REPEAT in est.dims else est
-    level = req.level
     if method == "bootstrap":
-        if ds.attrs.get("task") == "multiclass" and base == "accuracy":
-            raise ValueError(
-                "method='bootstrap' resamples one-vs-all counts; multiclass accuracy counts "
-                "every sample once across classes: use method='posterior'."
-            )
-        lo, hi, info = _pooled.bootstrap(ds, base, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.bootstrap(ds, metric, req.level, req.beta, n_boot, seed)
     else:
-        lo, hi, info = _pooled.posterior(ds, base, average, level, req.beta, n_boot, seed)
+        lo, hi, info = _pooled.posterior(ds, metric, average, req.level, req.beta, n_boot, seed)
     return est, lo, hi, info
 
 
@@ -233,19 +200,20 @@ def _finish(
     out: xr.Dataset,
     method: str,
     level: float,
-    name: str,
+    name: tuple[str, str],
     reduced: Sequence[str],
     info: dict[str, Any],
 ) -> xr.Dataset:
+    """The result's attrs; ``name`` is the metric's (spelled name, display name)."""
     for v in out.data_vars.values():
         v.attrs = {}
     out.attrs = {
         "method": method,
         "level": level,
-        "estimand": _estimand(method, name),
+        "estimand": _estimand(method, name[1]),
         "training_variability": "yes" if method in ("corrected_t", "nested") else "no",
         "reference": REFERENCES[method],
-        "metric": name,
+        "metric": name[0],
         "reduced_dims": ",".join(reduced),
         **{k: v for k, v in info.items() if v is not None},
     }
@@ -281,21 +249,25 @@ def interval(
     over the folds), ``fold_method="avg"`` F_avg; ``"f_tp_fp"``, ``"f_avg"``,
     ``"accuracy"`` (pooled), ``"accuracy_avg"``, ... spell both at once. On a predictions
     frame ``metric="auc"`` is AUC_merge and ``fold_method="avg"`` AUC_avg (also ``"ap"``,
-    ``"brier"`` with ``fold_method="avg"``). ``method="auto"`` picks:
+    ``"brier"`` with ``fold_method="avg"``). ``method="auto"`` picks the method the metric's
+    entry of :data:`cvframe.metrics.REGISTRY` gives its aggregation (``intervals``):
 
     - **pooled count metrics** (F_tp,fp, pooled precision, recall, specificity, accuracy,
-      micro averages): ``"posterior"``, the posterior of the pooled confusion cells
-      (Goutte & Gaussier 2005) under a Dirichlet(1/2) prior. F is a monotone function of
-      the Jaccard index :math:`J = TP/(TP+FP+FN)`, whose posterior is a Beta, so
+      Jaccard, class averages, metrics of every class at once): ``"posterior"``, the
+      posterior of the pooled confusion cells (Goutte & Gaussier 2005) under a
+      Dirichlet(1/2) prior. F is a monotone function of the Jaccard index
+      :math:`J = TP/(TP+FP+FN)`, whose posterior is a Beta, so (``l`` the level)
 
-      .. math:: F \in \left[\frac{2 J_{\alpha/2}}{1 + J_{\alpha/2}},\;
-                \frac{2 J_{1-\alpha/2}}{1 + J_{1-\alpha/2}}\right], \qquad
+      .. math:: F \in \left[\frac{2 J_{(1-l)/2}}{1 + J_{(1-l)/2}},\;
+                \frac{2 J_{(1+l)/2}}{1 + J_{(1+l)/2}}\right], \qquad
                 J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
 
-      exact quantiles; precision, recall, specificity and accuracy are Beta shares of the
-      cells in the same way; :math:`F_\beta` (:math:`\beta \ne 1`) and class averages use
-      ``n_boot`` Monte-Carlo draws. ``"bootstrap"`` (forced) is the percentile bootstrap
-      stratified within fold x true class. With repeats the counts of **one pass** are
+      exact quantiles; every metric that is such a function of a share of the cells
+      (:attr:`cvframe.formulas.MetricSpec.share`: precision, recall, specificity, accuracy)
+      in the same way; :math:`F_\beta` (:math:`\beta \ne 1`), class averages and metrics of
+      every class at once (the whole confusion matrix) use ``n_boot`` Monte-Carlo draws.
+      ``"bootstrap"`` (forced) is the percentile bootstrap stratified within fold x true
+      class. With repeats the counts of **one pass** are
       used (the per-repeat pooled counts averaged over the repeats): the repeats re-test
       the same samples, so they are not more evidence about the population.
     - **AUC_merge** (a frame): ``"delong"``, DeLong's variance (DeLong et al. 1988) from
@@ -305,11 +277,12 @@ def interval(
     - **per-fold aggregations** (F_avg, accuracy_avg, AUC_avg, ...): ``"corrected_t"``,
       Nadeau & Bengio's corrected t over the :math:`n = kr` folds of (repeated) CV,
 
-      .. math:: \bar x \pm t_{n-1,\,1-\alpha/2}
+      .. math:: \bar x \pm t_{n-1,\,(1+l)/2}
                 \sqrt{\left(\frac1n + \frac{n_{test}}{n_{train}}\right)\hat\sigma^2},
 
       :math:`n_{test}/n_{train}` from the cube's fold totals (the correction
-      :func:`cvframe.compare.compare` uses for ``test="corrected_t"``).
+      :func:`cvframe.compare` uses for ``test="corrected_t"``), clipped to the metric's
+      range.
     - ``"nested"`` (forced): nested cross-validation (Bates, Hastie & Tibshirani 2024) from
       ``data.attrs["nested_cv"]``, written by ``cvframe.cross_validate(..., nested=R)``:
       :math:`\widehat{err}_{NCV} - \widehat{bias} \pm z\,\widehat{se}`.
@@ -321,11 +294,14 @@ def interval(
         :func:`cvframe.build.counts_from_frame`; score metrics read the scores), or that
         frame parsed once by :func:`cvframe.scores.parse` (its parse and sorts shared).
     metric : str, default "f"
-        ``"f"``, ``"precision"``, ``"recall"``, ``"specificity"``, ``"accuracy"``,
-        ``"auc"``, ``"ap"``, ``"brier"``, optionally with ``"_tp_fp"``/``"_pooled"``/
-        ``"_merge"`` or ``"_avg"``.
+        Any name :func:`cvframe.metrics.resolve` takes whose aggregation has an interval
+        method: ``"f"``, ``"precision"``, ``"accuracy"``, ``"jaccard"``, ``"auc"``,
+        ``"ap"``, ``"brier"``, ..., optionally with ``"_tp_fp"``/``"_pooled"``/
+        ``"_merge"`` or ``"_avg"``, or a scikit-learn scorer name (``"f1"``).
     fold_method : {None, "tp_fp", "pooled", "merge", "avg"}, optional
-        None: pooled (merged for scores), unless ``metric`` says ``_avg``.
+        None: pooled (merged for scores), unless ``metric`` says ``_avg``; an aggregation
+        without an interval method (``"pr_re"``, ``"avg_skip"``) is refused, naming those
+        that have one.
     method : {"auto", "posterior", "bootstrap", "delong", "corrected_t", "nested"}
         Each method refuses a design it does not fit, saying why and what to do.
     level : float, default 0.95
@@ -391,58 +367,46 @@ def interval(
     >>> ds.cv.interval("f_avg").attrs["method"]
     'corrected_t'
     """
-    level = _checks.real(
-        "level", level, 0.0, 1.0, low_open=True, high_open=True, fix="Pass e.g. level=0.95."
-    )
+    level = quantiles.level(level)
     method = _checks.choice("method", method, METHODS)
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
-    average = _checks.choice("average", average, AVERAGES)
-    data = _data(data)
-    rows = data.frame if isinstance(data, scores.ParsedFrame) else data  # parsed: its rows
+    average = _checks.choice("average", average, metrics.AVERAGES)
+    parsed = isinstance(data, scores.ParsedFrame)
+    data = data if parsed else data_in_memory(data)
+    rows = data.frame if parsed else data  # a parsed frame: its rows
     if method == "nested":
         table, extra = _fold.nested(data, metric, level)
-        return _finish(table, "nested", level, metric, (), extra)
-    base, how = _parse(metric, fold_method)
+        return _finish(table, "nested", level, (metric, metric), (), extra)
+    name, variant = _resolve(metric, fold_method)
+    entry = metrics.REGISTRY[name]
     is_frame = isinstance(rows, pd.DataFrame)
-    chosen = _choose(method, base, how, is_frame, average)
-    req = _Ask(level, beta, zero_division, average)
-    cols = {"y_true": y_true, "fold": fold, "repeat": repeat, "score": score}
-    args = FrameArgs.of(locals())
-    if isinstance(data, scores.ParsedFrame):  # its rows are read as they were parsed
-        labels, pos_label, y_true = data.args.labels, data.args.pos_label, data.args.y_true
-        cols = {k: getattr(data.args, k) for k in cols}
-    name = base + ("_avg" if how == "avg" else "_merge" if base in SCORE_METRICS else "_tp_fp")
-    name = "accuracy_pooled" if name == "accuracy_tp_fp" else name
+    chosen = _choose(method, name, variant, is_frame, average)
+    shown = (metrics.spelled(name, variant), metrics.display(name, variant))
+    args = data.args if parsed else FrameArgs.of(locals())  # parsed: read as it was
     info: dict[str, Any] = {}
-    if base in SCORE_METRICS:
-        if average == "micro":
-            raise ValueError(
-                f"average='micro' is not defined for metric={base!r}; pass None, 'macro' or "
-                "'weighted'."
-            )
-        if chosen == "delong":
-            est, lo, hi, info = _auc.frame_interval(data, average, level, args)
-        else:
-            v = _score_folds(data, SCORE_METRICS[base], average, args)
-            cube = _counts_cube(rows, labels, pos_label, cols, y_pred=y_true)
-            est, lo, hi, info = _fold.corrected_t(cube, v, name, level)
+    if chosen == "delong":
+        est, lo, hi, info = _auc.frame_interval(data, average, level, args)
+    elif entry.kind == "score":
+        v = _score_folds(data, entry.kernel, average, args)
+        cube = _counts_cube(rows, args, y_pred=args.y_true)
+        est, lo, hi, info = _fold.corrected_t(cube, v, shown[1], level, entry.bounds)
     else:
-        ds = _counts_cube(rows, labels, pos_label, cols) if is_frame else data
+        ds: xr.Dataset = _counts_cube(rows, args) if is_frame else rows
         if chosen == "corrected_t":
-            avg = average if ds.sizes.get(CLASS, 1) > 1 else None
             kw = {"beta": beta, "zero_division": zero_division}
-            values = measure.fold_values(ds, base, average, **kw)
-            est, lo, hi, info = _fold.corrected_t(ds, values, name, level)
-            info["average"] = str(avg)
+            values = measure.fold_values(ds, name, average, **kw)
+            est, lo, hi, info = _fold.corrected_t(ds, values, shown[1], level, entry.bounds)
+            info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
-            est, lo, hi, info = _pooled_interval(ds, base, chosen, req, n_boot, seed)
+            req = _Ask(level, beta, zero_division, average)
+            est, lo, hi, info = _pooled_interval(ds, name, chosen, req, n_boot, seed)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]
     if CLASS not in out.dims and CLASS in _dims(rows):
         reduced.append(CLASS)
-    return _finish(out, chosen, level, name, reduced, info)
+    return _finish(out, chosen, level, shown, reduced, info)
 
 
 def _dims(data: Any) -> tuple[str, ...]:
@@ -482,7 +446,7 @@ def delong(scores: Any, y: Any, *, level: float = 0.95) -> tuple[np.ndarray, ...
     >>> float(est), bool(lo < est < hi)
     (0.8888888888888888, True)
     """
-    level = _checks.real("level", level, 0.0, 1.0, low_open=True, high_open=True)
+    level = quantiles.level(level)
     auc, var = _auc.delong_arrays(scores, y)
     lo, hi = _auc.logit_interval(auc, var, z_quantile(level))
     return auc, lo, hi

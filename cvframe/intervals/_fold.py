@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
+from .. import metrics
 from .._core import labels as _labels
 from .._core.quantiles import t_quantile, z_quantile
 from ..errors import few
@@ -22,9 +23,6 @@ from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
 from .shared import corrected_moments
 
 __all__ = ["corrected_t", "nested"]
-
-#: Nested-CV metrics that are shares (their interval is clipped to [0, 1]).
-_UNIT = ("error", "error_rate", "accuracy", "brier", "zero_one")
 
 
 def _one(ds: xr.Dataset, v: xr.DataArray) -> tuple[xr.Dataset, xr.DataArray, str]:
@@ -36,9 +34,10 @@ def _one(ds: xr.Dataset, v: xr.DataArray) -> tuple[xr.Dataset, xr.DataArray, str
 
 
 def corrected_t(
-    ds: xr.Dataset, v: xr.DataArray, name: str, level: float
+    ds: xr.Dataset, v: xr.DataArray, name: str, level: float, bounds: tuple[float, float]
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Mean of the per-fold values ``v`` and its Nadeau-Bengio corrected t interval."""
+    """Mean of the per-fold values ``v`` and its Nadeau-Bengio corrected t interval, clipped
+    to the metric's range ``bounds``."""
     real = read_counts(ds).is_fold
     real = real if CLASS in v.dims else real.any(CLASS)
     bad = v.isnull() & real
@@ -62,8 +61,9 @@ def corrected_t(
         mean, se, df = (x.squeeze("_one", drop=True) for x in (mean, se, df))
     q = t_quantile(level, df)
     info = {k: info[k] for k in ("n_test", "n_train", "test_train_ratio", "n_folds_used")}
-    info["bounds"] = "mean +- t * se, clipped to [0, 1] (the metric's range)"
-    return mean, (mean - q * se).clip(0.0, 1.0), (mean + q * se).clip(0.0, 1.0), info
+    low, high = bounds
+    info["bounds"] = f"mean +- t * se, clipped to [{low:g}, {high:g}] (the metric's range)"
+    return mean, (mean - q * se).clip(low, high), (mean + q * se).clip(low, high), info
 
 
 def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, Any]]:
@@ -88,8 +88,11 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
     est = np.array([float(r["estimate"]) for r in rows])
     centre = est - np.array([float(r["bias"]) for r in rows])
     half = z * np.array([float(r["se"]) for r in rows])
-    top = 1.0 if metric in _UNIT else np.inf  # a share cannot leave [0, 1], no loss is < 0
-    lower, upper = np.clip(centre - half, 0.0, top), np.clip(centre + half, 0.0, top)
+    try:  # a metric of the registry has its range; the runner's error rate is a share
+        low, top = metrics.get(metric).bounds
+    except ValueError:
+        low, top = 0.0, 1.0
+    lower, upper = np.clip(centre - half, low, top), np.clip(centre + half, low, top)
     coords = {"model": _labels.coord(names)}
     out = xr.Dataset(
         {k: ("model", v) for k, v in (("estimate", est), ("lower", lower), ("upper", upper))},
@@ -104,6 +107,6 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
         "n_train": int(rows[0].get("n_train", 0)),
         "repeats": int(rows[0].get("repeats", 0)),
         "centre": "estimate - bias (the interval is centred on the bias-corrected value)",
-        "bounds": f"estimate - bias +- z * se, clipped to [0, {top:g}]",
+        "bounds": f"estimate - bias +- z * se, clipped to [{low:g}, {top:g}]",
     }
     return out, info

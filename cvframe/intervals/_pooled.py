@@ -1,26 +1,30 @@
-r"""Intervals of pooled count metrics (F_tp,fp, pooled precision, recall, accuracy, micro
-averages): the posterior of the pooled confusion cells and the bootstrap stratified within
-folds, both vectorised over every kept dim (``model``, ``class``, ``trial``, ...).
+r"""Intervals of pooled count metrics (F_tp,fp, pooled precision, recall, accuracy, class
+averages, metrics of every class at once): the posterior of the pooled confusion cells and
+the bootstrap stratified within folds, both vectorised over every kept dim (``model``,
+``class``, ``trial``, ...).
 
 **Posterior** (Goutte & Gaussier 2005). The pooled cells of one pass over the data
 (:math:`TP, FP, FN, TN`) are a multinomial sample; with the prior
 :math:`\mathrm{Dirichlet}(\lambda, \lambda, \lambda, \lambda)`, :math:`\lambda = 1/2`, the
 posterior of the cell probabilities is :math:`\mathrm{Dirichlet}(TP+\lambda, \ldots)`. A metric
-that is a share of some cells, :math:`x/(x+y)` (precision :math:`TP/(TP+FP)`, recall,
-specificity, accuracy), then has the posterior
+that is a monotone function of a share of some cells, :math:`x/(x+y)` (its
+:attr:`~cvframe.formulas.MetricSpec.share`: precision :math:`TP/(TP+FP)`, recall,
+specificity, accuracy, Jaccard), then has the quantiles of
 :math:`\mathrm{Beta}(x + \lambda_x, y + \lambda_y)` (:math:`\lambda_x` = :math:`\lambda`
-times the cells in :math:`x`), and F is a monotone function of one such share, the Jaccard
+times the cells in :math:`x`) mapped through the formula; F is such a function of the Jaccard
 index :math:`J = TP/(TP+FP+FN)`:
 
 .. math:: F = \frac{2J}{1+J}, \qquad J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
 
-so its equal-tailed quantiles are exact (no Monte Carlo). :math:`F_\beta` with
-:math:`\beta \ne 1` and class averages (macro, weighted) use Monte-Carlo draws of the
-Dirichlet (gamma variates, a fixed seed): of the whole confusion matrix of a single-label
-multiclass cube (the classes' counts move together; a weighted average weighs by the drawn
-supports), else of each class's one-vs-all cells independently. Where the numerator
-cells are 0 the lower end is 0, where the other cells are 0 the upper end is 1 (Brown, Cai
-& DasGupta 2001).
+so its equal-tailed quantiles are exact (no Monte Carlo). In single-label multiclass data
+every micro average is such a function of the share of correct samples (each error is one
+FP and one FN), and so is accuracy. :math:`F_\beta` with :math:`\beta \ne 1`, class
+averages (macro, weighted) and metrics of every class at once (Matthews correlation) use
+Monte-Carlo draws of the Dirichlet (gamma variates, a fixed seed): of the whole confusion
+matrix of a single-label multiclass cube (the classes' counts move together; a weighted
+average weighs by the drawn supports), of the four cells of a binary cube, else of each
+class's one-vs-all cells independently. Where the numerator cells are 0 the lower end is 0,
+where the other cells are 0 the upper end is 1 (Brown, Cai & DasGupta 2001).
 
 **Stratified bootstrap.** Resampling the tested samples of one fold within each true class
 draws :math:`TP^* \sim \mathrm{Bin}(P_i, TP_i/P_i)` and
@@ -41,21 +45,15 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import formulas
+from .. import formulas, measure, metrics
 from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, read_counts
+from .shared import whole
 
-__all__ = ["LAMBDA", "SHARES", "bootstrap", "one_pass", "posterior"]
+__all__ = ["LAMBDA", "bootstrap", "one_pass", "posterior"]
 
 #: The Dirichlet prior weight of every confusion cell (Jeffreys).
 LAMBDA = 0.5
-#: Metrics that are a share x / (x + y) of the pooled cells: (cells of x, cells of y).
-SHARES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "precision": (("tp",), ("fp",)),
-    "recall": (("tp",), ("fn",)),
-    "specificity": (("tn",), ("fp",)),
-    "accuracy": (("tp", "tn"), ("fp", "fn")),
-    "f": (("tp",), ("fp", "fn")),  # the Jaccard index J; F = 2J / (1 + J)
-}
+_CELLS = ("tp", "fp", "fn", "tn")
 
 
 def one_pass(ds: xr.Dataset) -> dict[str, xr.DataArray]:
@@ -63,7 +61,7 @@ def one_pass(ds: xr.Dataset) -> dict[str, xr.DataArray]:
     ``repeat`` (each repeat tests every sample once), float64."""
     c = read_counts(ds)
     out = {}
-    for name in ("tp", "fp", "fn", "tn"):
+    for name in _CELLS:
         total = formulas.as_float(c[name]).sum(FOLD)
         out[name] = total.mean(REPEAT) if REPEAT in total.dims else total
     return out
@@ -75,77 +73,84 @@ def _one_pass_confusion(ds: xr.Dataset) -> xr.DataArray:
     return conf.mean(REPEAT) if REPEAT in conf.dims else conf
 
 
-def _quantiles(a: Any, b: Any, alpha: float) -> tuple[Any, Any]:
+def _quantiles(a: Any, b: Any, level: float) -> tuple[Any, Any]:
     from scipy.special import betaincinv
 
     def q(p: float) -> xr.DataArray:
         return xr.apply_ufunc(betaincinv, a, b, p, dask="parallelized", output_dtypes=[float])
 
-    return q(alpha / 2), q(1 - alpha / 2)
+    return q((1 - level) / 2), q((1 + level) / 2)
 
 
-def _micro(cells: dict[str, xr.DataArray], task: Any) -> dict[str, xr.DataArray]:
-    """Counts summed over the classes; single-label multiclass: correct and wrong samples
-    (micro F = precision = recall = accuracy there: each error is one FP and one FN)."""
-    if task == "multiclass":
-        correct = cells["tp"].sum(CLASS)
-        wrong = cells["fn"].sum(CLASS)
-        zero = xr.zeros_like(correct)
-        return {"tp": correct, "fp": wrong, "fn": zero, "tn": zero, "_accuracy": correct}
-    return {k: v.sum(CLASS) for k, v in cells.items()}
+def _ends(lo: Any, hi: Any, x: Any, y: Any) -> tuple[Any, Any]:
+    """0 below when no cell of the share's numerator was seen, 1 above when no other was."""
+    return xr.where(x == 0, 0.0, lo), xr.where(y == 0, 1.0, hi)
+
+
+def _share(spec: formulas.MetricSpec, beta: float) -> Any:
+    """The cells ``(x, y)`` of the share the metric is a monotone function of at this
+    ``beta`` (None: none, the posterior is drawn)."""
+    if spec.share is None or spec.over_classes:
+        return None
+    ones = (1.0, 1.0, 1.0, 1.0)
+    return spec.share if spec.num_den(*ones, beta) == spec.num_den(*ones, 1.0) else None
+
+
+def _at(spec: formulas.MetricSpec, beta: float, **cells: Any) -> Any:
+    """The metric's formula of one sample's cells (those not given are 0): its value at a
+    quantile of the share it is a monotone function of."""
+    return formulas.metric(spec.name, *(cells.get(k, 0.0) for k in _CELLS), beta=beta)
 
 
 def posterior(
     ds: xr.Dataset,
-    name: str,
+    metric: str,
     average: str | None,
     level: float,
     beta: float,
     n_draws: int,
     seed: int,
 ) -> tuple[xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Lower and upper ends of the posterior interval of pooled ``name`` (one pass)."""
-    alpha = 1.0 - level
+    """Lower and upper ends of the posterior interval of pooled ``metric`` (one pass)."""
+    spec = formulas.METRIC_SPECS[metrics.REGISTRY[metric].kernel]
     cells = one_pass(ds)
-    task = ds.attrs.get("task")
+    single = ds.attrs.get("task") == "multiclass"
+    n_class = ds.sizes.get(CLASS, 1)
     info: dict[str, Any] = {"prior": f"Dirichlet({LAMBDA}) on every confusion cell"}
-    if name == "accuracy" and task == "multiclass":
-        correct = cells["tp"].sum(CLASS)
-        total = cells["tp"].sum(CLASS) + cells["fn"].sum(CLASS)
-        lo, hi = _quantiles(correct + LAMBDA, total - correct + LAMBDA, alpha)
-        return (*_ends(lo, hi, correct, total - correct), info)
-    multi = ds.sizes.get(CLASS, 1) > 1 and average is not None
-    if multi and average == "micro":
-        cells = _micro(cells, task)
-        if "_accuracy" in cells:
-            cells.pop("_accuracy")
-            name = "accuracy" if name in ("f", "precision", "recall", "accuracy") else name
-            correct, wrong = cells["tp"], cells["fp"]
-            lo, hi = _quantiles(correct + LAMBDA, wrong + LAMBDA, alpha)
-            return (*_ends(lo, hi, correct, wrong), info)
-        multi = False
-    if multi or (name == "f" and beta != 1.0):
-        info.update(draws=n_draws, random_state=seed)
-        conf = None
-        if multi and task == "multiclass" and CONFUSION in ds:
-            conf = _one_pass_confusion(ds)
-            info["prior"] = f"Dirichlet({LAMBDA}) on every cell of the confusion matrix"
-        args = (name, average if multi else None, alpha, beta, n_draws, seed, conf)
-        lo, hi = _monte_carlo(cells, *args)
-        return lo, hi, info
-    num_cells, other_cells = SHARES[name]
-    x = sum(cells[k] for k in num_cells)
-    y = sum(cells[k] for k in other_cells)
-    lo, hi = _quantiles(x + LAMBDA * len(num_cells), y + LAMBDA * len(other_cells), alpha)
-    lo, hi = _ends(lo, hi, x, y)
-    if name == "f":
-        lo, hi = 2 * lo / (1 + lo), 2 * hi / (1 + hi)
+    how = whole(metric)
+    micro = average == "micro" and n_class > 1 and how != "all"
+    if single and (how == "correct" or micro):
+        # the share of correct samples: accuracy; every micro average is a function of it
+        # (one sample's summed cells: each error is one FP and one FN)
+        correct, wrong = cells["tp"].sum(CLASS), cells["fn"].sum(CLASS)
+        lo, hi = _ends(*_quantiles(correct + LAMBDA, wrong + LAMBDA, level), correct, wrong)
+        if how == "correct":
+            return lo, hi, info
+        ends = [_at(spec, beta, tp=q, fp=1 - q, fn=1 - q, tn=n_class - 2 + q) for q in (lo, hi)]
+        return ends[0], ends[1], info
+    if micro:
+        cells, average, n_class = {k: v.sum(CLASS) for k, v in cells.items()}, None, 1
+    share = _share(spec, beta)
+    if share is not None and (average is None or n_class == 1):
+        x = sum(cells[k] for k in share[0])
+        y = sum(cells[k] for k in share[1])
+        lo, hi = _quantiles(x + LAMBDA * len(share[0]), y + LAMBDA * len(share[1]), level)
+        lo, hi = _ends(lo, hi, x, y)
+        ends = [_at(spec, beta, **{share[0][0]: q, share[1][0]: 1 - q}) for q in (lo, hi)]
+        return ends[0], ends[1], info
+    info.update(draws=n_draws, random_state=seed)
+    conf = None
+    if n_class > 1 and single and CONFUSION in ds:
+        conf = _one_pass_confusion(ds)
+        info["prior"] = f"Dirichlet({LAMBDA}) on every cell of the confusion matrix"
+    elif how == "all" and n_class > 1:
+        raise ValueError(
+            f"the posterior of {metrics.display(metric)} draws the whole confusion matrix, "
+            f"which this cube does not hold (no {CONFUSION!r} variable of a single-label "
+            "multiclass cube): build it with cvframe.from_predictions or frame.cv.counts()."
+        )
+    lo, hi = _monte_carlo(cells, metric, average, level, beta, n_draws, seed, conf)
     return lo, hi, info
-
-
-def _ends(lo: Any, hi: Any, x: Any, y: Any) -> tuple[Any, Any]:
-    """0 below when no cell of the share's numerator was seen, 1 above when no other was."""
-    return xr.where(x == 0, 0.0, lo), xr.where(y == 0, 1.0, hi)
 
 
 #: Gamma variates drawn at once by the Monte-Carlo posterior (bounds its memory, ~40 MB each).
@@ -157,7 +162,7 @@ def _draw_values(
     n_draws: int,
     arrays: dict[str, np.ndarray],
     conf: np.ndarray | None,
-    name: str,
+    metric: str,
     average: str | None,
     beta: float,
 ) -> np.ndarray:
@@ -167,25 +172,24 @@ def _draw_values(
         tp = np.diagonal(g, axis1=-2, axis2=-1)
         fn, fp = g.sum(-1) - tp, g.sum(-2) - tp
         draws = {"tp": tp, "fp": fp, "fn": fn, "tn": g.sum((-2, -1))[..., None] - tp - fp - fn}
-    else:  # one Dirichlet per class over its one-vs-all cells
+    else:  # one Dirichlet per class over its one-vs-all cells (a binary cube: all four)
         draws = {
             k: rng.standard_gamma(a + LAMBDA, size=(n_draws, *a.shape)) for k, a in arrays.items()
         }
     with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.asarray(
-            formulas.metric(name, *(draws[k] for k in ("tp", "fp", "fn", "tn")), beta=beta)
-        )
-        if average == "weighted":  # the supports of the draw: the population's, not the data's
-            support = draws["tp"] + draws["fn"]
-            return np.asarray((vals * support).sum(-1) / support.sum(-1))
-    return vals.mean(-1) if average is not None else vals
+        if average is None and whole(metric) != "all":  # per class
+            kernel = metrics.REGISTRY[metric].kernel
+            return np.asarray(formulas.metric(kernel, *(draws[k] for k in _CELLS), beta=beta))
+        # a class average (weighted: by the supports of the draw, the population's), or a
+        # metric of every class at once
+        return measure.pooled_counts(metric, draws, average, beta, binary=conf is None)
 
 
 def _monte_carlo(
     cells: dict[str, xr.DataArray],
-    name: str,
+    metric: str,
     average: str | None,
-    alpha: float,
+    level: float,
     beta: float,
     n_draws: int,
     seed: int,
@@ -213,10 +217,10 @@ def _monte_carlo(
     for s in range(0, n_lead, step):
         part = {k: a[s : s + step] for k, a in arrays.items()}
         block = None if conf is None else conf[s : s + step]
-        vals = _draw_values(rng, n_draws, part, block, name, average, beta)
-        ends.append(np.quantile(vals, [alpha / 2, 1 - alpha / 2], axis=0))
+        vals = _draw_values(rng, n_draws, part, block, metric, average, beta)
+        ends.append(np.quantile(vals, [(1 - level) / 2, (1 + level) / 2], axis=0))
     lo, hi = np.concatenate(ends, axis=1)
-    if average is not None:
+    if average is not None or whole(metric) == "all":
         template = template.isel({CLASS: 0}, drop=True)
     return template.copy(data=lo.reshape(template.shape)), template.copy(
         data=hi.reshape(template.shape)
@@ -224,16 +228,22 @@ def _monte_carlo(
 
 
 def bootstrap(
-    ds: xr.Dataset, name: str, level: float, beta: float, n_boot: int, seed: int
+    ds: xr.Dataset, metric: str, level: float, beta: float, n_boot: int, seed: int
 ) -> tuple[xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Percentile interval of pooled ``name`` under the bootstrap stratified within fold x
-    class (one-vs-all counts of each class); repeats: the ends of each repeat's interval
-    averaged."""
-    alpha = 1.0 - level
+    """Percentile interval of pooled ``metric`` under the bootstrap stratified within fold x
+    class (one-vs-all counts of each class; a binary cube's are all four cells); repeats: the
+    ends of each repeat's interval averaged."""
+    how = whole(metric)
+    if how is not None and ds.sizes.get(CLASS, 1) > 1 and ds.attrs.get("task") == "multiclass":
+        raise ValueError(
+            "method='bootstrap' resamples each class's one-vs-all counts; "
+            f"{metrics.display(metric)} counts every sample once across the classes: use "
+            "method='posterior'."
+        )
     c = read_counts(ds)
-    fields = {k: formulas.as_float(c[k]) for k in ("tp", "fp", "fn", "tn")}
+    fields = {k: formulas.as_float(c[k]) for k in _CELLS}
     fields["is_fold"] = c.is_fold
-    dims = [d for d in fields["tp"].dims if d != FOLD] + [FOLD]
+    dims = [d for d in fields["tp"].dims if d not in (CLASS, FOLD)] + [CLASS, FOLD]
     arr = {k: np.asarray(v.transpose(*dims).values) for k, v in fields.items()}
     pos, neg = arr["tp"] + arr["fn"], arr["fp"] + arr["tn"]
     rng = np.random.default_rng(seed)
@@ -243,11 +253,16 @@ def bootstrap(
     size = (n_boot, *pos.shape)
     tp = rng.binomial(pos.astype(np.int64), p_tp, size=size).sum(-1).astype(np.float64)
     fp = rng.binomial(neg.astype(np.int64), p_fp, size=size).sum(-1).astype(np.float64)
-    fn, tn = pos.sum(-1) - tp, neg.sum(-1) - fp
-    with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.asarray(formulas.metric(name, tp, fp, fn, tn, beta=beta, fill=0.0))
-    lo, hi = np.quantile(vals, [alpha / 2, 1 - alpha / 2], axis=0)
+    draws = {"tp": tp, "fp": fp, "fn": pos.sum(-1) - tp, "tn": neg.sum(-1) - fp}
     template = fields["tp"].isel({FOLD: 0}, drop=True).transpose(*dims[:-1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how == "all":  # one class of a binary cube: its negative class is added
+            vals = measure.pooled_counts(metric, draws, None, beta, binary=True)
+            template = template.isel({CLASS: 0}, drop=True)
+        else:
+            kernel = metrics.REGISTRY[metric].kernel
+            vals = np.asarray(formulas.metric(kernel, *draws.values(), beta=beta, fill=0.0))
+    lo, hi = np.quantile(vals, [(1 - level) / 2, (1 + level) / 2], axis=0)
     low, high = template.copy(data=lo), template.copy(data=hi)
     if REPEAT in low.dims:
         low, high = low.mean(REPEAT), high.mean(REPEAT)

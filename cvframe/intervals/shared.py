@@ -1,9 +1,11 @@
-r"""What every interval and test of cvframe shares: the references table and the corrected t.
+r"""What every interval and test of cvframe shares: the references table, the corrected t and
+how a metric reads the classes.
 
 :func:`corrected_moments` is the mean, standard error and degrees of freedom of per-fold
 values with the variance correction of Nadeau & Bengio (2003), which the corrected t interval
 (:func:`cvframe.interval`) and the corrected t-test (:func:`cvframe.compare`) share;
-:data:`REFERENCES` is the one table of the methods' references.
+:data:`REFERENCES` is the one table of the methods' references; :func:`whole` says whether a
+count metric is one value over every class (no class average, no one-vs-rest class).
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import xarray as xr
 
+from .. import formulas, metrics
+from .._core.labels import frame as frame_reader
 from .._core.quantiles import t_quantile
 from ..schema import CLASS, FOLD, REPEAT, read_counts
 
-__all__ = ["REFERENCES", "corrected_moments", "t_interval"]
+__all__ = ["REFERENCES", "corrected_moments", "data_in_memory", "t_interval", "whole"]
 
 #: The reference of every interval method (copied to a result's ``attrs["reference"]``).
 REFERENCES = {
@@ -27,8 +32,8 @@ REFERENCES = {
         "2001 (Jeffreys prior)."
     ),
     "bootstrap": (
-        "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993 (percentile "
-        "interval; resampled within strata fold x true class)."
+        "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 13 and 16 "
+        "(percentile interval; resampled within strata fold x true class)."
     ),
     "delong": (
         "E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Comparing the areas under two "
@@ -40,7 +45,7 @@ REFERENCES = {
     "corrected_t": (
         "C. Nadeau and Y. Bengio, Inference for the generalization error, Machine Learning "
         "52(3), 2003; R. Bouckaert and E. Frank, Evaluating the replicability of significance "
-        "tests for comparing learning algorithms, PAKDD 2004."
+        "tests for comparing learning algorithms, PAKDD 2004 (WEKA PairedCorrectedTTester)."
     ),
     "nested": (
         "S. Bates, T. Hastie and R. Tibshirani, Cross-validation: what does it estimate and "
@@ -48,6 +53,23 @@ REFERENCES = {
         "2024."
     ),
 }
+
+
+def data_in_memory(data: Any) -> Any:
+    """The ``data`` an interval or a test reads: the counts cube computed (a dask-backed cube
+    is read once), or the predictions frame's test rows (a dask frame computed)."""
+    if frame_reader.is_dask_frame(data):
+        data = data.compute()
+    if isinstance(data, pd.DataFrame):
+        return frame_reader.test_rows(data)
+    if not isinstance(data, xr.Dataset):
+        raise TypeError(
+            f"data must be a counts cube (xarray.Dataset) or a predictions frame "
+            f"(pandas.DataFrame), got {type(data).__name__}."
+        )
+    if any(v.chunks is not None for v in data.variables.values()):
+        data = data.compute()
+    return data
 
 
 def t_interval(
@@ -86,3 +108,21 @@ def corrected_moments(
         info["test_train_ratio"] = float(ratio.mean().item())
     se = np.sqrt((1.0 / n + ratio) * x.var("_obs", ddof=1))
     return x.mean("_obs"), se, n - 1, info
+
+
+def whole(metric: str) -> str | None:
+    """How a count metric of :data:`cvframe.metrics.REGISTRY` reads the classes of
+    single-label data: ``"correct"``, the share of correctly classified samples (the metric
+    whose pooled test is McNemar's, which compares exactly that: accuracy); ``"all"``, one
+    value of every class at once (an ``over_classes`` formula, such as Matthews correlation);
+    None, one value per class (averaged by ``average=``, or one class against the rest).
+
+    >>> whole("accuracy"), whole("f"), whole("auc")
+    ('correct', None, None)
+    """
+    entry = metrics.REGISTRY[metric]
+    if entry.kind != "count":
+        return None
+    if formulas.METRIC_SPECS[entry.kernel].over_classes:
+        return "all"
+    return "correct" if entry.tests.get(entry.pooled) == "mcnemar" else None

@@ -4,9 +4,10 @@ covers the known truth.
 
 Count metrics: the simulated cube of :func:`cvframe.simulate` (a fixed classifier of
 precision = recall = ``f``) with its ``trial`` dim, handed to :func:`cvframe.interval` like
-any cube (``trial`` is one more kept dim); the truth is the population F, ``f``. AUC: per
-trial, binormal scores (negatives :math:`N(0, 1)`, positives :math:`N(d, 1)`) of known
-:math:`AUC = \Phi(d/\sqrt2)`, handed to :func:`cvframe.intervals.delong`.
+any cube (``trial`` is one more kept dim); the truth is the metric's formula of the model's
+expected cells (F, precision and recall: ``f``). AUC: per trial, binormal scores (negatives
+:math:`N(0, 1)`, positives :math:`N(d, 1)`) of known :math:`AUC = \Phi(d/\sqrt2)`, handed
+to :func:`cvframe.intervals.delong`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import measure, metrics
+from .._core import quantiles
 from ..errors import UndefinedMetricWarning, few
 from ..intervals import METHODS, delong, interval
 from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials
@@ -27,8 +30,13 @@ from .study import point_seed
 
 __all__ = ["COUNT_METRICS", "coverage_study"]
 
-#: Count metrics a coverage study measures (their truth is ``f``: precision = recall = f).
-COUNT_METRICS = ("f", "f_tp_fp", "f_avg", "precision", "recall")
+#: Count metrics a coverage study measures, by their names with an interval variant (the
+#: truth is the formula of the model's expected cells; F, precision, recall: ``f``).
+COUNT_METRICS = tuple(
+    name
+    for m in metrics.by_kind("count").values()
+    for name in (m.name, *(metrics.spelled(m.name, v) for v in m.intervals))
+)
 #: Trials per call of :func:`cvframe.interval` (bounds the memory of bootstrap draws).
 CHUNK = {"bootstrap": 500}
 _DEFAULT_CHUNK = 20_000
@@ -65,6 +73,16 @@ def _row(lo: np.ndarray, hi: np.ndarray, truth: float, level: float, **cell: Any
     }
 
 
+def _truth(model: Model, metric: str) -> float:
+    """The population value of a count metric under the model: its formula of the expected
+    cells of the data set (``tp = P recall``, ``fp = N q``)."""
+    tp, fp = model.pos * model.recall, model.neg * model.q
+    cells = {"tp": tp, "fp": fp, "fn": model.pos - tp, "tn": model.neg - fp}
+    counts = {k: np.array([[v]]) for k, v in cells.items()}  # one class: the positive one
+    value = measure.pooled_counts(metrics.resolve(metric).metric, counts, None, 1.0, True)
+    return round(float(value[0]), 12)
+
+
 def _counts_cell(
     model: Model, metric: str, method: str, trials: int, level: float, seed: Any, n_boot: int
 ) -> dict[str, Any]:
@@ -74,7 +92,7 @@ def _counts_cell(
     )
     step = CHUNK.get(method, _DEFAULT_CHUNK)
     lows, highs, chosen = [], [], method
-    zd = 0.0 if metric == "f_avg" else "warn"
+    zd = 0.0 if metrics.resolve(metric).variant == "avg" else "warn"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         for t0 in range(0, trials, step):
@@ -87,7 +105,7 @@ def _counts_cell(
     return _row(
         lo,
         hi,
-        model.f,
+        _truth(model, metric),
         level,
         metric=metric,
         method=chosen,
@@ -102,7 +120,7 @@ def _counts_cell(
 
 def _auc_cell(
     n: int, k: int, prev: float, auc: float, trials: int, level: float, root: Any, strat: bool
-) -> dict[str, Any]:
+) -> dict[str, Any]:  # the metric whose merged interval is DeLong's: AUC
     """Coverage of the DeLong interval on binormal scores of known AUC."""
     from scipy import stats
 
@@ -151,11 +169,12 @@ def coverage_study(
     interval holds the truth, its Monte-Carlo standard error
     :math:`\sqrt{c(1-c)/\text{trials}}` and the mean width.
 
-    - count metrics (``"f"``/``"f_tp_fp"``, ``"f_avg"``, ``"precision"``, ``"recall"``): the
-      model of :func:`cvframe.simulate` (Forman & Scholz 2010, §4.2), a fixed classifier
-      with precision = recall = ``f``; the truth is the population value ``f``. For
-      ``"f_avg"`` this shows the corrected t's gap: its estimand is the expected per-fold
-      F, below ``f`` where folds hold few positives.
+    - count metrics (:data:`COUNT_METRICS`: ``"f"``/``"f_tp_fp"``, ``"f_avg"``,
+      ``"precision"``, ``"accuracy"``...): the model of :func:`cvframe.simulate` (Forman &
+      Scholz 2010, §4.2), a fixed classifier with precision = recall = ``f``; the truth is
+      the population value, the metric's formula of the expected cells (``f`` for F,
+      precision and recall). For ``"f_avg"`` this shows the corrected t's gap: its
+      estimand is the expected per-fold F, below ``f`` where folds hold few positives.
     - ``metric="auc"``: per trial ``P = round(n * prevalence)`` positives scored
       :math:`N(d, 1)` and the negatives :math:`N(0, 1)`, :math:`d = \sqrt2\,\Phi^{-1}(AUC)`;
       the truth is ``auc``; the merged scores of one pass (``k`` does not change AUC_merge
@@ -167,7 +186,8 @@ def coverage_study(
         Methods of :func:`cvframe.interval` (``"auto"``, ``"posterior"``,
         ``"bootstrap"``, ``"corrected_t"``; ``"delong"`` for AUC).
     metric : str, default "f"
-        One of :data:`COUNT_METRICS` or ``"auc"``.
+        A count metric with an interval (:data:`COUNT_METRICS`) or the metric whose
+        merged interval is DeLong's, ``"auc"``.
     prevalence, f, n, k : number or list
         The grid (``f`` is ignored for ``metric="auc"``).
     stratified : bool, default True
@@ -221,30 +241,32 @@ def coverage_study(
             raise ValueError(
                 f"methods has {m!r}; expected some of {[x for x in METHODS if x != 'nested']}."
             )
-    if metric not in (*COUNT_METRICS, "auc"):
+    scored = [n for n, m in metrics.REGISTRY.items() if "delong" in m.intervals.values()]
+    if not isinstance(metric, str) or metric not in (*COUNT_METRICS, *scored):
         raise ValueError(
-            f"metric={metric!r} is not valid; expected one of {[*COUNT_METRICS, 'auc']}."
+            f"metric={metric!r} is not valid; expected one of {[*COUNT_METRICS, *scored]}."
         )
+    binormal = metric in scored
     trials = check_trials(trials)
     n_boot = check_int("n_boot", n_boot, 100, 1_000_000)
-    level = check_real("level", level, 0.0, 1.0, high_open=True)
+    level = quantiles.level(level)
     strat = check_flag("stratified", stratified)
     root = as_seed(random_state)
     ns = [check_int("n", v, 4) for v in _grid("n", n)]
     ks = [check_int("k", v, 2) for v in _grid("k", k)]
     prevs = _grid("prevalence", prevalence)
-    second = _grid("auc", (0.8, 0.9) if auc is None else auc) if metric == "auc" else _grid("f", f)
+    second = _grid("auc", (0.8, 0.9) if auc is None else auc) if binormal else _grid("f", f)
     cells = list(itertools.product(ns, ks, prevs, second))
-    if metric == "auc" and any(m not in ("auto", "delong") for m in methods):
+    if binormal and any(m not in ("auto", "delong") for m in methods):
         raise ValueError(
-            f"metric='auc' is measured with method 'delong' (or 'auto'), not {methods}."
+            f"metric={metric!r} is measured with method 'delong' (or 'auto'), not {methods}."
         )
     total = len(cells) * len(methods)
     show = trials * total >= LONG_TRIALS if progress is None else bool(progress)
     rows = []
     with tqdm(total=total, desc="coverage_study", unit="cell", disable=not show) as bar:
         for nv, kv, pv, sv in cells:
-            if metric == "auc":
+            if binormal:
                 a = check_real("auc", sv, 0.0, 1.0, high_open=True)
                 rows.append(_auc_cell(nv, kv, pv, a, trials, level, root, strat))
                 bar.update(len(methods))
