@@ -13,7 +13,7 @@ cross-validation. Which one fits a metric's aggregation is its registry entry's
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -392,7 +392,7 @@ def interval(
         cube = _counts_cube(rows, args, y_pred=args.y_true)
         est, lo, hi, info = _fold.corrected_t(cube, v, shown[1], level, entry.bounds)
     else:
-        ds: xr.Dataset = _counts_cube(rows, args) if is_frame else rows
+        ds = _counts_cube(rows, args) if is_frame else cast(xr.Dataset, rows)
         if chosen == "corrected_t":
             kw = {"beta": beta, "zero_division": zero_division}
             values = measure.fold_values(ds, name, average, **kw)
