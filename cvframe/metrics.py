@@ -455,15 +455,15 @@ def display(metric: str, variant: str | None = None, *, tilde: bool = False) -> 
     ``tilde``: a skip variant as the paper's figures mark it, ``~F_avg`` for ``F_avg,skip``
     (short enough for a legend).
 
-    >>> display("f", "avg_skip"), display("f", "avg_skip", tilde=True)
-    ('F_avg,skip', '~F_avg')
+    >>> display("f", "pr_re_skip"), display("f", "pr_re_skip", tilde=True)
+    ('F_pr,re,skip', '~F_pr,re')
     """
     entry = REGISTRY[metric]
     if variant is None:
         return entry.display
     if metric in ("f", "auc"):
         base = variant.removesuffix("_skip") if tilde else variant
-        text = f"{entry.display}_{base.replace('tp_fp', 'tp,fp').replace('_skip', ',skip')}"
+        text = f"{entry.display}_{base.replace('_', ',')}"
         return "~" + text if tilde and base != variant else text
     return VARIANTS[variant].format(entry.display)
 

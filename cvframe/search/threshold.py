@@ -31,6 +31,7 @@ from .._core import checks as _checks
 from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
+from ..tidy import all_folds
 
 __all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
 
@@ -42,20 +43,6 @@ THRESHOLD_SCORINGS: dict[str, tuple[str, ...]] = {
 }
 
 _THRESHOLD = "threshold"
-
-
-def _all_folds(ds: xr.Dataset) -> xr.Dataset:
-    """The cube with the folds of every repeat on one ``fold`` dim: its pooled value sums
-    the counts of all of them, its fold mean weighs each of them once."""
-    n = ds.sizes[REPEAT] * ds.sizes[FOLD]
-    others = [d for d in ds["tp"].dims if d not in (REPEAT, FOLD)]
-    shape = [ds.sizes[d] for d in others]
-    data = {
-        k: ((FOLD, *others), ds[k].transpose(REPEAT, FOLD, *others).values.reshape(n, *shape))
-        for k in COUNTS
-    }
-    flat = xr.Dataset(data, coords={d: ds[d] for d in others if d in ds.coords}, attrs=ds.attrs)
-    return flat.assign_coords({FOLD: np.arange(n)})
 
 
 def _has(attr: str) -> Any:
@@ -353,7 +340,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             return cost.squeeze(CLASS, drop=True)
         (metric,) = names  # 0 where undefined, as scikit-learn's scorers
         sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
-        flat = ds if how is None else _all_folds(ds)
+        flat = ds if how is None else all_folds(ds)
         b = _checks.beta(self.beta)
         out = measure.cube(flat, metric, how, beta=b, zero_division=0.0)
         return sign * (out.squeeze(CLASS, drop=True) if CLASS in out.dims else out)

@@ -7,6 +7,7 @@ import contextlib
 import warnings
 from collections.abc import Hashable, Iterator, Sequence
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
@@ -17,6 +18,7 @@ from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_s
 __all__ = [
     "LINES",
     "METHOD_LABELS",
+    "all_folds",
     "extra_dims",
     "loaded",
     "one_warning",
@@ -56,6 +58,23 @@ def loaded(ds: xr.Dataset) -> xr.Dataset:
     check_structure(ds)
     names = list(COUNTS) + ([CONFUSION] if CONFUSION in ds.data_vars else [])
     return ds[names].load() if any(ds[v].chunks is not None for v in names) else ds
+
+
+def all_folds(ds: xr.Dataset) -> xr.Dataset:
+    """The cube with the folds of every repeat on one ``fold`` dim: its pooled value sums
+    the counts of all of them (one pass over the data per repeat), its fold mean weighs
+    each fold of each repeat once."""
+    if REPEAT not in ds.dims:
+        return ds
+    n = ds.sizes[REPEAT] * ds.sizes[FOLD]
+    others = [d for d in ds["tp"].dims if d not in (REPEAT, FOLD)]
+    shape = [ds.sizes[d] for d in others]
+    data = {
+        k: ((FOLD, *others), ds[k].transpose(REPEAT, FOLD, *others).values.reshape(n, *shape))
+        for k in COUNTS
+    }
+    coords = {d: ds[d] for d in others if d in ds.coords}
+    return xr.Dataset(data, coords=coords, attrs=ds.attrs).assign_coords({FOLD: np.arange(n)})
 
 
 def extra_dims(ds: xr.Dataset) -> list[Hashable]:
