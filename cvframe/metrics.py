@@ -134,6 +134,12 @@ class Metric:
     tools : dict
         Which tools report each variant, as a clause (``"as WEKA Explorer's ... reports"``):
         what :func:`cvframe.explain` says of a reported number that matches it.
+    per_sample : bool
+        It is the mean over samples of a per-sample loss (or score): nested
+        cross-validation (``cross_validate(nested=...)``) estimates it.
+    baseline : bool
+        :func:`cvframe.diagnostics.anomalies` checks that every model beats its baselines
+        (the ``dummy_`` models) on it.
     reference : str
     """
 
@@ -152,6 +158,8 @@ class Metric:
     tests: Mapping[str, str] = field(default_factory=dict)
     probabilities: bool = False
     tools: Mapping[str, str] = field(default_factory=dict)
+    per_sample: bool = False
+    baseline: bool = False
     reference: str = _FORMAN
 
     @property
@@ -205,6 +213,7 @@ REGISTRY: dict[str, Metric] = {
             variants=("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"),
             aliases=("f1", "f_measure"),
             scorers={"f1": "tp_fp"},
+            baseline=True,
             tools={
                 "tp_fp": "as WEKA Explorer's F-Measure and scikit-learn's "
                 "f1_score(y, cross_val_predict(...)) report",
@@ -229,6 +238,8 @@ REGISTRY: dict[str, Metric] = {
             scope="all",
             aliases=("acc",),
             scorers={"accuracy": "tp_fp"},
+            per_sample=True,
+            baseline=True,
             tests={"tp_fp": "mcnemar", "avg": "corrected_t"},
             tools={
                 "tp_fp": "as WEKA Explorer's 'Correctly Classified Instances', caret's "
@@ -246,6 +257,7 @@ REGISTRY: dict[str, Metric] = {
             scope="all",
             higher_is_better=False,
             aliases=("mmce", "error_rate", "zero_one_loss"),
+            per_sample=True,
             intervals={"tp_fp": "bootstrap", "avg": "corrected_t"},
             tests={"tp_fp": "mcnemar", "avg": "corrected_t"},
             tools={
@@ -294,6 +306,7 @@ REGISTRY: dict[str, Metric] = {
             higher_is_better=False,
             scorers={"neg_brier_score": "merge"},
             probabilities=True,
+            per_sample=True,
         ),
         _score(
             "log_loss",
@@ -303,6 +316,7 @@ REGISTRY: dict[str, Metric] = {
             scorers={"neg_log_loss": "merge"},
             intervals={},
             probabilities=True,
+            per_sample=True,
         ),
     )
 }

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from .._core.docs import register
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_structure
@@ -27,13 +28,11 @@ __all__ = [
     "user_dims",
 ]
 
-#: Display names of the five F aggregations (the paper's notation).
+#: Display names of the five F aggregations (the paper's notation, its tilde for the skip
+#: variants), by the names of :data:`cvframe.reduce.F_METHODS`.
 METHOD_LABELS = {
-    "f_tp_fp": "F_tp,fp",
-    "f_avg": "F_avg",
-    "f_pr_re": "F_pr,re",
-    "f_avg_skip": "~F_avg",
-    "f_pr_re_skip": "~F_pr,re",
+    metrics.spelled("f", v): metrics.display("f", v, tilde=True)
+    for v in metrics.REGISTRY["f"].variants
 }
 
 #: The aggregation lines of :func:`cvframe.tidy.fold_aggregates`, in drawing order.
