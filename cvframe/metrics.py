@@ -134,6 +134,9 @@ class Metric:
     tools : dict
         Which tools report each variant, as a clause (``"as WEKA Explorer's ... reports"``):
         what :func:`cvframe.explain` says of a reported number that matches it.
+    components : tuple of str
+        The metrics it combines (F: precision and recall, the metrics of its ``pr_re``
+        variant and of the precision-recall plane).
     per_sample : bool
         It is the mean over samples of a per-sample loss (or score): nested
         cross-validation (``cross_validate(nested=...)``) estimates it.
@@ -158,6 +161,7 @@ class Metric:
     tests: Mapping[str, str] = field(default_factory=dict)
     probabilities: bool = False
     tools: Mapping[str, str] = field(default_factory=dict)
+    components: tuple[str, ...] = ()
     per_sample: bool = False
     baseline: bool = False
     reference: str = _FORMAN
@@ -213,6 +217,7 @@ REGISTRY: dict[str, Metric] = {
             variants=("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"),
             aliases=("f1", "f_measure"),
             scorers={"f1": "tp_fp"},
+            components=("precision", "recall"),
             baseline=True,
             tools={
                 "tp_fp": "as WEKA Explorer's F-Measure and scikit-learn's "

@@ -136,13 +136,13 @@ class Counts:
             return self.pooled(self.metric, dims)
         if r.aggregation == "avg":
             return self.mean(self.metric, r, dims)
-        # F of the fold means of precision and recall (the pr_re variant)
-        p, rc = self.mean("precision", r, dims), self.mean("recall", r, dims)
+        # F of the fold means of its components, precision and recall (the pr_re variant)
+        parts = metrics.REGISTRY[self.metric].components
+        p, rc = (self.mean(m, r, dims) for m in parts)
         if r.undefined == "skip":  # the paper's tilde: folds where both are defined
             keep = self.real & self.cells(self.metric, 0.0)[1]
             w = self.size.where(keep, 0.0) if r.weighting == "size" else keep.astype(float)
-            p = weighted(self.cells("precision", 0.0)[0], w, keep, dims)
-            rc = weighted(self.cells("recall", 0.0)[0], w, keep, dims)
+            p, rc = (weighted(self.cells(m, 0.0)[0], w, keep, dims) for m in parts)
         return formulas.f_from_pr(p, rc, self.beta)
 
 

@@ -61,8 +61,10 @@ _NOTES = {
     "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
     "p_undefined_se": "binomial standard error of p_undefined_mc",
     "positives": "positives in the data set, round(n * prevalence)",
-    "precision": "ground-truth precision of the simulated classifier",
-    "recall": "ground-truth recall of the simulated classifier",
+    **{
+        m: f"ground-truth {m} of the simulated classifier"
+        for m in metrics.REGISTRY["f"].components
+    },
 }
 
 

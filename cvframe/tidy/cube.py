@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import formulas, multiclass, reduce
+from .. import formulas, metrics, multiclass, reduce
 from .._core.checks import choice
 from .._core.docs import doc
 from .._core.types import ZeroDivision
@@ -177,7 +177,7 @@ def fold_aggregates(
     zd = zero_division
     parts = []
     with one_warning():
-        for metric in ("precision", "recall"):
+        for metric in metrics.REGISTRY["f"].components:
             for line, how in (("pooled", "tp_fp"), ("mean of folds", "avg")):
                 value = reduce.aggregate(ds, metric, how, zero_division=zd)  # type: ignore[arg-type]
                 part = to_frame(xr.Dataset({"value": value}), [*extra, CLASS])
