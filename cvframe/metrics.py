@@ -520,6 +520,7 @@ def _spellings() -> dict[str, Resolved]:
         _BUILT[key] = _table()
     return _BUILT[key]
 
+
 #: scikit-learn scorer names -> the pooled metric that stands for them under
 #: cross-validation (derived from :data:`REGISTRY`).
 SCORER_ALIASES: dict[str, str] = {

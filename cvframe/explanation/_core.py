@@ -68,6 +68,7 @@ _AVERAGED = {
 }
 _CARET = "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports"
 
+
 @dataclass(frozen=True)
 class Explanation:
     """What :func:`explain` found: the matching aggregations and a paragraph saying so.

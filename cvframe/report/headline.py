@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import multiclass, reduce, repeats
+from .. import measure, metrics, repeats
 from ..intervals import interval
 from ..schema import CLASS, REPEAT, SUBSET
 from ._common import binary
@@ -29,6 +29,9 @@ SPREAD_NOTE = (
     "repeats re-use the same samples), not an interval for the metric"
 )
 
+#: The headline metric of the counts (its pooled variant, macro over the classes of a
+#: multiclass cube) and of the scores (the merged folds).
+HEADLINE, HEADLINE_SCORES = "f", "auc"
 #: Columns of :func:`headline_table` after the user dims.
 COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
 
@@ -101,7 +104,7 @@ def auc_interval(scores: pd.DataFrame, kw: dict[str, Any], *, level: float, bina
     """The interval of AUC_merge (macro over classes for multiclass) of the predictions
     frame read with ``kw``, or why there is none (a string)."""
     average = None if binary else "macro"
-    return _attempt(scores, "auc", level=level, average=average, **kw)
+    return _attempt(scores, HEADLINE_SCORES, level=level, average=average, **kw)
 
 
 def headline_table(
@@ -126,16 +129,12 @@ def headline_table(
     """
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)
-    is_binary = binary(ds)
-    average = None if is_binary else "macro"
-    if is_binary:
-        val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
-        metric = "F_tp,fp"
-    else:
-        val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
-        metric = "macro F_tp,fp"
+    average = None if binary(ds) else "macro"
+    pooled = metrics.REGISTRY[HEADLINE].pooled
+    val = measure.cube(ds, HEADLINE, pooled, average, beta=beta, zero_division=zero_division)
+    metric = " ".join(filter(None, [average, metrics.display(HEADLINE, pooled)]))
     kw = {"beta": beta, "zero_division": zero_division, "level": level, "average": average}
-    res = _attempt(ds, "f", **kw)
+    res = _attempt(ds, HEADLINE, **kw)
     rows, legend = _interval_rows(
         None if isinstance(res, str) else res, _spread(val, ds), res if isinstance(res, str) else ""
     )
@@ -167,5 +166,5 @@ def _auc_rows(merged: xr.DataArray, res: Any) -> tuple[pd.DataFrame, dict[str, s
     rows, legend = _interval_rows(
         None if isinstance(res, str) else res, value, res if isinstance(res, str) else ""
     )
-    rows.insert(0, "metric", "AUC_merge")
+    rows.insert(0, "metric", metrics.display(HEADLINE_SCORES, "merge"))
     return rows, legend

@@ -62,8 +62,7 @@ _NOTES = {
     "p_undefined_se": "binomial standard error of p_undefined_mc",
     "positives": "positives in the data set, round(n * prevalence)",
     **{
-        m: f"ground-truth {m} of the simulated classifier"
-        for m in metrics.REGISTRY["f"].components
+        m: f"ground-truth {m} of the simulated classifier" for m in metrics.REGISTRY["f"].components
     },
 }
 
