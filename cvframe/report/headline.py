@@ -31,7 +31,8 @@ SPREAD_NOTE = (
 
 #: The headline metric of the counts (its pooled variant, macro over the classes of a
 #: multiclass cube) and of the scores (the merged folds).
-HEADLINE, HEADLINE_SCORES = "f", "auc"
+HEADLINE = "f"
+HEADLINE_SCORES = "auc"
 #: Columns of :func:`headline_table` after the user dims.
 COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
 

@@ -77,8 +77,8 @@ def _lookup(name: str, multilabel: bool) -> tuple[metrics.Resolved, str | None]:
 
 def scoring(name: Any, average: str | None, multilabel: bool) -> Scoring:
     """The metric a scoring name ranks by (any spelling of the registry: a scikit-learn
-    scorer name, a pooled name, ``neg_`` for a lower-is-better one), its average and sign,
-    checked against ``average`` and the kind of ``y``."""
+    scorer name, a pooled name; a lower-is-better metric is ranked negated, as its ``neg_``
+    name says), its average and sign, checked against ``average`` and the kind of ``y``."""
     if not isinstance(name, str):
         metrics.scorer_metric(name, multilabel)  # raises for a non-name
     r, asked = _lookup(name, multilabel)
@@ -87,11 +87,6 @@ def scoring(name: Any, average: str | None, multilabel: bool) -> Scoring:
         raise ValueError(
             f"scoring={name!r} asks for {metrics.display(r.metric, r.variant)}; a search "
             f"ranks by the pooled out-of-fold metric: pass {metrics.scoring_name(r.metric)!r}."
-        )
-    if r.sign > 0 and not entry.higher_is_better:
-        raise ValueError(
-            f"scoring={name!r} is lower-is-better and a search maximises its scoring; pass "
-            f"{metrics.scoring_name(r.metric)!r} (negated, as scikit-learn's scorers)."
         )
     suffix = asked or r.average or ("samples" if entry.kind == "sample" else None)
     if suffix is not None and average not in (None, suffix):
