@@ -469,7 +469,8 @@ def resolve(
 
 def display(metric: str, variant: str | None = None, *, tilde: bool = False) -> str:
     """How a sentence names a metric and its variant: ``F_tp,fp``, ``F_avg``, ``AUC_merge``,
-    ``pooled precision``; F and AUC carry their subscripts as the paper writes them.
+    ``Brier_avg``, ``pooled precision``; F and the score metrics carry their subscripts as
+    the paper writes F's and AUC's.
 
     ``tilde``: a skip variant as the paper's figures mark it, ``~F_avg`` for ``F_avg,skip``
     (short enough for a legend).
@@ -480,7 +481,7 @@ def display(metric: str, variant: str | None = None, *, tilde: bool = False) -> 
     entry = REGISTRY[metric]
     if variant is None:
         return entry.display
-    if metric in ("f", "auc"):
+    if metric == "f" or entry.kind == "score":
         base = variant.removesuffix("_skip") if tilde else variant
         text = f"{entry.display}_{base.replace('_', ',')}"
         return "~" + text if tilde and base != variant else text

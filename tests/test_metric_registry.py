@@ -336,3 +336,14 @@ def test_the_error_is_scikit_learns_zero_one_loss(classes):
     assert measure.cube(ds, "error", "tp_fp").item() == pytest.approx(zero_one_loss(y, pred))
     assert measure.cube(ds, "error", "avg").item() == pytest.approx(np.mean(per_fold))
     assert metrics.resolve("zero_one_loss").metric == "error"
+
+
+def test_every_metric_of_one_class_has_its_class_averages():
+    # specificity among them: the macro mean of each class's true-negative rate
+    ds = cvframe.datasets.basili_confusion()
+    per_class = measure.cube(ds, "specificity", "tp_fp")
+    macro = measure.cube(ds, "specificity", "tp_fp", "macro")
+    assert macro.item() == pytest.approx(per_class.mean().item())
+    assert {m.kernel for m in metrics.by_kind("count").values() if m.scope == "class"} <= set(
+        multiclass.METRICS
+    )
