@@ -13,7 +13,7 @@ import math
 import warnings
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -209,8 +209,8 @@ def _averages(entry: metrics.Metric, variant: str) -> list[str]:
 def _value(ds: xr.Dataset, metric: str, variant: str, average: Any, beta: float) -> xr.DataArray:
     """A variant of a count metric, class-averaged; undefined cells count as 0."""
     if average == "macro_f_of_means":
-        fm: Any = variant
-        return multiclass.macro(ds, metric, fm, "f_of_means", beta, zero_division=0)
+        m, fm = cast(Any, metric), cast(Any, variant)
+        return multiclass.macro(ds, m, fm, "f_of_means", beta, zero_division=0)
     return measure.cube(ds, metric, variant, average, beta=beta, zero_division=0)
 
 
@@ -522,10 +522,9 @@ def explain(
     matches = cands[inside].reset_index(drop=True)
     if reference is None:  # scores: the other variant of the best candidate
         pick = matches if len(matches) else cands
-        names = [metrics.display(metric, v) for v in entry.variants[:2]]
-        best = str(pick.iloc[0]["name"]) if len(pick) else names[1]
-        pair = names if names[0] in best else names[::-1]
-        reference = best.replace(*pair)
+        first, second = (metrics.display(metric, v) for v in entry.variants[:2])
+        best = str(pick.iloc[0]["name"]) if len(pick) else second
+        reference = best.replace(first, second) if first in best else best.replace(second, first)
     cols = ["name", "value", "distance", "meaning", "tools"]
     e = Explanation(shown, num, places, (lo, hi), metric, matches[cols], cands[cols], reference, "")
     return replace(e, text=_text(e, percent))

@@ -366,7 +366,7 @@ class PooledSearchCV(BaseSearchCV):
         self.n_splits_ = k = len(splits)
         n_rep = n_repeats(cv, len(splits))
         scored = isinstance(scoring, Scoring) and scoring.entry.kind == "score"
-        method = self._score_method(scoring.entry) if scored else None
+        method = self._score_method(cast(Scoring, scoring).entry) if scored else None
         base = clone(self.estimator)
 
         design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method, multi and int_cv)
