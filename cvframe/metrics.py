@@ -43,7 +43,6 @@ __all__ = [
     "by_kind",
     "display",
     "get",
-    "meaning",
     "names",
     "resolve",
     "scorer_metric",
@@ -369,17 +368,10 @@ def _table() -> dict[str, Resolved]:
         for scorer, variant in m.scorers.items():
             sign = -1 if scorer.startswith("neg_") else 1
             out.setdefault(scorer, Resolved(m.name, variant, sign))
-            if sign < 0:  # the negated pooled name: "neg_brier_merge"
-                out.setdefault(f"neg_{m.name}_{variant}", Resolved(m.name, variant, sign))
-            averages: tuple[Any, ...] = ()
-            if m.kind == "count" and m.scope == "class":
-                averages = AVERAGES[1:]
-            elif m.kind == "score":
-                averages = ("macro", "weighted")
-            for avg in averages:
+            for avg in m.averages[1:]:
                 key = f"{scorer}_ovr_{avg}" if m.name == "auc" else f"{scorer}_{avg}"
                 out.setdefault(key, Resolved(m.name, variant, sign, avg))
-    for m in REGISTRY.values():  # the negated pooled name of every lower-is-better metric
+    for m in REGISTRY.values():  # the negated pooled name: "neg_brier_merge"
         if not m.higher_is_better:
             out.setdefault(scoring_name(m.name), Resolved(m.name, m.pooled, -1))
     for m in REGISTRY.values():
@@ -488,16 +480,9 @@ def display(metric: str, variant: str | None = None, *, tilde: bool = False) -> 
     return VARIANTS[variant].format(entry.display)
 
 
-def meaning(metric: str, variant: str) -> str:
-    """What a variant of a metric computes, in words: ``meaning("f", "avg") == "mean of
-    per-fold F"``."""
-    return MEANINGS[variant].format(REGISTRY[metric].display)
-
-
 def scoring_name(metric: str) -> str:
-    """The name of the pooled ``metric`` as a search's ``scoring_`` records it: the pooled
-    variant spelled out, ``neg_`` before a lower-is-better metric (so that higher is better,
-    as scikit-learn's scorers), a sample-based metric by its name alone.
+    """The pooled ``metric`` as a search's ``scoring_`` names it (``neg_``: negated, so that
+    higher is better, as scikit-learn's scorers).
 
     >>> scoring_name("f"), scoring_name("brier"), scoring_name("hamming_loss")
     ('f_tp_fp', 'neg_brier_merge', 'neg_hamming_loss')

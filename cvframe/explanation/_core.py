@@ -197,6 +197,11 @@ def _row(name: str, value: float, meaning: str, tools: str | None) -> dict[str, 
     return {"name": name, "value": value, "meaning": meaning, "tools": tools or ""}
 
 
+def _meaning(entry: metrics.Metric, variant: str) -> str:
+    """What a variant of a metric computes, in words (``"mean of per-fold F"``)."""
+    return metrics.MEANINGS[variant].format(entry.display)
+
+
 def _averages(entry: metrics.Metric, variant: str) -> list[str]:
     """The class averages of a per-class metric of a multiclass cube (F of the class-mean
     precision and recall for a metric that has it per fold: F)."""
@@ -239,7 +244,7 @@ def _count_rows(ds: xr.Dataset, metric: str, beta: float) -> tuple[list[dict[str
     flat = all_folds(ds) if _repeated(ds) else None
     rows: list[dict[str, Any]] = []
     for variant in entry.variants:
-        name, means = metrics.display(metric, variant), metrics.meaning(metric, variant)
+        name, means = metrics.display(metric, variant), _meaning(entry, variant)
         for average in _averages(entry, variant) if averaged else [None]:
             label, meaning, tools = name, means, entry.tools.get(variant)
             if average is not None:
@@ -281,7 +286,7 @@ def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dic
                 name = metrics.display(metric, variant)
                 name = name if average is None else f"{average} {name}"
                 tools = entry.tools.get(variant) if average is None else None
-                rows += _rows(name, metrics.meaning(metric, variant), tools, value)
+                rows += _rows(name, _meaning(entry, variant), tools, value)
     return rows, None
 
 

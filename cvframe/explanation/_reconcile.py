@@ -326,24 +326,11 @@ def _pick(
     half = 0.5 * 10.0**-places + 1e-9 * max(1.0, abs(value))
     cands = cands.assign(distance=cands["value"] - value)
     dist = cands["distance"].abs()
-    inside = cands[dist <= half]
-    inside = inside.sort_values(["cost"], kind="stable")
-    if len(inside):
-        best = inside.iloc[0]
-        return (
-            best["recipe"],
-            float(best["value"]),
-            True,
-            inside[["name", "value", "distance", "recipe"]],
-        )
-    near = cands.iloc[[int(dist.fillna(np.inf).argmin())]]
-    best = near.iloc[0]
-    return (
-        best["recipe"],
-        float(best["value"]),
-        False,
-        near[["name", "value", "distance", "recipe"]].iloc[:0],
-    )
+    inside = cands[dist <= half].sort_values(["cost"], kind="stable")
+    cols = ["name", "value", "distance", "recipe"]
+    found = len(inside) > 0
+    best = inside.iloc[0] if found else cands.iloc[int(dist.fillna(np.inf).argmin())]
+    return best["recipe"], float(best["value"]), found, inside[cols]
 
 
 def _parts(

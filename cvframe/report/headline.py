@@ -142,7 +142,7 @@ def headline_table(
     rows.insert(0, "metric", metric)
     parts = [rows]
     if auc_merge is not None:
-        auc = _auc_rows(auc_merge, auc_interval)
+        auc = _auc_rows(auc_merge, auc_interval, ds)
         parts.append(auc[0])
         legend.update(auc[1])
     table = pd.concat(parts, ignore_index=True)
@@ -150,18 +150,13 @@ def headline_table(
     return table[[*by, *COLUMNS]], legend
 
 
-def _auc_rows(merged: xr.DataArray, res: Any) -> tuple[pd.DataFrame, dict[str, str]]:
+def _auc_rows(
+    merged: xr.DataArray, res: Any, ds: xr.Dataset
+) -> tuple[pd.DataFrame, dict[str, str]]:
     """The AUC_merge row(s) of the headline table with their interval (or why none)."""
     if CLASS in merged.dims and merged.sizes[CLASS] > 1:
         merged = merged.mean(CLASS)
-    if merged.sizes.get(REPEAT, 0) >= 2:
-        mean = merged.mean(REPEAT)
-        sd = merged.std(REPEAT, ddof=1)
-        n = merged.sizes[REPEAT]
-    else:
-        mean = merged.isel({REPEAT: 0}, drop=True) if REPEAT in merged.dims else merged
-        sd, n = xr.full_like(mean, np.nan, dtype="float64"), 1
-    value = _join(_frame(mean, "value"), _frame(sd, "sd_repeats")).assign(repeats=n)
+    value = _spread(merged, ds)
     if res is None:
         res = "no interval"
     rows, legend = _interval_rows(

@@ -248,7 +248,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         -------
         self
         """
-        names = self._check_params()
+        metric = self._check_params()
         X, y = indexable(X, y)
         kind = type_of_target(y, input_name="y")
         if kind != "binary" or len(np.unique(np.asarray(y))) < 2:
@@ -286,11 +286,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             df, None, candidates, method="fold", pos_label=self.pos_label_
         )
         cube = self._cube(table)
-        self._choose(cube, candidates, names)
+        self._choose(cube, candidates, metric)
         self._fit_final(X, y)
         return self
 
-    def _check_params(self) -> tuple[str, ...]:
+    def _check_params(self) -> str | None:
         _checks.choice(
             "response_method", self.response_method, ("auto", "predict_proba", "decision_function")
         )
@@ -299,9 +299,9 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         if self.cost_matrix is not None:
             self._cost = _cost_matrix(self.cost_matrix)
             self.scoring_ = "expected_cost"
-            return ()
-        self.scoring_, names = _scoring(self.scoring)
-        return names
+            return None
+        self.scoring_, (metric,) = _scoring(self.scoring)
+        return metric
 
     def _candidates(self, s: np.ndarray) -> np.ndarray:
         t = self.thresholds
@@ -326,11 +326,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         ds.attrs["task"] = "binary"
         return ds.transpose(REPEAT, FOLD, CLASS, _THRESHOLD)
 
-    def _values(self, ds: xr.Dataset, names: tuple[str, ...], how: str | None) -> xr.DataArray:
+    def _values(self, ds: xr.Dataset, metric: str | None, how: str | None) -> xr.DataArray:
         """The objective per threshold: pooled (``"tp_fp"``), fold-averaged (``"avg"``) or
         per fold (None); the expected cost per sample with a cost matrix."""
         dims = (REPEAT, FOLD)
-        if not names:
+        if metric is None:
             c = self._cost
             counts = reduce.pooled(ds, dims) if how == "tp_fp" else ds
             cost = c[0, 0] * counts.tn + c[0, 1] * counts.fp + c[1, 0] * counts.fn
@@ -338,11 +338,10 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             if how == "avg":
                 cost = reduce.fold_mean(cost, reduce.read_counts(ds), dims, np.nan)[0]
             return cost.squeeze(CLASS, drop=True)
-        (metric,) = names  # 0 where undefined, as scikit-learn's scorers
         sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
         flat = ds if how is None else all_folds(ds)
         b = _checks.beta(self.beta)
-        out = measure.cube(flat, metric, how, beta=b, zero_division=0.0)
+        out = measure.cube(flat, metric, how, beta=b, zero_division=0.0)  # 0: as scikit-learn
         return sign * (out.squeeze(CLASS, drop=True) if CLASS in out.dims else out)
 
     def _best(self, values: np.ndarray) -> int:
@@ -352,13 +351,13 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             return -1
         return int(np.nanargmax(np.where(np.isnan(v), -np.inf, v)))
 
-    def _choose(self, ds: xr.Dataset, candidates: np.ndarray, names: tuple[str, ...]) -> None:
+    def _choose(self, ds: xr.Dataset, candidates: np.ndarray, metric: str | None) -> None:
         thr = ds[_THRESHOLD].to_numpy()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            pooled = self._values(ds, names, "tp_fp").to_numpy()
-            averaged = self._values(ds, names, "avg").to_numpy()
-            per_fold = self._values(ds, names, None)
+            pooled = self._values(ds, metric, "tp_fp").to_numpy()
+            averaged = self._values(ds, metric, "avg").to_numpy()
+            per_fold = self._values(ds, metric, None)
         i = self._best(pooled)
         self.best_threshold_ = float(thr[i])
         self.best_score_ = float(pooled[i])
