@@ -434,21 +434,19 @@ def resolve(
             if name in m.multilabel_scorers:
                 hit = Resolved(m.name, "tp_fp")
     allowed = None if kinds is None else set(kinds)
-    accepted = [
-        n for n, r in table.items() if allowed is None or REGISTRY[r.metric].kind in allowed
-    ]
+    accepted = [m for m in REGISTRY.values() if allowed is None or m.kind in allowed]
     if hit is None:
         raise ValueError(
             f"{argument}={name!r} is not a metric cvframe knows; pass one of "
-            f"{few(accepted, 12)} (a metric name, optionally with its aggregation: "
-            f"{', '.join('_' + v for v in VARIANTS)}; scikit-learn scorer names map to "
-            "the pooled metric)."
+            f"{few([m.name for m in accepted], 20)}, optionally with its aggregation "
+            f"({', '.join('_' + v for v in VARIANTS)}), or a scikit-learn scorer name "
+            f"({few([s for m in accepted for s in m.scorers], 20)}: the pooled metric)."
         )
     entry = REGISTRY[hit.metric]
     if allowed is not None and entry.kind not in allowed:
         raise ValueError(
             f"{argument}={name!r} is a {entry.kind} metric; this function computes "
-            f"{' and '.join(sorted(allowed))} metrics: {few(accepted, 12)}."
+            f"{' and '.join(sorted(allowed))} metrics: {few([m.name for m in accepted], 20)}."
         )
     if variants is not None and hit.variant is not None and hit.variant not in set(variants):
         offered = [display(hit.metric, v) for v in entry.variants if v in set(variants)]
