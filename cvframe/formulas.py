@@ -171,6 +171,19 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             code=5,
             share=(("tp",), ("fp", "fn")),
         ),
+        MetricSpec(  # 1 - accuracy of single-label data: the samples outside the diagonal
+            "error",
+            "n - sum_k TP_k",
+            "n",
+            lambda tp, fp, fn, tn, beta: (
+                (tp + fp + fn + tn)[..., 0] - tp.sum(-1),
+                (tp + fp + fn + tn)[..., 0],
+            ),
+            "n = 0",
+            ("error (empty fold)", "error (no tested samples)"),
+            code=-1,
+            over_classes=True,
+        ),
     )
 }
 

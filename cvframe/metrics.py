@@ -35,6 +35,7 @@ __all__ = [
     "AVERAGES",
     "MULTILABEL_SCORER_ALIASES",
     "REGISTRY",
+    "MEANINGS",
     "SCORER_ALIASES",
     "VARIANTS",
     "Metric",
@@ -45,6 +46,7 @@ __all__ = [
     "names",
     "resolve",
     "scorer_metric",
+    "scoring_name",
     "spelled",
 ]
 
@@ -56,6 +58,15 @@ VARIANTS: dict[str, str] = {
     "pr_re": "{} of the fold means of precision and recall",
     "pr_re_skip": "{} of the fold means of precision and recall (undefined folds skipped)",
     "merge": "{} of the merged folds",  # scores of all folds ranked or averaged together
+}
+#: What each fold aggregation computes, in a sentence (``{}`` is the metric's name).
+MEANINGS: dict[str, str] = {
+    "tp_fp": "counts summed over the folds, then {}",
+    "avg": "mean of per-fold {}",
+    "avg_skip": "mean of per-fold {} over the folds where it is defined",
+    "pr_re": "{} of the fold-mean precision and the fold-mean recall",
+    "pr_re_skip": "{} of the mean precision and recall over the folds where both are defined",
+    "merge": "{} of all folds' scores merged",
 }
 #: Other spellings of a variant in a metric name (``"accuracy_pooled"``).
 _SUFFIXES = {"tp_fp": "tp_fp", "pooled": "tp_fp", "merge": "merge", "merged": "merge"}
@@ -116,6 +127,21 @@ class Metric:
         The method of :func:`cvframe.interval` that fits each variant.
     tests : dict
         The paired test of :func:`cvframe.compare` that fits each variant.
+    probabilities : bool
+        Its scores must be probabilities (``predict_proba``); with no class average its
+        value on multiclass data is that of the whole probability vector.
+    tools : dict
+        Which tools report each variant, as a clause (``"as WEKA Explorer's ... reports"``):
+        what :func:`cvframe.explain` says of a reported number that matches it.
+    components : tuple of str
+        The metrics it combines (F: precision and recall, the metrics of its ``pr_re``
+        variant and of the precision-recall plane).
+    per_sample : bool
+        It is the mean over samples of a per-sample loss (or score): nested
+        cross-validation (``cross_validate(nested=...)``) estimates it.
+    baseline : bool
+        :func:`cvframe.diagnostics.anomalies` checks that every model beats its baselines
+        (the ``dummy_`` models) on it.
     reference : str
     """
 
@@ -132,6 +158,11 @@ class Metric:
     multilabel_scorers: tuple[str, ...] = ()
     intervals: Mapping[str, str] = field(default_factory=dict)
     tests: Mapping[str, str] = field(default_factory=dict)
+    probabilities: bool = False
+    tools: Mapping[str, str] = field(default_factory=dict)
+    components: tuple[str, ...] = ()
+    per_sample: bool = False
+    baseline: bool = False
     reference: str = _FORMAN
 
     @property
@@ -140,6 +171,12 @@ class Metric:
         if self.scope == "all" or self.kind == "sample":
             return (None,)
         return AVERAGES if self.kind == "count" else (None, "macro", "weighted")
+
+    @property
+    def one_value(self) -> bool:
+        """Whether it is one number whatever the classes when no class average is asked:
+        a metric over every class, a sample-based metric, or one of the probability vector."""
+        return self.scope == "all" or self.kind == "sample" or self.probabilities
 
     @property
     def pooled(self) -> str:
@@ -179,6 +216,20 @@ REGISTRY: dict[str, Metric] = {
             variants=("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip"),
             aliases=("f1", "f_measure"),
             scorers={"f1": "tp_fp"},
+            components=("precision", "recall"),
+            baseline=True,
+            tools={
+                "tp_fp": "as WEKA Explorer's F-Measure and scikit-learn's "
+                "f1_score(y, cross_val_predict(...)) report",
+                "avg": "the mean over folds of per-fold F1, as scikit-learn's "
+                "cross_val_score(scoring='f1').mean(), caret's resample mean and tidymodels' "
+                "collect_metrics() report",
+                "pr_re": "what one gets by computing F from a reported mean precision and "
+                "mean recall",
+                "avg_skip": "what a mean that drops undefined folds (R's mean(x, na.rm = TRUE)) "
+                "reports",
+                "pr_re_skip": "what F of NaN-skipping means of precision and recall gives",
+            },
         ),
         _count("precision", "precision", scorers={"precision": "tp_fp"}),
         _count("recall", "recall", scorers={"recall": "tp_fp"}),
@@ -188,9 +239,37 @@ REGISTRY: dict[str, Metric] = {
             "accuracy",
             "accuracy",
             variants=("tp_fp", "avg"),
+            scope="all",
             aliases=("acc",),
             scorers={"accuracy": "tp_fp"},
+            per_sample=True,
+            baseline=True,
             tests={"tp_fp": "mcnemar", "avg": "corrected_t"},
+            tools={
+                "tp_fp": "as WEKA Explorer's 'Correctly Classified Instances', caret's "
+                "confusionMatrix on the pooled predictions and accuracy_score(y, "
+                "cross_val_predict(...)) report",
+                "avg": "the resample mean, as caret's train() Accuracy, scikit-learn's "
+                "cross_val_score().mean(), tidymodels' collect_metrics() and WEKA "
+                "Experimenter's Percent_correct report",
+            },
+        ),
+        _count(
+            "error",
+            "error",
+            variants=("tp_fp", "avg"),
+            scope="all",
+            higher_is_better=False,
+            aliases=("mmce", "error_rate", "zero_one_loss"),
+            per_sample=True,
+            intervals={"tp_fp": "bootstrap", "avg": "corrected_t"},
+            tests={"tp_fp": "mcnemar", "avg": "corrected_t"},
+            tools={
+                "tp_fp": "as WEKA Explorer's 'Incorrectly Classified Instances' and "
+                "scikit-learn's zero_one_loss(y, cross_val_predict(...)) report",
+                "avg": "as mlr's mmce and mlr3's classif.ce (the mean over the resampling "
+                "iterations) report",
+            },
         ),
         _sample("f_samples", "F (samples)", scorers={"f1_samples": "tp_fp"}),
         _sample("jaccard_samples", "Jaccard (samples)", scorers={"jaccard_samples": "tp_fp"}),
@@ -212,6 +291,12 @@ REGISTRY: dict[str, Metric] = {
             aliases=("roc_auc",),
             scorers={"roc_auc": "merge"},
             intervals={"merge": "delong", "avg": "corrected_t"},
+            tools={
+                "avg": "as scikit-learn's cross_val_score(scoring='roc_auc').mean(), caret's "
+                "ROC (twoClassSummary) and tidymodels' collect_metrics() report",
+                "merge": "as WEKA Explorer's ROC Area and roc_auc_score(y, cross_val_predict("
+                "..., method='predict_proba')[:, 1]) report",
+            },
         ),
         _score(
             "average_precision",
@@ -224,6 +309,8 @@ REGISTRY: dict[str, Metric] = {
             "Brier",
             higher_is_better=False,
             scorers={"neg_brier_score": "merge"},
+            probabilities=True,
+            per_sample=True,
         ),
         _score(
             "log_loss",
@@ -232,6 +319,8 @@ REGISTRY: dict[str, Metric] = {
             bounds=(0.0, math.inf),
             scorers={"neg_log_loss": "merge"},
             intervals={},
+            probabilities=True,
+            per_sample=True,
         ),
     )
 }
@@ -279,23 +368,16 @@ def _table() -> dict[str, Resolved]:
         for scorer, variant in m.scorers.items():
             sign = -1 if scorer.startswith("neg_") else 1
             out.setdefault(scorer, Resolved(m.name, variant, sign))
-            if sign < 0:  # the negated pooled name: "neg_brier_merge"
-                out.setdefault(f"neg_{m.name}_{variant}", Resolved(m.name, variant, sign))
-            averages: tuple[Any, ...] = ()
-            if m.kind == "count" and m.scope == "class":
-                averages = AVERAGES[1:]
-            elif m.kind == "score":
-                averages = ("macro", "weighted")
-            for avg in averages:
+            for avg in m.averages[1:]:
                 key = f"{scorer}_ovr_{avg}" if m.name == "auc" else f"{scorer}_{avg}"
                 out.setdefault(key, Resolved(m.name, variant, sign, avg))
+    for m in REGISTRY.values():  # the negated pooled name: "neg_brier_merge"
+        if not m.higher_is_better:
+            out.setdefault(scoring_name(m.name), Resolved(m.name, m.pooled, -1))
     for m in REGISTRY.values():
         for alias in m.aliases:
             named(m, alias)
     return out
-
-
-_NAMES = _table()
 
 
 def names(kind: str | Iterable[str] | None = None) -> list[str]:
@@ -345,27 +427,26 @@ def resolve(
         An unknown name (the message lists the accepted ones) or a kind or variant the caller
         does not compute.
     """
-    hit = _NAMES.get(name) if isinstance(name, str) else None
+    table = _spellings()
+    hit = table.get(name) if isinstance(name, str) else None
     if multilabel and isinstance(name, str):
         for m in REGISTRY.values():
             if name in m.multilabel_scorers:
                 hit = Resolved(m.name, "tp_fp")
     allowed = None if kinds is None else set(kinds)
-    accepted = [
-        n for n, r in _NAMES.items() if allowed is None or REGISTRY[r.metric].kind in allowed
-    ]
+    accepted = [m for m in REGISTRY.values() if allowed is None or m.kind in allowed]
     if hit is None:
         raise ValueError(
             f"{argument}={name!r} is not a metric cvframe knows; pass one of "
-            f"{few(accepted, 12)} (a metric name, optionally with its aggregation: "
-            f"{', '.join('_' + v for v in VARIANTS)}; scikit-learn scorer names map to "
-            "the pooled metric)."
+            f"{few([m.name for m in accepted], 20)}, optionally with its aggregation "
+            f"({', '.join('_' + v for v in VARIANTS)}), or a scikit-learn scorer name "
+            f"({few([s for m in accepted for s in m.scorers], 20)}: the pooled metric)."
         )
     entry = REGISTRY[hit.metric]
     if allowed is not None and entry.kind not in allowed:
         raise ValueError(
             f"{argument}={name!r} is a {entry.kind} metric; this function computes "
-            f"{' and '.join(sorted(allowed))} metrics: {few(accepted, 12)}."
+            f"{' and '.join(sorted(allowed))} metrics: {few([m.name for m in accepted], 20)}."
         )
     if variants is not None and hit.variant is not None and hit.variant not in set(variants):
         offered = [display(hit.metric, v) for v in entry.variants if v in set(variants)]
@@ -376,35 +457,69 @@ def resolve(
     return hit
 
 
-def display(metric: str, variant: str | None = None) -> str:
+def display(metric: str, variant: str | None = None, *, tilde: bool = False) -> str:
     """How a sentence names a metric and its variant: ``F_tp,fp``, ``F_avg``, ``AUC_merge``,
-    ``pooled precision``; F and AUC carry their subscripts as the paper writes them."""
+    ``Brier_avg``, ``pooled precision``; F and the score metrics carry their subscripts as
+    the paper writes F's and AUC's.
+
+    ``tilde``: a skip variant as the paper's figures mark it, ``~F_avg`` for ``F_avg,skip``
+    (short enough for a legend).
+
+    >>> display("f", "pr_re_skip"), display("f", "pr_re_skip", tilde=True)
+    ('F_pr,re,skip', '~F_pr,re')
+    """
     entry = REGISTRY[metric]
     if variant is None:
         return entry.display
-    if metric in ("f", "auc"):
-        return f"{entry.display}_{variant.replace('tp_fp', 'tp,fp').replace('_skip', ',skip')}"
+    if metric == "f" or entry.kind == "score":
+        base = variant.removesuffix("_skip") if tilde else variant
+        text = f"{entry.display}_{base.replace('_', ',')}"
+        return "~" + text if tilde and base != variant else text
     return VARIANTS[variant].format(entry.display)
+
+
+def scoring_name(metric: str) -> str:
+    """The pooled ``metric`` as a search's ``scoring_`` names it (``neg_``: negated, so that
+    higher is better, as scikit-learn's scorers).
+
+    >>> scoring_name("f"), scoring_name("brier"), scoring_name("hamming_loss")
+    ('f_tp_fp', 'neg_brier_merge', 'neg_hamming_loss')
+    """
+    m = REGISTRY[metric]
+    sign = "" if m.higher_is_better else "neg_"
+    if m.kind == "sample" or m.name == "accuracy":  # accuracy: every sample counted once
+        return sign + m.name
+    return sign + spelled(m.name, m.pooled)
+
+
+_BUILT: dict[tuple[tuple[str, int], ...], dict[str, Resolved]] = {}
+
+
+def _spellings() -> dict[str, Resolved]:
+    """:func:`_table` of the registry as it is now (an entry added at run time is known at
+    once; the table is built once per state of the registry)."""
+    key = tuple((name, id(m)) for name, m in REGISTRY.items())
+    if key not in _BUILT:
+        _BUILT.clear()
+        _BUILT[key] = _table()
+    return _BUILT[key]
 
 
 #: scikit-learn scorer names -> the pooled metric that stands for them under
 #: cross-validation (derived from :data:`REGISTRY`).
 SCORER_ALIASES: dict[str, str] = {
-    scorer: ("neg_" if scorer.startswith("neg_") else "") + spelled(m.name, variant)
+    scorer: scoring_name(m.name)
     for m in REGISTRY.values()
     if m.kind != "sample"
-    for scorer, variant in m.scorers.items()
+    for scorer in m.scorers
 }
-SCORER_ALIASES["accuracy"] = "accuracy"
 #: The same for a multilabel ``y`` (sample-based scorers; ``"accuracy"`` is the subset
 #: accuracy), looked up before :data:`SCORER_ALIASES`.
 MULTILABEL_SCORER_ALIASES: dict[str, str] = {
-    **{
-        scorer: ("neg_" if scorer.startswith("neg_") else "") + m.name
-        for m in REGISTRY.values()
-        if m.kind == "sample"
-        for scorer in (*m.scorers, *m.multilabel_scorers)
-    },
+    scorer: scoring_name(m.name)
+    for m in REGISTRY.values()
+    if m.kind == "sample"
+    for scorer in (*m.scorers, *m.multilabel_scorers)
 }
 
 

@@ -46,8 +46,9 @@ __all__ = [
     "weighted",
 ]
 
-#: Metrics that can be averaged over classes.
-METRICS = ("precision", "recall", "f", "accuracy", "jaccard")
+#: Metrics that can be averaged over classes: every metric of counts with one value per
+#: class (the rows of :data:`cvframe.formulas.METRIC_SPECS` not over every class).
+METRICS = tuple(name for name, spec in formulas.METRIC_SPECS.items() if not spec.over_classes)
 #: Fold aggregations that compose with class averaging (``None`` keeps the fold dim).
 FOLD_METHODS = ("tp_fp", "avg", "pr_re", None)
 #: The two definitions of macro-F in use.

@@ -469,7 +469,7 @@ def test_report_shows_brier_next_to_auc():
     assert row["brier_avg"] == pytest.approx(float(scores.brier(df).mean()))
     assert row["brier_merge"] == pytest.approx(float(scores.brier(df, "merge").mean()))
     text = cvframe.report.report(df.cv.counts(), scores=df)
-    assert "brier_merge" in text and "AUC_merge mixes calibration into ranking" in text
+    assert "Brier_merge" in text and "AUC_merge mixes calibration into ranking" in text
     # decision values: no Brier columns, the AUC table stays
     dv = df.assign(score=df.score * 10 - 5)
     out = json.loads(cvframe.report.report(dv.cv.counts(), scores=dv, format="json"))

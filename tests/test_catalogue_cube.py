@@ -427,7 +427,7 @@ ERRORS = [
         lambda: reduce.aggregate(datasets.table1(), "f1"),
         ValueError,
         r"metric='f1' is not valid; expected one of \['precision', 'recall', 'f', 'accuracy', "
-        r"'specificity', 'jaccard'\]",
+        r"'specificity', 'jaccard', 'error'\]",
     ),
     (
         "unknown fold_method",

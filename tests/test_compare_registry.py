@@ -210,7 +210,6 @@ BAD = [
     ({"rope": np.inf}, ValueError, "rope=inf"),
     ({"beta": -1}, ValueError, "beta=-1"),
     ({"zero_division": "skip"}, ValueError, "zero_division"),
-    ({"metric": "specificity", "average": "macro"}, ValueError, "average=None"),
 ]
 
 

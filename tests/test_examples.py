@@ -36,7 +36,7 @@ EXAMPLES = {
         "F_avg favours the classifier that makes more false positives.",
     ],
     "plots.py": [],
-    "reconcile.py": ["is error avg", "is accuracy pooled", "is F_avg", "sum of parts"],
+    "reconcile.py": ["is fold-averaged error", "is pooled accuracy", "is F_avg", "sum of parts"],
     "sklearn_f1.py": ["cross_val_score"],
     "thresholds.py": [
         "pooled choice (max F_tp,fp)",

@@ -85,11 +85,11 @@ def test_caret_resample_mean_of_accuracy_is_accuracy_avg():
     frame = pd.concat(rows, ignore_index=True)
     reported = float(np.mean(per_fold))
     e = explain(reported, frame, "accuracy")
-    assert "accuracy avg, mean over repeats" in list(e.matches["name"])
-    assert not any(n.startswith("accuracy pooled") for n in e.matches["name"])
+    assert "fold-averaged accuracy, mean over repeats" in list(e.matches["name"])
+    assert not any(n.startswith("pooled accuracy") for n in e.matches["name"])
     # the same number, as caret prints it (4 digits, percent)
     e2 = explain(f"{100 * reported:.2f}", frame, "accuracy")
-    assert "accuracy avg, mean over repeats" in list(e2.matches["name"])
+    assert "fold-averaged accuracy, mean over repeats" in list(e2.matches["name"])
     assert "read as" in e2.text
 
 

@@ -652,7 +652,7 @@ def test_unknown_metric_and_fold_method_list_the_valid_ones(func):
     with pytest.raises(
         ValueError,
         match=r"metric='f1' is not valid; expected one of "
-        r"\['precision', 'recall', 'f', 'accuracy', 'jaccard'\]",
+        r"\['precision', 'recall', 'f', 'accuracy', 'specificity', 'jaccard'\]",
     ):
         func(ds, "f1")
     with pytest.raises(

@@ -316,7 +316,7 @@ def test_end_to_end(tmp_path, data, two, capsys):
     assert main(["report", str(path)]) == 0
     out = capsys.readouterr().out
     assert "task=multilabel" in out and "Multilabel metrics" in out
-    assert "auc_merge" in out  # the score_<label> columns, scored label by label
+    assert "AUC_avg" in out  # the score_<label> columns, scored label by label
     assert main(["report", str(path), "--format", "html", "--out", str(tmp_path / "o")]) == 0
     assert "f_samples" in (tmp_path / "o" / "report.html").read_text()
     assert main(["report", str(path), "--pos-label", "1"]) == 2

@@ -221,11 +221,11 @@ def _caret_reported(source: str, metric: str) -> float:
 @pytest.mark.parametrize(
     ("source", "metric", "kind", "expected"),
     [
-        ("results", "Accuracy", "accuracy", "accuracy avg, mean over repeats"),
+        ("results", "Accuracy", "accuracy", "fold-averaged accuracy, mean over repeats"),
         ("results", "F", "f", "F_avg, mean over repeats"),
         ("results", "ROC", "auc", "AUC_avg, mean over repeats"),
         ("confusionMatrix", "F1", "f", "F_tp,fp, pooled over repeats"),
-        ("confusionMatrix", "Accuracy", "accuracy", "accuracy pooled over repeats"),
+        ("confusionMatrix", "Accuracy", "accuracy", "pooled accuracy, pooled over repeats"),
     ],
 )
 def test_explain_caret_printed_numbers(source, metric, kind, expected):
@@ -251,7 +251,7 @@ def test_explain_weka_explorer_f_measure_is_pooled():
     assert list(e.matches["name"]) == ["F_tp,fp"], e.text
     correct = [ln for ln in summary.splitlines() if "Correctly Classified" in ln][-1].split()[-2]
     e = explain(correct, frame, "accuracy")  # a percent: 78.3505
-    assert list(e.matches["name"]) == ["accuracy pooled"], e.text
+    assert list(e.matches["name"]) == ["pooled accuracy"], e.text
 
 
 def test_explain_weka_experimenter_mean_is_f_avg_over_repeats():

@@ -45,7 +45,7 @@ def test_mlr_mean_fold_error_vs_pooled_error():
     assert round(np.mean(fold_err), 4) == 0.0397 and sum(errors) / sum(sizes) == 0.04
     r = reconcile("0.0397", "0.04", df, metric="mmce")
     assert r.metric == "error" and all(r.matched)
-    assert r.names == ("error avg", "error pooled")
+    assert r.names == ("fold-averaged error", "pooled error")
     _sums_to_gap(r)
     parts = dict(zip(r.parts["part"], r.parts["value"], strict=True))
     # pooled error is the fold-size-weighted mean of fold errors: all of the gap is weighting
@@ -57,7 +57,7 @@ def test_mlr_mean_fold_error_vs_pooled_error():
 def test_gridsearch_best_score_over_50_49_1_vs_pooled():
     df = _frame([50, 49, 1], [0, 0, 1])
     r = reconcile("0.667", "0.99", df, metric="accuracy")
-    assert r.names == ("accuracy avg", "accuracy pooled") and all(r.matched)
+    assert r.names == ("fold-averaged accuracy", "pooled accuracy") and all(r.matched)
     assert r.computed[0] == pytest.approx(2 / 3) and r.computed[1] == pytest.approx(0.99)
     _sums_to_gap(r)
     weighting = r.parts.set_index("part")["value"]["fold-size weighting"]

@@ -237,4 +237,4 @@ def test_the_command_lines_metric_takes_the_scikit_learn_names(tmp_path, capsys)
     assert "F_tp,fp" in capsys.readouterr().out
     assert main(["explain", str(path), "--reported", "0.583", "--metric", "f2"]) == 2
     err = capsys.readouterr().err
-    assert "--metric 'f2' is not valid" in err
+    assert "--metric 'f2' is not a metric cvframe knows" in err and "'f1'" in err

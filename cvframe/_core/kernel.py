@@ -47,8 +47,9 @@ __all__ = [
 
 #: The fold aggregations :func:`fold_aggregates` computes, in the order of its output rows.
 AGGREGATIONS = ("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip")
-#: Metric codes of the compiled loop (from the one metric table, :data:`formulas.METRIC_SPECS`).
-METRIC_CODES = {name: spec.code for name, spec in METRIC_SPECS.items()}
+#: Metric codes of the compiled loop (from the one metric table, :data:`formulas.METRIC_SPECS`;
+#: a metric over every class has no branch: :mod:`cvframe.reduce.whole` computes it).
+METRIC_CODES = {name: spec.code for name, spec in METRIC_SPECS.items() if not spec.over_classes}
 #: "auto" (numba when installed and the input is large enough), "numba" or "numpy".
 ENGINE = os.environ.get("CVFRAME_KERNEL", "auto")
 #: Smallest input (cells x folds) the compiled pass is used for under ``ENGINE="auto"``.

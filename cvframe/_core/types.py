@@ -13,10 +13,12 @@ ZeroDivision = Literal["warn"] | float
 FoldMethod = Literal["tp_fp", "avg", "pr_re", None]
 #: Fold aggregations of Cohen's kappa.
 KappaFoldMethod = Literal["tp_fp", "avg", None]
-#: Metrics that can be averaged over classes.
-Metric = Literal["precision", "recall", "f", "accuracy", "jaccard"]
-#: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds.
-CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard"]
+#: Metrics that can be averaged over classes (:data:`cvframe.multiclass.METRICS`; literal for
+#: the type checker, ``tests/test_metric_registry.py`` checks it against the registry).
+Metric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard"]
+#: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds (the rows of
+#: :data:`cvframe.formulas.METRIC_SPECS`).
+CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard", "error"]
 #: The two definitions of macro-F in use.
 Definition = Literal["mean", "f_of_means"]
 #: Accuracy per fold (None), pooled over folds or averaged over folds.

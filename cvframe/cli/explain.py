@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from .. import metrics
 from ..readers import FORMATS as READER_FORMATS
 from ._common import UserError, integer, label, number
 
@@ -21,8 +22,9 @@ OPTIONS = {
     "format": "--format-in",
 }
 
-#: The metrics ``--metric`` takes (scikit-learn scorer names for them are accepted too).
-METRICS = ["f", "accuracy", "auc"]
+#: The metrics ``--metric`` takes: the count and score metrics of the registry (any other
+#: name of one, a scikit-learn scorer name among them, is accepted too).
+METRICS = metrics.names(("count", "score"))
 
 #: The formats ``--format-in`` can force.
 FORMATS_IN = list(READER_FORMATS)
@@ -34,9 +36,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "explain",
         help="which fold aggregation a reported number matches",
         description="Compute every fold aggregation of a metric (F_tp,fp, F_avg, F_pr,re, "
-        "the skip variants, macro/micro/weighted; accuracy pooled/avg; AUC_avg/AUC_merge) "
-        "from a tool's fold outputs, and say which ones the reported number matches within "
-        "the rounding of its digits.",
+        "the skip variants, macro/micro/weighted; pooled and fold-averaged accuracy; "
+        "AUC_avg/AUC_merge) from a tool's fold outputs, and say which ones the reported "
+        "number matches within the rounding of its digits.",
     )
     p.add_argument(
         "file",
@@ -51,8 +53,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--metric",
         default="f",
         metavar="M",
-        help=f"the metric: {', '.join(METRICS)}, or a scikit-learn scorer name for one (f1, "
-        "accuracy, roc_auc)",
+        help=f"the metric: {', '.join(METRICS)}, or another name of one (a scikit-learn "
+        "scorer name: f1, roc_auc...)",
     )
     p.add_argument(
         "--format-in",

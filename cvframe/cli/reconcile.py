@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ._common import UserError, integer, number
-from .explain import FORMATS_IN, pos_label_of, read_data
+from .explain import FORMATS_IN, METRICS, pos_label_of, read_data
 
 __all__ = ["OPTIONS", "add_parser", "run"]
 
@@ -50,8 +50,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "--metric",
         default="f",
         metavar="M",
-        help="f, accuracy, error (mlr's mmce), precision, recall, specificity, "
-        "balanced_accuracy, auc, or a scikit-learn scorer name (f1, roc_auc...)",
+        help=f"the metric: {', '.join(METRICS)} (error: mlr's mmce), or another name of "
+        "one (a scikit-learn scorer name: f1, roc_auc...)",
     )
     p.add_argument(
         "--format-in",

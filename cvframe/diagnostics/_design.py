@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import reduce
+from .. import metrics, reduce
 from .._core.labels import frame as labels_frame
 from ..errors import UndefinedMetricWarning
 from ..schema import CLASS, COUNTS, DUPLICATE, FOLD, REPEAT, SUBSET, TRUE, read_counts
@@ -34,7 +34,7 @@ MODEL = "model"
 PARAM = "param"
 #: The metrics a model must beat the baselines on, as :func:`cvframe.compare.compare` names
 #: them, with the names the findings show.
-BASELINE_METRICS = {"f": "F", "accuracy": "accuracy"}
+BASELINE_METRICS = {m.name: m.display for m in metrics.REGISTRY.values() if m.baseline}
 
 
 def split_subsets(ds: xr.Dataset) -> tuple[xr.Dataset, xr.Dataset | None]:

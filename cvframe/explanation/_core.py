@@ -1,8 +1,10 @@
 """The matching of one reported number: :func:`explain`, its parser and its tables.
 
-Computes every fold aggregation of a metric and keeps those within the rounding of the
-reported number's digits; the tables say what each aggregation is and which tools report it
-(shared with :func:`cvframe.explain.reconcile`).
+Computes every fold aggregation of a metric of :data:`cvframe.metrics.REGISTRY` (each of its
+variants, each class average, per repeat and over repeats, through :mod:`cvframe.measure`)
+and keeps those within the rounding of the reported number's digits; what each aggregation
+is and which tools report it come from the registry too (shared with
+:func:`cvframe.explain.reconcile`).
 """
 
 from __future__ import annotations
@@ -11,20 +13,19 @@ import math
 import warnings
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from typing import Any, Literal
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import formulas, multiclass, reduce, scores
+from .. import formulas, measure, metrics, multiclass, scores
 from .._core import checks as _checks
 from ..errors import user_stacklevel
+from ..schema import CLASS, REPEAT
+from ..tidy import all_folds
 
 __all__ = [
-    "ACCURACY",
-    "AUC_TABLE",
-    "F_BINARY",
     "Explanation",
     "as_cube",
     "base_metric",
@@ -32,121 +33,40 @@ __all__ = [
     "parse_reported",
 ]
 
-#: The metrics :func:`explain` knows (all in [0, 1]).
-METRICS = ("f", "accuracy", "auc")
-_ALIASES = {"f1": "f", "f_measure": "f", "acc": "accuracy", "roc_auc": "auc"}
+#: The kinds of metric :func:`explain` and :func:`cvframe.reconcile` read: of the counts
+#: cube, or of the scores of a predictions frame.
+KINDS = ("count", "score")
 
 
-def base_metric(metric: Any, known: Any) -> Any:
-    """The metric a name stands for: a scikit-learn scorer name (``"f1"``, ``"roc_auc"``,
-    ``"balanced_accuracy"``: :data:`cvframe.formulas.SCORER_ALIASES`) or a pooled name
-    (``"f_tp_fp"``, ``"auc_merge"``) gives its metric (``"f"``, ``"auc"``); a name in
-    ``known`` is kept. Anything else is returned as is, for the caller's check.
+def base_metric(metric: Any, known: Any = None) -> Any:
+    """The registry metric a name stands for: any spelling :func:`cvframe.metrics.resolve`
+    takes (a scikit-learn scorer name, a pooled name, an alias); a name in ``known`` is
+    kept. Anything else is returned as is, for the caller's check.
 
-    >>> base_metric("f1", ["f"]), base_metric("roc_auc", ["auc"]), base_metric("f", ["f"])
-    ('f', 'auc', 'f')
+    >>> base_metric("f1"), base_metric("roc_auc"), base_metric("f_tp_fp"), base_metric("mmce")
+    ('f', 'auc', 'f', 'error')
     """
-    if not isinstance(metric, str) or metric in known:
+    if not isinstance(metric, str) or (known is not None and metric in known):
         return metric
-    name = _ALIASES.get(metric, metric)
-    pooled = formulas.SCORER_ALIASES.get(name, name)
-    for suffix in ("_tp_fp", "_merge"):
-        if pooled.endswith(suffix) and pooled[: -len(suffix)] in known:
-            return pooled[: -len(suffix)]
-    return pooled if pooled in known else name
+    try:
+        return metrics.resolve(metric).metric
+    except ValueError:
+        return metric
 
 
-_FOLD: dict[Any, tuple[str, str]] = {
-    "tp_fp": ("tp,fp", "counts pooled over folds"),
-    "avg": ("avg", "per fold, then the mean over folds"),
-    "pr_re": ("pr,re", "from the fold means of precision and recall"),
+def check_metric(metric: Any) -> metrics.Metric:
+    """The registry entry of ``metric``, which must be a count or a score metric."""
+    return metrics.REGISTRY[metrics.resolve(metric, kinds=KINDS).metric]
+
+
+#: Class averages as a name says them, and what they are (``{}``: the metric's name).
+_AVERAGED = {
+    "macro": "the mean over classes of each class's {}",
+    "macro_f_of_means": "{} of the class-mean precision and the class-mean recall",
+    "micro": "{} of the counts summed over classes",
+    "weighted": "the support-weighted mean over classes of each class's {}",
 }
-
-#: What each binary aggregation is, and which tools report it.
-F_BINARY = {
-    "f_tp_fp": (
-        "F_tp,fp",
-        "pooled F: TP, FP, FN summed over folds, then F",
-        "as WEKA Explorer's F-Measure and scikit-learn's "
-        "f1_score(y, cross_val_predict(...)) report",
-    ),
-    "f_avg": (
-        "F_avg",
-        "mean of per-fold F",
-        "the mean over folds of per-fold F1, as scikit-learn's "
-        "cross_val_score(scoring='f1').mean(), caret's resample mean and tidymodels' "
-        "collect_metrics() report",
-    ),
-    "f_pr_re": (
-        "F_pr,re",
-        "F of the fold-mean precision and the fold-mean recall",
-        "what one gets by computing F from a reported mean precision and mean recall",
-    ),
-    "f_avg_skip": (
-        "F_avg,skip",
-        "mean of per-fold F over the folds where precision and recall are defined",
-        "what a mean that drops undefined folds (R's mean(x, na.rm = TRUE)) reports",
-    ),
-    "f_pr_re_skip": (
-        "F_pr,re,skip",
-        "F of the mean precision and recall over the folds where both are defined",
-        "what F of NaN-skipping means of precision and recall gives",
-    ),
-}
-
-#: A pooled number over every repeat's folds, and who reports it.
-_ALL_REPEATS = "{}, over the folds of all repeats"
 _CARET = "as caret's confusionMatrix(fit$pred) on the predictions of all repeats reports"
-
-ACCURACY: dict[Any, tuple[str, str, str]] = {
-    "pooled": (
-        "accuracy pooled",
-        "correct predictions over all test samples of all folds",
-        "as WEKA Explorer's 'Correctly Classified Instances', caret's confusionMatrix on the "
-        "pooled predictions and accuracy_score(y, cross_val_predict(...)) report",
-    ),
-    "avg": (
-        "accuracy avg",
-        "mean of per-fold accuracy",
-        "the resample mean, as caret's train() Accuracy, scikit-learn's "
-        "cross_val_score().mean(), tidymodels' collect_metrics() and WEKA Experimenter's "
-        "Percent_correct report",
-    ),
-}
-
-AUC_TABLE = {
-    "auc_avg": (
-        "AUC_avg",
-        "mean of per-fold AUC",
-        "as scikit-learn's cross_val_score(scoring='roc_auc').mean(), caret's ROC "
-        "(twoClassSummary) and tidymodels' collect_metrics() report",
-    ),
-    "auc_merge": (
-        "AUC_merge",
-        "AUC of all folds' scores ranked together",
-        "as WEKA Explorer's ROC Area and roc_auc_score(y, cross_val_predict(..., "
-        "method='predict_proba')[:, 1]) report",
-    ),
-}
-
-_MULTI = {
-    "macro": ("macro", "the mean over classes of each class's F", "average='macro'"),
-    "macro_f_of_means": (
-        "macro F-of-means",
-        "F of the class-mean precision and the class-mean recall",
-        None,
-    ),
-    "micro": (
-        "micro",
-        "F of the counts summed over classes (accuracy for single-label data)",
-        "average='micro'",
-    ),
-    "weighted": (
-        "weighted",
-        "the support-weighted mean over classes of each class's F",
-        "average='weighted'",
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -170,7 +90,7 @@ class Explanation:
     candidates : pandas.DataFrame
         Every aggregation computed, same columns, nearest first.
     reference : str or None
-        The recommended pooled aggregation (``F_tp,fp``, ``accuracy pooled``) or, for AUC,
+        The recommended pooled aggregation (``F_tp,fp``, ``pooled accuracy``) or, for AUC,
         the other method.
     text : str
         One paragraph a reviewer can paste.
@@ -193,8 +113,11 @@ class Explanation:
 # --- the reported number ---------------------------------------------------------------------
 
 
-def parse_reported(value: Any, digits: Any) -> tuple[str, float, int, bool]:
-    """The reported text, the value as a fraction, its digits, and whether it was a percent."""
+def parse_reported(
+    value: Any, digits: Any, bounds: tuple[float, float] = (0.0, 1.0)
+) -> tuple[str, float, int, bool]:
+    """The reported text, the value as a fraction, its digits, and whether it was a percent
+    (read so when ``bounds``, the metric's range, is [0, 1])."""
     percent = False
     if isinstance(value, str):
         text = value.strip()
@@ -211,7 +134,7 @@ def parse_reported(value: Any, digits: Any) -> tuple[str, float, int, bool]:
         value, (int, float, np.integer, np.floating)
     ):
         if isinstance(getattr(value, "dtype", None), np.dtype) and np.ndim(value) == 0:
-            return parse_reported(np.asarray(value)[()], digits)  # a 0-d array: its scalar
+            return parse_reported(np.asarray(value)[()], digits, bounds)  # a 0-d array
         raise TypeError(
             f"value={value!r} must be a number or its text (e.g. '0.873'), "
             f"not {type(value).__name__}."
@@ -232,12 +155,13 @@ def parse_reported(value: Any, digits: Any) -> tuple[str, float, int, bool]:
         places = max(0, -int(exp)) if isinstance(exp, int) else 0
     else:
         places = _checks.integer("digits", digits, low=0, high=15)
-    if percent or num > 1:
+    low, high = bounds
+    if percent or (num > high and high == 1.0):  # a share in [0, 1] printed as a percent
         if num > 100 or num < 0:
             raise ValueError(f"value={value!r} is neither in [0, 1] nor a percent in [0, 100].")
         num, places, percent = num / 100, places + 2, True
-    if num < 0:
-        raise ValueError(f"value={value!r} is negative; the metrics are in [0, 1].")
+    if not low <= num <= high:
+        raise ValueError(f"value={value!r} is outside the metric's range [{low:g}, {high:g}].")
     return shown, num, places, percent
 
 
@@ -273,88 +197,111 @@ def _row(name: str, value: float, meaning: str, tools: str | None) -> dict[str, 
     return {"name": name, "value": value, "meaning": meaning, "tools": tools or ""}
 
 
-def _class_average(ds: xr.Dataset, kind: str, fm: Any, beta: float, **dim: Any) -> xr.DataArray:
-    """F averaged over the classes the ``kind`` way (a key of ``_MULTI``), folds the ``fm``
-    way."""
-    if kind in ("macro", "macro_f_of_means"):
-        how: Literal["mean", "f_of_means"] = "mean" if kind == "macro" else "f_of_means"
-        return multiclass.macro(ds, "f", fm, how, beta, zero_division=0, **dim)
-    average = multiclass.micro if kind == "micro" else multiclass.weighted
-    return average(ds, "f", fm, beta, zero_division=0, **dim)
+def _meaning(entry: metrics.Metric, variant: str) -> str:
+    """What a variant of a metric computes, in words (``"mean of per-fold F"``)."""
+    return metrics.MEANINGS[variant].format(entry.display)
 
 
-def _f_rows(ds: xr.Dataset, beta: float) -> tuple[list[dict[str, Any]], str]:
-    if ds.attrs.get("task") == "multiclass" and ds.sizes.get("class", 1) > 1:
-        rows: list[dict[str, Any]] = []
-        for fm, (short, how) in _FOLD.items():
-            for kind, (label, meaning, avg) in _MULTI.items():
-                da = _class_average(ds, kind, fm, beta)
-                tools = None
-                if avg and fm == "tp_fp":
-                    tools = f"as scikit-learn's f1_score(y, cross_val_predict(...), {avg}) reports"
-                    if kind == "weighted":
-                        tools += " and WEKA Explorer's 'Weighted Avg.' F-Measure"
-                elif avg and fm == "avg":
-                    tools = (
-                        f"as scikit-learn's cross_val_score(scoring='f1_{avg[9:-1]}').mean() "
-                        "reports"
-                    )
-                rows += _rows(f"{label} F_{short}", f"{meaning}, {how}", tools, da)
-                if fm == "tp_fp" and _repeated(ds):
-                    da = _class_average(ds, kind, fm, beta, dim=("repeat", "fold"))
-                    rows += _rows(
-                        f"{label} F_{short}, pooled over repeats",
-                        f"{meaning}, counts pooled over the folds of all repeats",
-                        None,
-                        da,
-                    )
-        return rows, "macro F_tp,fp"
-    res = reduce.f_methods(ds, beta=beta, zero_division=0)
-    rows = []
-    if _repeated(ds):
-        da = reduce.f_tp_fp(ds, dim=("repeat", "fold"), beta=beta, zero_division=0)
-        label, meaning, _ = F_BINARY["f_tp_fp"]
-        rows += _rows(f"{label}, pooled over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
-    for var, (label, meaning, tools) in F_BINARY.items():
-        base = var.replace("_skip", "")
-        if var != base and res[var].equals(res[base]):
-            continue  # no undefined fold: the skip variant is the same number
-        rows += _rows(label, meaning, tools, res[var])
-    return rows, "F_tp,fp"
+def _averages(entry: metrics.Metric, variant: str) -> list[str]:
+    """The class averages of a per-class metric of a multiclass cube (F of the class-mean
+    precision and recall for a metric that has it per fold: F)."""
+    if variant.endswith("_skip"):
+        return []
+    out = [a for a in entry.averages if a is not None]
+    return out[:1] + ["macro_f_of_means"] + out[1:] if "pr_re" in entry.variants else out
 
 
-def _accuracy_rows(ds: xr.Dataset) -> tuple[list[dict[str, Any]], str]:
-    rows = []
-    for how, (label, meaning, tools) in ACCURACY.items():
-        rows += _rows(label, meaning, tools, reduce.accuracy(ds, how=how, zero_division=0))
-    if _repeated(ds):
-        label, meaning, _ = ACCURACY["pooled"]
-        da = reduce.accuracy(ds, how="pooled", dim=("repeat", "fold"), zero_division=0)
-        rows += _rows(f"{label} over repeats", _ALL_REPEATS.format(meaning), _CARET, da)
-    return rows, "accuracy pooled"
+def _value(ds: xr.Dataset, metric: str, variant: str, average: Any, beta: float) -> xr.DataArray:
+    """A variant of a count metric, class-averaged; undefined cells count as 0."""
+    if average == "macro_f_of_means":
+        m, fm = cast(Any, metric), cast(Any, variant)
+        return multiclass.macro(ds, m, fm, "f_of_means", beta, zero_division=0)
+    return measure.cube(ds, metric, variant, average, beta=beta, zero_division=0)
 
 
-def _auc_rows(df: pd.DataFrame, pos_label: Any) -> tuple[list[dict[str, Any]], None]:
-    repeat = "repeat" if "repeat" in df.columns else None
+def _tools(entry: metrics.Metric, variant: str, average: str) -> str | None:
+    """Which tools report a class average of a pooled or fold-averaged metric."""
+    scorer = next(iter(entry.scorers), None)
+    if scorer is None or average not in ("macro", "micro", "weighted"):
+        return None
+    if variant == "tp_fp":
+        text = (
+            f"as scikit-learn's {scorer}_score(y, cross_val_predict(...), "
+            f"average='{average}') reports"
+        )
+        return text + (" and WEKA Explorer's 'Weighted Avg.'" if average == "weighted" else "")
+    if variant == "avg":
+        return f"as scikit-learn's cross_val_score(scoring='{scorer}_{average}').mean() reports"
+    return None
+
+
+def _count_rows(ds: xr.Dataset, metric: str, beta: float) -> tuple[list[dict[str, Any]], str]:
+    """Every aggregation of a count metric: each variant (each class average of a per-class
+    metric of a multiclass cube), per repeat, over repeats, and pooled over all repeats."""
+    entry = metrics.REGISTRY[metric]
+    multi = ds.attrs.get("task") == "multiclass" and ds.sizes.get(CLASS, 1) > 1
+    averaged = multi and entry.scope == "class"
+    flat = all_folds(ds) if _repeated(ds) else None
+    rows: list[dict[str, Any]] = []
+    for variant in entry.variants:
+        name, means = metrics.display(metric, variant), _meaning(entry, variant)
+        for average in _averages(entry, variant) if averaged else [None]:
+            label, meaning, tools = name, means, entry.tools.get(variant)
+            if average is not None:
+                kind = average.replace("_f_of_means", " F-of-means")
+                label, tools = f"{kind} {name}", _tools(entry, variant, average)
+                meaning = f"{_AVERAGED[average].format(entry.display)}, {means}"
+            value = _value(ds, metric, variant, average, beta)
+            base = variant.removesuffix("_skip")
+            if base != variant and value.equals(_value(ds, metric, base, average, beta)):
+                continue  # no undefined fold: the skip variant is the same number
+            if flat is not None and variant == entry.pooled:
+                every = _value(flat, metric, variant, average, beta)
+                over = f"{meaning}, over the folds of all repeats"
+                rows += _rows(f"{label}, pooled over repeats", over, _CARET, every)
+            rows += _rows(label, meaning, tools, value)
+    pooled = metrics.display(metric, entry.pooled)
+    return rows, f"macro {pooled}" if averaged else pooled
+
+
+def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dict[str, Any]], None]:
+    """Every aggregation of a score metric: each variant, per class average of a multiclass
+    frame, per repeat and over repeats (one parse of the frame)."""
+    entry = metrics.REGISTRY[metric]
+    repeat = REPEAT if REPEAT in df.columns else None
     per_class = [c for c in df.columns if str(c).startswith("score_")]
     if "score" not in df.columns and not per_class:
         raise ValueError(
-            "metric='auc' needs scores: a score column (binary) or score_<label> columns "
-            f"per class; the frame has {list(df.columns)[:12]}."
+            f"metric={metric!r} needs scores: a score column (binary) or score_<label> "
+            f"columns per class; the frame has {list(df.columns)[:12]}."
         )
     binary = df["y_true"].nunique() <= 2 and "score" in df.columns
     rows: list[dict[str, Any]] = []
-    averages = [None] if binary else ["macro", "weighted"]
-    for average in averages:
-        res = scores.auc_methods(df, average=average, pos_label=pos_label, repeat=repeat)
-        for var, (label, meaning, tools) in AUC_TABLE.items():
-            name = label if average is None else f"{average} {label}"
-            rows += _rows(name, meaning, tools if average is None else None, res[var])
+    averages = [None] if binary else [a for a in entry.averages if a is not None]
+    with scores.one_parse():
+        for average in averages:
+            for variant in entry.variants:
+                kw = dict(average=average, pos_label=pos_label, repeat=repeat)
+                value = measure.frame(df, metric, variant, **kw)
+                name = metrics.display(metric, variant)
+                name = name if average is None else f"{average} {name}"
+                tools = entry.tools.get(variant) if average is None else None
+                rows += _rows(name, _meaning(entry, variant), tools, value)
     return rows, None
 
 
 def _repeated(ds: xr.Dataset) -> bool:
     return "repeat" in ds.dims and ds.sizes["repeat"] > 1
+
+
+def scored_frame(data: Any, metric: str) -> pd.DataFrame:
+    """``data`` as the predictions frame a score metric reads (a cube has no scores)."""
+    if not isinstance(data, pd.DataFrame):
+        raise ValueError(
+            f"metric={metric!r} needs the predictions frame with scores (data=frame), not a "
+            f"{type(data).__name__}: the counts cube holds no scores."
+        )
+    return data
 
 
 def as_cube(data: Any, pos_label: Any) -> xr.Dataset:
@@ -393,17 +340,15 @@ def _one(row: pd.Series, digits: int) -> str:
     return f"{row['name']} ({row['meaning']}, {_num(row['value'], max(digits + 1, 3))})"
 
 
-#: How the paragraph names the reference, and what it asks to check when nothing matches.
-_LEAD = {
-    "f": "The recommended pooled {name}",
-    "accuracy": "The recommended {name}",
-    "auc": "The other method, {name},",
-}
-_CHECK = {
-    "f": " Check the positive class, beta, and that the number comes from these folds.",
-    "accuracy": " Check that the number comes from these folds.",
-    "auc": " Check the positive class and that the number comes from these folds.",
-}
+def _check(entry: metrics.Metric) -> str:
+    """What the paragraph asks to check when nothing matches."""
+    things = ["the positive class"] if entry.scope == "class" else []
+    if entry.kind == "count" and "beta" in formulas.METRIC_SPECS[entry.kernel].numerator:
+        things.append("beta")
+    things.append("that the number comes from these folds")
+    listed = things[0] if len(things) == 1 else ", ".join(things[:-1])
+    listed += "" if len(things) == 1 else ("," if len(things) > 2 else "") + " and " + things[-1]
+    return f" Check {listed}."
 
 
 def _text(e: Explanation, percent: bool) -> str:
@@ -421,12 +366,14 @@ def _text(e: Explanation, percent: bool) -> str:
             found = cands[cands["name"].str.startswith(reference)]
         ref = found.iloc[0] if len(found) else None
 
+    scored = metrics.REGISTRY[e.metric].kind == "score"
+
     def ref_text(best: pd.Series | None) -> str:
         if ref is None:
             return ""
         if best is not None and best["name"] == ref["name"]:
-            return "" if e.metric == "auc" else " This is the recommended pooled aggregation."
-        lead = _LEAD[e.metric].format(name=ref["name"])
+            return "" if scored else " This is the recommended pooled aggregation."
+        lead = f"The other method, {ref['name']}," if scored else f"The recommended {ref['name']}"
         d = max(digits, 3)
         return f" {lead} is {_num(ref['value'], d)} ({_signed(ref['value'] - value, d)})."
 
@@ -463,7 +410,7 @@ def _text(e: Explanation, percent: bool) -> str:
         )
     else:
         text += "."
-    return text + ref_text(None) + _CHECK[e.metric]
+    return text + ref_text(None) + _check(metrics.REGISTRY[e.metric])
 
 
 def _suffix(name: str) -> str:
@@ -490,12 +437,15 @@ def explain(
 
     .. math:: [v - \tfrac12 10^{-d},\; v + \tfrac12 10^{-d}]
 
-    with :math:`d` the reported digits. For F: :math:`F_{tp,fp}` (pooled counts),
+    with :math:`d` the reported digits. Every variant of the metric in
+    :data:`cvframe.metrics.REGISTRY`: for F, :math:`F_{tp,fp}` (pooled counts),
     :math:`F_{avg}` (mean of per-fold F), :math:`F_{pr,re}` (F of the mean precision and
-    recall) and the two variants that skip undefined folds; for multiclass cubes, macro (mean
-    of class F, and F of the class means), micro and weighted, each pooled, averaged and
-    ``pr_re``. For accuracy: pooled and averaged. For AUC: AUC_avg and AUC_merge. Each per
-    repeat and as the mean over repeats, and per value of the other dims (``model``, ...).
+    recall) and the two variants that skip undefined folds; for a per-class metric of a
+    multiclass cube, its macro (for F also F of the class means), micro and weighted
+    averages of each; for accuracy (one value over every class), error and the other count
+    metrics, pooled and averaged; for AUC and the other score metrics, the merged folds
+    (AUC_merge) and the fold mean (AUC_avg). Each per repeat, as the mean over repeats and
+    pooled over the folds of all repeats, and per value of the other dims (``model``, ...).
 
     Parameters
     ----------
@@ -506,8 +456,12 @@ def explain(
     data : xarray.Dataset or pandas.DataFrame
         The counts cube, or a predictions frame (``fold``, ``y_true``, ``y_pred``, optional
         ``repeat``, ``score``/``score_<label>``: what :func:`cvframe.readers.read` returns).
-        ``metric="auc"`` needs the frame.
-    metric : {"f", "accuracy", "auc"}, default "f"
+        A score metric (``metric="auc"``) needs the frame.
+    metric : str, default "f"
+        A count or score metric of :data:`cvframe.metrics.REGISTRY` by any of its names
+        (``"f"``, ``"accuracy"``, ``"error"``, ``"precision"``, ``"auc"``; scikit-learn's
+        ``"f1"``, ``"roc_auc"``...). A value outside its range (``bounds``: [0, 1] for most)
+        is read as a percent where the range is [0, 1].
     digits : int, optional
         The reported decimal digits, when the value's text does not tell them (a float
         ``0.87`` that was printed as ``0.870``).
@@ -547,26 +501,21 @@ def explain(
     >>> print(e)  # doctest: +ELLIPSIS
     0.667 matches F_avg (mean of per-fold F, 0.6667) — the mean over folds of per-fold F1, ...
     >>> print(e.text[e.text.index("The recommended"):])
-    The recommended pooled F_tp,fp is 0.769 (+0.102).
+    The recommended F_tp,fp is 0.769 (+0.102).
     """
-    metric = _checks.choice("metric", base_metric(metric, METRICS), list(METRICS))
+    entry = check_metric(metric)
+    metric = entry.name
     b = _checks.beta(beta)
-    shown, num, places, percent = parse_reported(value, digits)
+    shown, num, places, percent = parse_reported(value, digits, entry.bounds)
     half = 0.5 * 10.0**-places
     slack = 1e-9 * max(1.0, abs(num))
     lo, hi = num - half, num + half
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        if metric == "auc":
-            if not isinstance(data, pd.DataFrame):
-                raise ValueError(
-                    "metric='auc' needs the predictions frame with scores (data=frame), "
-                    f"not a {type(data).__name__}: the counts cube holds no scores."
-                )
-            rows, reference = _auc_rows(data, pos_label)
+        if entry.kind == "score":
+            rows, reference = _score_rows(scored_frame(data, metric), metric, pos_label)
         else:
-            ds = as_cube(data, pos_label)
-            rows, reference = _f_rows(ds, b) if metric == "f" else _accuracy_rows(ds)
+            rows, reference = _count_rows(as_cube(data, pos_label), metric, b)
     for category, message in dict.fromkeys((w.category, str(w.message)) for w in caught):
         warnings.warn(message, category, stacklevel=user_stacklevel())  # once each
     cands = pd.DataFrame(rows, columns=["name", "value", "meaning", "tools"])
@@ -576,11 +525,11 @@ def explain(
     cands = cands.sort_values("_abs", kind="stable").drop(columns="_abs").reset_index(drop=True)
     inside = (cands["value"] >= lo - slack) & (cands["value"] <= hi + slack)
     matches = cands[inside].reset_index(drop=True)
-    if reference is None and metric == "auc":
+    if reference is None:  # scores: the other variant of the best candidate
         pick = matches if len(matches) else cands
-        best = str(pick.iloc[0]["name"]) if len(pick) else "AUC_avg"
-        pair = ("AUC_avg", "AUC_merge") if "AUC_avg" in best else ("AUC_merge", "AUC_avg")
-        reference = best.replace(*pair)
+        first, second = (metrics.display(metric, v) for v in entry.variants[:2])
+        best = str(pick.iloc[0]["name"]) if len(pick) else second
+        reference = best.replace(first, second) if first in best else best.replace(second, first)
     cols = ["name", "value", "distance", "meaning", "tools"]
     e = Explanation(shown, num, places, (lo, hi), metric, matches[cols], cands[cols], reference, "")
     return replace(e, text=_text(e, percent))

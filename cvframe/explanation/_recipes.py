@@ -2,8 +2,9 @@
 
 A :class:`Recipe` names the choices (aggregation, fold weighting, undefined folds, repeats);
 :class:`Counts` (a counts cube) and :class:`Scores` (a scored predictions frame) compute its
-value with the package's one fold mean, :func:`cvframe.reduce.fold_mean`, and the metric
-table of :mod:`cvframe.formulas`.
+value for any count or score metric of :data:`cvframe.metrics.REGISTRY`: per-fold and pooled
+values through :mod:`cvframe.measure`, fold means with the package's one fold mean,
+:func:`cvframe.reduce.fold_mean`.
 """
 
 from __future__ import annotations
@@ -16,23 +17,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import formulas, reduce, scores
+from .. import formulas, measure, metrics, reduce
 from .._core.labels.frame import parse
 from ..schema import CLASS, FOLD, REPEAT
+from ..tidy import all_folds
 
-__all__ = ["LABEL", "Counts", "Recipe", "Scores", "evaluate", "weighted"]
-
-#: The metric as the names of recipes say it.
-LABEL = {
-    "f": "F",
-    "accuracy": "accuracy",
-    "error": "error",
-    "precision": "precision",
-    "recall": "recall",
-    "specificity": "specificity",
-    "balanced_accuracy": "balanced accuracy",
-    "auc": "AUC",
-}
+__all__ = ["Counts", "Recipe", "Scores", "evaluate", "weighted"]
 
 
 @dataclass(frozen=True)
@@ -57,17 +47,18 @@ class Recipe:
         """Whether the number is a mean over folds (not pooled or merged)."""
         return self.aggregation in ("avg", "pr_re")
 
+    def variant(self, metric: str) -> str:
+        """The registry variant of ``metric`` the recipe computes (``"avg_skip"``...)."""
+        entry = metrics.REGISTRY[metric]
+        if self.aggregation == "pooled":
+            return entry.pooled
+        skip = self.undefined == "skip" and entry.kind != "score"  # score means skip anyway
+        return self.aggregation + ("_skip" if skip else "")
+
     def name(self, metric: str) -> str:
         """A short name: ``F_avg, fold-size weighted, mean over repeats``."""
-        if metric == "f":
-            base = {"pooled": "F_tp,fp", "avg": "F_avg", "pr_re": "F_pr,re"}[self.aggregation]
-        elif metric == "auc":
-            base = f"AUC_{self.aggregation}"
-        else:
-            base = f"{LABEL[metric]} {'pooled' if self.aggregation == 'pooled' else 'avg'}"
-        if self.undefined == "skip" and metric != "auc":
-            base += ",skip" if metric == "f" else " (undefined folds skipped)"
-        elif self.undefined == "one":
+        base = metrics.display(metric, self.variant(metric))
+        if self.undefined == "one":
             base += " (undefined folds = 1)"
         if self.weighting == "size":
             base += ", fold-size weighted"
@@ -90,11 +81,11 @@ def _repeat_text(repeats: Any) -> str:
 
 
 class Counts:
-    """A binary (or, for accuracy, multiclass) counts cube and what every recipe needs."""
+    """A counts cube (one class, or a metric over every class) and what every recipe needs."""
 
     def __init__(self, ds: xr.Dataset, metric: str, beta: float) -> None:
         multi = ds.attrs.get("task") == "multiclass" and ds.sizes.get(CLASS, 1) > 1
-        if multi and metric not in ("accuracy", "error"):
+        if multi and metrics.REGISTRY[metric].scope == "class":
             raise ValueError(
                 f"metric={metric!r} on a multiclass cube needs one class: pass pos_label= "
                 "(a one-vs-rest class), or compare class averages with explain()."
@@ -117,32 +108,21 @@ class Counts:
             self._cells[key] = self._compute_cells(metric, fill)
         return self._cells[key]
 
+    def _per_fold(self, metric: str, fill: float) -> xr.DataArray:
+        return measure.cube(self.ds, metric, None, beta=self.beta, zero_division=fill)
+
     def _compute_cells(self, metric: str, fill: float) -> tuple[xr.DataArray, xr.DataArray]:
-        if metric in ("accuracy", "error"):
-            acc = reduce.accuracy(self.ds, None, zero_division=fill)
-            return (acc if metric == "accuracy" else 1.0 - acc), self.real
-        if metric == "balanced_accuracy":
-            r, rd = self.cells("recall", fill)
-            s, sd = self.cells("specificity", fill)
-            return (r + s) / 2, rd & sd
-        val = reduce.aggregate(self.ds, metric, None, beta=self.beta, zero_division=fill)  # type: ignore[arg-type]
-        tp, fp, fn, tn = (self.f64[v] for v in ("tp", "fp", "fn", "tn"))
-        return val, ~formulas.METRIC_SPECS[metric].undefined(tp, fp, fn, tn)
+        val = self._per_fold(metric, fill)
+        spec = formulas.METRIC_SPECS[metrics.REGISTRY[metric].kernel]
+        if CLASS in val.dims and not spec.over_classes:
+            tp, fp, fn, tn = (self.f64[v] for v in ("tp", "fp", "fn", "tn"))
+            return val, ~spec.undefined(tp, fp, fn, tn)
+        # one value over every class: undefined where the fill decides the value
+        return val, val == self._per_fold(metric, 1.0 - fill)
 
     def pooled(self, metric: str, dims: tuple[str, ...]) -> xr.DataArray:
-        if metric in ("accuracy", "error"):
-            acc = reduce.accuracy(self.ds, "pooled", dims, zero_division=0)
-            return acc if metric == "accuracy" else 1.0 - acc
-        if metric == "balanced_accuracy":
-            return (self.pooled("recall", dims) + self.pooled("specificity", dims)) / 2
-        return reduce.aggregate(
-            self.ds,
-            metric,  # type: ignore[arg-type]
-            "tp_fp",
-            dims,
-            beta=self.beta,
-            zero_division=0,
-        )
+        ds = all_folds(self.ds) if REPEAT in dims else self.ds
+        return measure.cube(ds, metric, "tp_fp", beta=self.beta, zero_division=0)
 
     def mean(self, metric: str, r: Recipe, dims: tuple[str, ...]) -> xr.DataArray:
         """The fold mean of ``metric`` under the recipe's weighting and undefined policy."""
@@ -156,12 +136,13 @@ class Counts:
             return self.pooled(self.metric, dims)
         if r.aggregation == "avg":
             return self.mean(self.metric, r, dims)
-        p, rc = self.mean("precision", r, dims), self.mean("recall", r, dims)
+        # F of the fold means of its components, precision and recall (the pr_re variant)
+        parts = metrics.REGISTRY[self.metric].components
+        p, rc = (self.mean(m, r, dims) for m in parts)
         if r.undefined == "skip":  # the paper's tilde: folds where both are defined
-            keep = self.real & self.cells("f", 0.0)[1]
+            keep = self.real & self.cells(self.metric, 0.0)[1]
             w = self.size.where(keep, 0.0) if r.weighting == "size" else keep.astype(float)
-            p = weighted(self.cells("precision", 0.0)[0], w, keep, dims)
-            rc = weighted(self.cells("recall", 0.0)[0], w, keep, dims)
+            p, rc = (weighted(self.cells(m, 0.0)[0], w, keep, dims) for m in parts)
         return formulas.f_from_pr(p, rc, self.beta)
 
 
@@ -175,12 +156,14 @@ def weighted(val: xr.DataArray, w: xr.DataArray, keep: xr.DataArray, dims: Any) 
 
 
 class Scores:
-    """A predictions frame with scores: per-fold and merged AUC, fold sizes and pairs."""
+    """A predictions frame with scores: a score metric per fold and merged, fold sizes and
+    positive-negative pairs."""
 
-    def __init__(self, df: pd.DataFrame, pos_label: Any) -> None:
-        self.df, self.pos_label = df, pos_label
+    def __init__(self, df: pd.DataFrame, metric: str, pos_label: Any) -> None:
+        self.df, self.metric, self.pos_label = df, metric, pos_label
         self.rep = REPEAT if REPEAT in df.columns else None
-        self.fold = scores.auc(df, "fold", "nan", pos_label=pos_label, repeat=self.rep)
+        kw = dict(pos_label=pos_label, repeat=self.rep)
+        self.fold = measure.frame(df, metric, "fold", "nan", **kw)
         fr = parse(df, None, pos_label, "y_true", FOLD, self.rep, "score")
         g = fr.fold_codes if fr.rep_codes is None else fr.rep_codes * len(fr.fold_coord)
         g = g + (0 if fr.rep_codes is None else fr.fold_codes)
@@ -198,7 +181,8 @@ class Scores:
     def value(self, r: Recipe, dims: tuple[str, ...]) -> xr.DataArray:
         if r.aggregation == "merge":
             rep = self.rep if dims == (FOLD,) else None
-            return scores.auc(self.df, "merge", "nan", pos_label=self.pos_label, repeat=rep)
+            kw = dict(pos_label=self.pos_label, repeat=rep)
+            return measure.frame(self.df, self.metric, "merge", "nan", **kw)
         val = self.fold
         keep = self.real & val.notnull()
         w = {"size": self.size, "pairs": self.pairs}.get(r.weighting or "", keep.astype(float))

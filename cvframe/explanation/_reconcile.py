@@ -21,30 +21,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import metrics
 from .._core import checks as _checks
 from ..schema import CLASS, FOLD, REPEAT
-from ._core import ACCURACY, AUC_TABLE, F_BINARY, as_cube, base_metric, parse_reported
+from ._core import KINDS, as_cube, check_metric, parse_reported, scored_frame
 from ._recipes import Counts, Recipe, Scores, evaluate
 
 __all__ = ["METRICS", "ORDER", "Recipe", "Reconciliation", "reconcile"]
 
-#: The metrics :func:`reconcile` knows (``"error"`` is 1 - accuracy: mlr's ``mmce``).
-METRICS = (
-    "f",
-    "accuracy",
-    "error",
-    "precision",
-    "recall",
-    "specificity",
-    "balanced_accuracy",
-    "auc",
-)
-_MORE_ALIASES = {
-    "mmce": "error",
-    "error_rate": "error",
-    "zero_one_loss": "error",
-    "acc": "accuracy",
-}
+#: The metrics :func:`reconcile` knows: every count and score metric of the registry (a view
+#: of :data:`cvframe.metrics.REGISTRY`; ``"error"`` is 1 - accuracy, mlr's ``mmce``).
+METRICS = tuple(metrics.names(KINDS))
 #: The order in which the path from one recipe to the other changes its choices.
 ORDER = ("repeats", "undefined", "weighting", "aggregation")
 
@@ -63,7 +50,7 @@ class Reconciliation:
     recipes : tuple of Recipe
         The recipe chosen for each number (the simplest of those that reproduce it).
     names : tuple of str
-        Their names (``"F_avg"``, ``"error pooled"``...).
+        Their names (``"F_avg"``, ``"pooled error"``...).
     computed : tuple of float
         Each recipe's value on the data.
     matched : tuple of bool
@@ -103,13 +90,15 @@ class Reconciliation:
 
 def _recipes(metric: str, repeats: list[Any], sizes_differ: bool, undefined: bool) -> list[Recipe]:
     """Every recipe worth computing, simplest first."""
-    aggs = ["merge", "avg"] if metric == "auc" else ["pooled", "avg"]
-    if metric == "f":
+    entry = metrics.REGISTRY[metric]
+    scored = entry.kind == "score"
+    aggs = ["merge", "avg"] if scored else ["pooled", "avg"]
+    if "pr_re" in entry.variants:
         aggs.append("pr_re")
     weights = ["equal", "size"] if sizes_differ else ["equal"]
-    if metric == "auc":
+    if scored:
         policies = ["skip"]
-    elif undefined and metric not in ("accuracy", "error"):
+    elif undefined:
         policies = ["zero", "skip", "one"]
     else:
         policies = ["zero"]
@@ -139,14 +128,19 @@ def _path(
     a: Recipe, b: Recipe, metric: str, differ: bool, undefined: bool
 ) -> list[tuple[str, Recipe]]:
     """The recipes from ``a`` (a fold mean, or both pooled) to ``b``, one choice at a time."""
+    entry = metrics.REGISTRY[metric]
+    scored = entry.kind == "score"
+    # merging weighs the folds by their samples (a mean of per-sample losses: Brier,
+    # log-loss) or, for a ranking metric (AUC), by their positive-negative pairs
+    merged = "size" if entry.probabilities else "pairs"
     mid = replace(a, repeats=b.repeats)
     steps = [("repeats", mid)]
     if a.folded:
         und = b.undefined if b.folded else ("skip" if undefined else a.undefined)
-        mid = replace(mid, undefined=und if metric != "auc" else "skip")
+        mid = replace(mid, undefined="skip" if scored else und)
         steps.append(("undefined", mid))
         weight = b.weighting if b.folded else ("size" if differ else "equal")
-        weight = "pairs" if metric == "auc" and not b.folded else weight
+        weight = merged if scored and not b.folded else weight
         mid = replace(mid, weighting=weight)
         steps.append(("weighting", mid))
     steps.append(("aggregation", b))
@@ -166,8 +160,9 @@ def _part_name(kind: str, before: Recipe, after: Recipe, metric: str) -> str:
         return "fold weighting (by positive-negative pairs, as merging does)"
     if kind != "aggregation":
         return _PART[kind]
-    if metric == "auc" and before.aggregation != after.aggregation:
-        return "fold-to-fold calibration shift (AUC_merge vs AUC_avg)"
+    if metrics.REGISTRY[metric].kind == "score" and before.aggregation != after.aggregation:
+        merged, averaged = (metrics.display(metric, v) for v in ("merge", "avg"))
+        return f"fold-to-fold calibration shift ({merged} vs {averaged})"
     if "pr_re" in (before.aggregation, after.aggregation) and "pooled" not in (
         before.aggregation,
         after.aggregation,
@@ -212,9 +207,11 @@ def reconcile(
     data : xarray.Dataset or pandas.DataFrame
         The counts cube, or the predictions frame (``metric="auc"`` needs its scores).
     metric : str, default "f"
-        ``"f"``, ``"accuracy"``, ``"error"`` (mlr's ``mmce``), ``"precision"``, ``"recall"``,
-        ``"specificity"``, ``"balanced_accuracy"``, ``"auc"``, or a scikit-learn scorer name
-        (``"f1"``, ``"roc_auc"``...).
+        A count or score metric of :data:`cvframe.metrics.REGISTRY` by any of its names
+        (:data:`METRICS`): ``"f"``, ``"accuracy"``, ``"error"`` (mlr's ``mmce``),
+        ``"precision"``, ``"auc"``..., or a scikit-learn scorer name (``"f1"``,
+        ``"roc_auc"``...). A per-class metric of a multiclass cube needs ``pos_label``; a
+        metric over every class (accuracy, error) reads the whole cube.
     digits : int or pair of int, optional
         The reported decimal digits, when the text does not tell them.
     beta : float, default 1.0
@@ -256,11 +253,14 @@ def reconcile(
     >>> round(float(r.parts["value"].sum()), 10) == round(r.gap, 10)
     True
     """
-    name = base_metric(_MORE_ALIASES.get(metric, metric), METRICS)
-    metric = _checks.choice("metric", name, list(METRICS))
+    entry = check_metric(metric)
+    metric = entry.name
     b_ = _checks.beta(beta)
     d_a, d_b = digits if isinstance(digits, (tuple, list)) else (digits, digits)
-    (sa, va, pa, _), (sb, vb, pb, _) = parse_reported(a, d_a), parse_reported(b, d_b)
+    (sa, va, pa, _), (sb, vb, pb, _) = (
+        parse_reported(a, d_a, entry.bounds),
+        parse_reported(b, d_b, entry.bounds),
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined folds are a recipe's choice here
         source, reps, differ, undefined = _source(data, metric, b_, pos_label)
@@ -295,13 +295,8 @@ def _source(
 ) -> tuple[Any, list[Any], bool, bool]:
     """The values' source, the repeat options, whether fold sizes differ, whether some fold is
     undefined."""
-    if metric == "auc":
-        if not isinstance(data, pd.DataFrame):
-            raise ValueError(
-                "metric='auc' needs the predictions frame with scores (data=frame), not a "
-                f"{type(data).__name__}: the counts cube holds no scores."
-            )
-        src: Any = Scores(data, pos_label)
+    if metrics.REGISTRY[metric].kind == "score":
+        src: Any = Scores(scored_frame(data, metric), metric, pos_label)
         undefined = bool(src.fold.isnull().where(src.real, False).any())
         rep_values = list(src.fold[REPEAT].values) if REPEAT in src.fold.dims else []
     else:
@@ -313,11 +308,8 @@ def _source(
                 "of folds: select one first (e.g. data.sel(model=...))."
             )
         src = Counts(ds, metric, beta)
-        undefined = metric not in ("accuracy", "error") and not bool(
-            src.cells(metric if metric != "balanced_accuracy" else "recall", 0.0)[1]
-            .where(src.real, True)
-            .all()
-        )
+        ok = src.cells(metric, 0.0)[1]
+        undefined = not bool(ok.where(src.real, True).all())
         rep_values = list(ds[REPEAT].values) if REPEAT in ds.dims else []
     sizes = src.size.where(src.real).values
     differ = bool(np.nanmax(sizes) != np.nanmin(sizes)) if np.isfinite(sizes).any() else False
@@ -334,24 +326,11 @@ def _pick(
     half = 0.5 * 10.0**-places + 1e-9 * max(1.0, abs(value))
     cands = cands.assign(distance=cands["value"] - value)
     dist = cands["distance"].abs()
-    inside = cands[dist <= half]
-    inside = inside.sort_values(["cost"], kind="stable")
-    if len(inside):
-        best = inside.iloc[0]
-        return (
-            best["recipe"],
-            float(best["value"]),
-            True,
-            inside[["name", "value", "distance", "recipe"]],
-        )
-    near = cands.iloc[[int(dist.fillna(np.inf).argmin())]]
-    best = near.iloc[0]
-    return (
-        best["recipe"],
-        float(best["value"]),
-        False,
-        near[["name", "value", "distance", "recipe"]].iloc[:0],
-    )
+    inside = cands[dist <= half].sort_values(["cost"], kind="stable")
+    cols = ["name", "value", "distance", "recipe"]
+    found = len(inside) > 0
+    best = inside.iloc[0] if found else cands.iloc[int(dist.fillna(np.inf).argmin())]
+    return best["recipe"], float(best["value"]), found, inside[cols]
 
 
 def _parts(
@@ -401,20 +380,11 @@ def _parts(
 
 
 def _tools(r: Recipe, metric: str) -> str:
-    """Which tools report this recipe, from :func:`explain`'s tables."""
+    """Which tools report this recipe, from the registry (what :func:`explain` says)."""
     plain = r.weighting in (None, "equal") and r.undefined in (None, "zero", "skip")
     if not plain or r.repeats not in (None, "mean"):
         return ""
-    if metric == "f":
-        key = {"pooled": "f_tp_fp", "avg": "f_avg", "pr_re": "f_pr_re"}[r.aggregation]
-        key += "_skip" if r.undefined == "skip" else ""
-        return F_BINARY[key][2]
-    if metric in ("accuracy", "error"):
-        text = ACCURACY["pooled" if r.aggregation == "pooled" else "avg"][2]
-        return text + (" (as 1 - accuracy; mlr's mmce)" if metric == "error" else "")
-    if metric == "auc":
-        return AUC_TABLE[f"auc_{r.aggregation}"][2]
-    return ""
+    return metrics.REGISTRY[metric].tools.get(r.variant(metric), "")
 
 
 def _num(x: float, d: int) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import xarray as xr
 
-from .. import formulas
+from .. import formulas, metrics
 from .._core import checks as _checks
 from .._core import kernel as _kernel
 from .._core.docs import doc
@@ -21,8 +21,8 @@ from .._core.types import Dims
 from ..errors import warn_undefined
 from ..schema import CLASS, COUNTS, Counts, check_structure, is_lazy, where_text
 
-#: The five fold aggregations of F, in the paper's order.
-F_METHODS = ("f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip")
+#: The five fold aggregations of F, in the paper's order (its variants in the registry).
+F_METHODS = tuple(metrics.spelled("f", v) for v in metrics.REGISTRY["f"].variants)
 #: Metrics :func:`aggregate` knows (the names of :data:`cvframe.formulas.METRIC_SPECS`).
 METRICS = tuple(formulas.METRIC_SPECS)
 #: Fold aggregations (``None`` keeps the fold dim).

@@ -320,6 +320,7 @@ def content(
         },
         "methods": tidy.over_repeats(methods, by, list(F_METHODS), has_repeat),
         "methods_per_repeat": methods if has_repeat else None,
+        "metrics": tidy.metric_table(ds, beta=beta, zero_division=zero_division),
         "class_averages": _with_kappa_band(
             _class_averages(ds, beta=beta, zero_division=zero_division)
         ),

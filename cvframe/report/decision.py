@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from ..comparison import compare
 from ..errors import few
 from ..schema import CLASS, FOLD, PRED, REPEAT, SUBSET, TRUE
@@ -38,12 +39,15 @@ __all__ = [
 ]
 
 MODEL = "model"
+#: The metric the decision ranks by, per fold (the per-fold table's column of that name).
+METRIC = "f"
+_POOLED = metrics.REGISTRY[METRIC].pooled
 
 #: What the note says when the test is on per-fold F and F_tp,fp is left untested.
 POOLED_NOTE = (
-    "F_tp,fp is pooled over the folds and has no per-fold values; a paired bootstrap of it "
-    "needs the per-sample predictions and was not run: "
-    "cvframe.compare(pred, 'f_tp_fp', test='bootstrap')."
+    f"{metrics.display(METRIC, _POOLED)} is pooled over the folds and has no per-fold values; "
+    "a paired bootstrap of it needs the per-sample predictions and was not run: "
+    f"cvframe.compare(pred, {metrics.spelled(METRIC, _POOLED)!r}, test='bootstrap')."
 )
 
 
@@ -77,7 +81,7 @@ def decision(
         return None
     if per_fold is None:
         per_fold = fold_table(ds, beta=beta, zero_division=zero_division)
-    elif not {MODEL, CLASS, "f"} <= set(per_fold.columns):
+    elif not {MODEL, CLASS, METRIC} <= set(per_fold.columns):
         raise ValueError(
             f"per_fold has the columns {few(per_fold.columns)}; pass the cube's "
             "cvframe.tidy.fold_table (model, class and per-fold f columns), or None."
@@ -86,7 +90,7 @@ def decision(
         ds = ds.sel({SUBSET: "test"}, drop=True)
         per_fold = per_fold[per_fold[SUBSET] == "test"]
     is_binary = binary(ds)
-    metric = "F_avg" if is_binary else "macro F_avg"
+    metric = ("" if is_binary else "macro ") + metrics.display(METRIC, "avg")
     other = [d for d in ds.dims if d not in (MODEL, REPEAT, FOLD, CLASS, TRUE, PRED)]
     out: dict[str, Any] = {
         "metric": metric,
@@ -109,11 +113,11 @@ def decision(
     # the mean of the per-fold F over repeats and folds, per class, then over classes:
     # the numbers compare(ds, "f") pairs and averages
     # (NaN where a fold's F is undefined, as F_avg under zero_division=nan)
-    per_class = per_fold.groupby([MODEL, CLASS], sort=False)["f"]
+    per_class = per_fold.groupby([MODEL, CLASS], sort=False)[METRIC]
     value = per_class.mean().where(per_class.count() == per_class.size())
     value = value.groupby(MODEL, sort=False).mean(numeric_only=False)
     table = value.reindex(list(ds[MODEL].values)).rename(metric).reset_index()
-    n_undefined = int(per_fold["f"].isna().sum())
+    n_undefined = int(per_fold[METRIC].isna().sum())
     table[MODEL] = [plain(m) for m in table[MODEL]]
     defined = table[metric].notna()
     best = table.loc[table[metric].idxmax(), MODEL] if defined.all() else None
@@ -130,7 +134,7 @@ def decision(
         try:
             res = compare(
                 ds,
-                "f",
+                METRIC,
                 baseline=best,
                 test="auto",
                 beta=beta,
@@ -278,7 +282,8 @@ def decision_lines(d: dict[str, Any] | None) -> list[str]:
 
 
 def _tested_values(d: dict[str, Any]) -> str:
-    return "per-fold F" if d["metric"] == "F_avg" else "per-fold macro F"
+    macro = "macro " if d["metric"].startswith("macro ") else ""
+    return f"per-fold {macro}{metrics.display(METRIC)}"
 
 
 def _effect_words(d: dict[str, Any]) -> str:

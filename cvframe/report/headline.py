@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import multiclass, reduce, repeats
+from .. import measure, metrics, repeats
 from ..intervals import interval
 from ..schema import CLASS, REPEAT, SUBSET
 from ._common import binary
@@ -29,6 +29,10 @@ SPREAD_NOTE = (
     "repeats re-use the same samples), not an interval for the metric"
 )
 
+#: The headline metric of the counts (its pooled variant, macro over the classes of a
+#: multiclass cube) and of the scores (the merged folds).
+HEADLINE = "f"
+HEADLINE_SCORES = "auc"
 #: Columns of :func:`headline_table` after the user dims.
 COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
 
@@ -101,7 +105,7 @@ def auc_interval(scores: pd.DataFrame, kw: dict[str, Any], *, level: float, bina
     """The interval of AUC_merge (macro over classes for multiclass) of the predictions
     frame read with ``kw``, or why there is none (a string)."""
     average = None if binary else "macro"
-    return _attempt(scores, "auc", level=level, average=average, **kw)
+    return _attempt(scores, HEADLINE_SCORES, level=level, average=average, **kw)
 
 
 def headline_table(
@@ -126,23 +130,19 @@ def headline_table(
     """
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)
-    is_binary = binary(ds)
-    average = None if is_binary else "macro"
-    if is_binary:
-        val = reduce.f_tp_fp(ds, beta=beta, zero_division=zero_division)
-        metric = "F_tp,fp"
-    else:
-        val = multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zero_division)
-        metric = "macro F_tp,fp"
+    average = None if binary(ds) else "macro"
+    pooled = metrics.REGISTRY[HEADLINE].pooled
+    val = measure.cube(ds, HEADLINE, pooled, average, beta=beta, zero_division=zero_division)
+    metric = " ".join(filter(None, [average, metrics.display(HEADLINE, pooled)]))
     kw = {"beta": beta, "zero_division": zero_division, "level": level, "average": average}
-    res = _attempt(ds, "f", **kw)
+    res = _attempt(ds, HEADLINE, **kw)
     rows, legend = _interval_rows(
         None if isinstance(res, str) else res, _spread(val, ds), res if isinstance(res, str) else ""
     )
     rows.insert(0, "metric", metric)
     parts = [rows]
     if auc_merge is not None:
-        auc = _auc_rows(auc_merge, auc_interval)
+        auc = _auc_rows(auc_merge, auc_interval, ds)
         parts.append(auc[0])
         legend.update(auc[1])
     table = pd.concat(parts, ignore_index=True)
@@ -150,22 +150,17 @@ def headline_table(
     return table[[*by, *COLUMNS]], legend
 
 
-def _auc_rows(merged: xr.DataArray, res: Any) -> tuple[pd.DataFrame, dict[str, str]]:
+def _auc_rows(
+    merged: xr.DataArray, res: Any, ds: xr.Dataset
+) -> tuple[pd.DataFrame, dict[str, str]]:
     """The AUC_merge row(s) of the headline table with their interval (or why none)."""
     if CLASS in merged.dims and merged.sizes[CLASS] > 1:
         merged = merged.mean(CLASS)
-    if merged.sizes.get(REPEAT, 0) >= 2:
-        mean = merged.mean(REPEAT)
-        sd = merged.std(REPEAT, ddof=1)
-        n = merged.sizes[REPEAT]
-    else:
-        mean = merged.isel({REPEAT: 0}, drop=True) if REPEAT in merged.dims else merged
-        sd, n = xr.full_like(mean, np.nan, dtype="float64"), 1
-    value = _join(_frame(mean, "value"), _frame(sd, "sd_repeats")).assign(repeats=n)
+    value = _spread(merged, ds)
     if res is None:
         res = "no interval"
     rows, legend = _interval_rows(
         None if isinstance(res, str) else res, value, res if isinstance(res, str) else ""
     )
-    rows.insert(0, "metric", "AUC_merge")
+    rows.insert(0, "metric", metrics.display(HEADLINE_SCORES, "merge"))
     return rows, legend

@@ -23,11 +23,14 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from ..schema import CLASS
 from ._common import fork_workers, forked
 from .content import content
 from .decision import decision_frame, decision_html
+from .headline import HEADLINE
 from .text import (
+    METRICS_TITLE,
     averages_frame,
     findings_counts,
     fmt_frame,
@@ -436,7 +439,7 @@ def _summary(c: dict[str, Any]) -> list[str]:
     e = html.escape
     s = c["summary"]
     n = int(s["repeats"].max()) if len(s) else 1
-    metric = str(s["metric"].iloc[0]) if len(s) else "F_tp,fp"
+    metric = str(s["metric"].iloc[0]) if len(s) else metrics.display(HEADLINE, "tp_fp")
     d = c.get("decision")
     legend = "".join(
         f"<li><b>{e(method)}</b>: estimates {e(what)}</li>"
@@ -519,6 +522,16 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
         _table(c["methods"], 4, "methods"),
         "</section>",
     ]
+    if c.get("metrics") is not None:
+        parts += [
+            '<section class="metrics">',
+            f"<h2>{html.escape(METRICS_TITLE)}</h2>",
+            f'<p class="meta">mean over {n_rep} repeats; pooled_sd: sd across repeats</p>'
+            if rep
+            else "",
+            _table(c["metrics"], 4, "metrics"),
+            "</section>",
+        ]
     if c["class_averages"] is not None:
         parts += [
             '<section class="class-averages">',

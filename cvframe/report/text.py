@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import metrics
 from ..schema import CLASS, FOLD, REPEAT
-from ..tidy import METHOD_LABELS
 from ._common import plain
 from .decision import decision_frame, decision_lines
 
@@ -23,10 +23,17 @@ __all__ = [
     "kept_columns",
     "numeric_columns",
     "averages_frame",
+    "column_label",
     "summary_frame",
     "to_json",
     "to_text",
 ]
+
+#: The heading of the table of every count metric (:func:`cvframe.tidy.metric_table`).
+METRICS_TITLE = (
+    "Every metric of the counts, pooled over the folds and averaged over them (macro over "
+    "the classes of a multiclass cube)"
+)
 
 #: Suffixes of the interval columns drawn next to their value: ``x [x_ci_low, x_ci_high]``.
 LOW, HIGH = "_ci_low", "_ci_high"
@@ -85,11 +92,27 @@ def fmt_frame(frame: pd.DataFrame, digits: int, na: str = "") -> pd.DataFrame:
                 for c, lo, hi in zip(cells, lows, highs, strict=True)
             ]
         out[col] = cells
-    return out.rename(columns={**METHOD_LABELS, **SHOWN_NAMES})
+    return out.rename(columns=column_label)
 
 
-#: Display names of columns that are not F methods.
-SHOWN_NAMES = {"f_tp_fp_sd": "F_tp,fp sd"}
+def column_label(column: str) -> str:
+    """How a table heads a column: a metric spelled with its variant by its display name
+    (:func:`cvframe.metrics.display`, the paper's tilde for a skip variant), its ``_sd``
+    across repeats as ``<name> sd``; other columns as they are.
+
+    >>> column_label("f_avg_skip"), column_label("f_tp_fp_sd"), column_label("auc_merge")
+    ('~F_avg', 'F_tp,fp sd', 'AUC_merge')
+    >>> column_label("f"), column_label("class")
+    ('f', 'class')
+    """
+    base, sd = (column[:-3], " sd") if column.endswith("_sd") else (column, "")
+    try:
+        r = metrics.resolve(base)
+    except ValueError:
+        return column
+    if r.variant is None or base != metrics.spelled(r.metric, r.variant):
+        return column
+    return metrics.display(r.metric, r.variant, tilde=True) + sd
 
 
 def averages_frame(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
@@ -274,6 +297,9 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         + ":",
         fmt_frame(c["methods"], 4).to_string(index=False),
     ]
+    if c.get("metrics") is not None:
+        lines += ["", METRICS_TITLE + (" (mean over repeats):" if rep else ":")]
+        lines.append(fmt_frame(c["metrics"], 4).to_string(index=False))
     if c["class_averages"] is not None:
         lines += [
             "",
@@ -337,7 +363,7 @@ def to_json(c: dict[str, Any]) -> str:
             _records(v)
             if isinstance(v, pd.DataFrame)
             or v is None
-            and k in ("class_averages", "multilabel", "auc", "methods_per_repeat")
+            and k in ("class_averages", "multilabel", "auc", "methods_per_repeat", "metrics")
             else v
         )
     return json.dumps(out, indent=1, allow_nan=False, default=plain)

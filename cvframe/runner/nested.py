@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import metrics
 from .._core import labels as _labels
 from ..errors import few
 from ._fit import align_scores, fit_pool
@@ -26,11 +27,11 @@ from ._splitter import Target
 
 __all__ = ["NESTED_METRICS", "ncv_estimate", "per_sample_loss"]
 
-#: Per-sample losses nested CV estimates: 0/1 error, its complement accuracy (subset error
-#: and subset accuracy for multilabel y), and, from ``predict_proba``, the Brier score and
-#: the log-loss of the probability vector.
-NESTED_METRICS = ("error", "accuracy", "brier", "log_loss")
-_PROBA = ("brier", "log_loss")
+#: Per-sample losses nested CV estimates (the registry's ``per_sample`` metrics): 0/1 error,
+#: its complement accuracy (subset error and subset accuracy for multilabel y), and, from
+#: ``predict_proba``, the Brier score and the log-loss of the probability vector.
+NESTED_METRICS = tuple(m.name for m in metrics.REGISTRY.values() if m.per_sample)
+_PROBA = tuple(m for m in NESTED_METRICS if metrics.REGISTRY[m].probabilities)
 
 
 def check(
@@ -105,7 +106,7 @@ def per_sample_loss(metric: str, target: Target, idx: np.ndarray, pred: Any, pro
     to ``[eps, 1 - eps]`` (float64 machine epsilon, as scikit-learn).
     """
     y = target.fit_y[idx]
-    if metric in ("error", "accuracy"):
+    if metric not in _PROBA:  # error, accuracy: of the predicted labels
         p = np.asarray(pred)
         wrong = (p != y).any(axis=1) if target.task == "multilabel" else p != y
         return (wrong if metric == "error" else ~wrong).astype(np.float64)

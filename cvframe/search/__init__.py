@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 import warnings
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -21,15 +21,15 @@ from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils.validation import check_is_fitted
 
-from .. import multiclass, reduce
+from .. import measure, metrics
 from .._core import checks as _checks
 from ..build.predictions import frame_cube
-from ..formulas import SCORER_ALIASES, scorer_metric
+from ..metrics import SCORER_ALIASES
 from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
 from ..splits import multilabel_kfold
 from . import _frame
-from ._frame import MULTILABEL_SCORINGS, PARAM, selection_stability
+from ._frame import MULTILABEL_SCORINGS, PARAM, Scoring, selection_stability
 from .threshold import PooledThresholdClassifierCV
 
 __all__ = [
@@ -43,27 +43,12 @@ __all__ = [
     "selection_stability",
 ]
 
-#: Named scorings computed from the counts cube: name -> per-class metric pooled over folds.
-COUNT_SCORINGS = {
-    "f_tp_fp": "f",
-    "precision_tp_fp": "precision",
-    "recall_tp_fp": "recall",
-    "jaccard_tp_fp": "jaccard",
-    "accuracy": "accuracy",
-    "balanced_accuracy_tp_fp": "balanced_accuracy",
-}
+#: Named scorings computed from the counts cube: name -> the count metric pooled over the
+#: folds (a view of :data:`cvframe.metrics.REGISTRY`; any other spelling of the metric works).
+COUNT_SCORINGS = {metrics.scoring_name(m): m for m in metrics.names("count")}
 #: Named scorings computed from the out-of-fold scores: name -> score metric of the merged
 #: folds (Brier and log-loss negated, so that higher is better as for scikit-learn's scorers).
-SCORE_SCORINGS = {
-    "auc_merge": "auc",
-    "average_precision_merge": "average_precision",
-    "neg_brier_merge": "brier",
-    "neg_log_loss_merge": "log_loss",
-}
-_AVERAGES = (None, "macro", "micro", "weighted", "samples")
-#: Scorings with one value whatever the classes: no ``average`` needed for multiclass y.
-_ONE_VALUE = ("accuracy", "balanced_accuracy_tp_fp", "neg_brier_merge", "neg_log_loss_merge")
-_NEGATED = ("brier", "log_loss")
+SCORE_SCORINGS = {metrics.scoring_name(m): m for m in metrics.names("score")}
 
 
 class PooledSearchCV(BaseSearchCV):
@@ -100,29 +85,29 @@ class PooledSearchCV(BaseSearchCV):
     scoring : str or callable, default "f_tp_fp"
         The aggregation that ranks candidates:
 
-        - ``"f_tp_fp"`` (F_beta of the pooled counts), ``"precision_tp_fp"``,
-          ``"recall_tp_fp"``, ``"jaccard_tp_fp"``, ``"accuracy"`` (pooled: total correct /
-          total tested, every sample counted once whatever ``average``),
-          ``"balanced_accuracy_tp_fp"`` (the mean over classes of pooled recall; binary:
-          (recall + specificity) / 2): from the counts cube;
-        - ``"auc_merge"``, ``"average_precision_merge"``: one ranking over all folds'
-          out-of-fold scores (from ``predict_proba``, else ``decision_function``);
-          ``"neg_brier_merge"``, ``"neg_log_loss_merge"``: minus the Brier score and the
-          log-loss of the merged ``predict_proba`` values (multiclass: of the probability
-          vector, ``average="multiclass"`` of :func:`cvframe.scores.brier`);
+        - any metric of :data:`cvframe.metrics.REGISTRY` by any of its names, ranked by its
+          pooled variant: a count metric from the counts cube pooled over the folds
+          (``"f_tp_fp"``, F_beta; ``"precision_tp_fp"``, ...; ``"accuracy"``: total correct /
+          total tested, every sample counted once whatever ``average``; a metric over every
+          class, such as ``"neg_error_tp_fp"``, needs no ``average``); a score metric from one
+          ranking of all folds' out-of-fold scores (``"auc_merge"``,
+          ``"average_precision_merge"``: ``predict_proba``, else ``decision_function``;
+          ``"neg_brier_merge"``, ``"neg_log_loss_merge"``: ``predict_proba`` only, and on
+          multiclass ``y`` the score of the probability vector unless ``average`` is given).
+          A lower-is-better metric is ranked negated and named with ``neg_``;
         - a scikit-learn scorer name, mapped to its pooled counterpart by
-          :data:`cvframe.formulas.SCORER_ALIASES`: ``"f1"`` -> ``"f_tp_fp"``, ``"precision"``,
-          ``"recall"``, ``"jaccard"``, ``"accuracy"``, ``"balanced_accuracy"``, ``"roc_auc"``
-          -> ``"auc_merge"``, ``"average_precision"``, ``"neg_brier_score"``,
-          ``"neg_log_loss"``; with a ``_macro``/``_micro``/``_weighted`` suffix
-          (``"f1_macro"``) the suffix sets ``average``. ``scoring_`` records the pooled name;
-        - multilabel ``y`` (a 0/1 indicator matrix): ``"f_samples"`` (``"f1_samples"``),
-          ``"jaccard_samples"``, ``"subset_accuracy"`` (``"accuracy"``) and
-          ``"neg_hamming_loss"`` pool the per-sample outcomes over every tested sample
-          (:mod:`cvframe.reduce.multilabel`, :data:`cvframe.formulas.MULTILABEL_SCORER_ALIASES`);
-          ``"f_tp_fp"``, ``"precision_tp_fp"``, ``"recall_tp_fp"``, ``"jaccard_tp_fp"`` with
-          ``average="macro"``/``"micro"``/``"weighted"`` (``"f1_micro"``) pool each label's
-          counts; ``average="samples"`` turns F and Jaccard into their sample-based forms;
+          :data:`cvframe.metrics.SCORER_ALIASES` (``"f1"`` -> ``"f_tp_fp"``, ``"roc_auc"``
+          -> ``"auc_merge"``, ``"neg_log_loss"`` -> ``"neg_log_loss_merge"``, ...); with a
+          ``_macro``/``_micro``/``_weighted`` suffix (``"f1_macro"``) the suffix sets
+          ``average``. ``scoring_`` records the pooled name
+          (:func:`cvframe.metrics.scoring_name`);
+        - multilabel ``y`` (a 0/1 indicator matrix): the sample-based metrics
+          (:data:`MULTILABEL_SCORINGS`: ``"f_samples"`` or ``"f1_samples"``, ...,
+          ``"subset_accuracy"`` or ``"accuracy"``, ``"neg_hamming_loss"``) pool the per-sample
+          outcomes over every tested sample (:mod:`cvframe.reduce.multilabel`); a per-class
+          count metric (``"f1_micro"``) with ``average="macro"``/``"micro"``/``"weighted"``
+          pools each label's counts; ``average="samples"`` turns F and Jaccard into their
+          sample-based forms;
         - a callable ``scoring(cube) -> xarray.DataArray`` reducing ``fold`` (and ``class``)
           of a counts cube and keeping ``param`` (and ``repeat``), e.g.
           ``lambda ds: ds.cv.kappa()``; it is called on the whole cube (the pooled score)
@@ -315,12 +300,7 @@ class PooledSearchCV(BaseSearchCV):
             )
         if self.param_distributions is not None:
             _checks.integer("n_iter", self.n_iter, low=1)
-        scoring, average = self._resolved(multilabel)
-        if scoring in SCORE_SCORINGS and average == "micro":
-            raise ValueError(
-                f"average='micro' is not defined for scoring={self.scoring!r}; pass "
-                "average='macro' or 'weighted'."
-            )
+        self._resolved(multilabel)
         _checks.beta(self.beta)
         _checks.zero_division(self.zero_division)
         _checks.flag("refit", self.refit)
@@ -340,21 +320,12 @@ class PooledSearchCV(BaseSearchCV):
                 "(the score of a candidate whose fit failed)."
             )
 
-    def _resolved(self, multilabel: bool = False) -> tuple[Any, str | None]:
-        """The pooled scoring name (or the callable) and the average it implies."""
-        scoring, average = self.scoring, self.average
-        _checks.choice("average", average, _AVERAGES)
-        if callable(scoring):
-            return scoring, average
-        scoring, average = _frame.split_suffix(scoring, average)
-        if multilabel:
-            return _frame.multilabel_scoring(scoring, average)
-        if average == "samples" or scoring in MULTILABEL_SCORINGS:
-            raise ValueError(
-                f"scoring={self.scoring!r}, average={self.average!r} score a multilabel y (a "
-                "0/1 indicator matrix, one column per label); y is 1-D."
-            )
-        return scorer_metric(scoring), average
+    def _resolved(self, multilabel: bool = False) -> Scoring | Callable[..., Any]:
+        """The scoring resolved in the registry (or the callable), with its average."""
+        _checks.choice("average", self.average, _frame.AVERAGES)
+        if callable(self.scoring):
+            return self.scoring
+        return _frame.scoring(self.scoring, self.average, multilabel)
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
         """Fit every candidate on every split, rank by the pooled score, refit the best.
@@ -376,11 +347,14 @@ class PooledSearchCV(BaseSearchCV):
         """
         multi = _frame.is_multilabel(y)
         self._check_params(multi)
-        scoring, average = self._resolved(multi)
-        one = scoring in _ONE_VALUE or callable(scoring) or scoring in MULTILABEL_SCORINGS
+        scoring = self._resolved(multi)
+        if isinstance(scoring, Scoring):
+            average, one = scoring.average, scoring.entry.one_value
+            self.scoring_ = scoring.name
+        else:
+            average, one, self.scoring_ = self.average, True, "callable"
         y_arr, universe, pos, task = _frame.target(X, y, self.pos_label, average, one, self.scoring)
-        self.scoring_ = scoring if isinstance(scoring, str) else "callable"
-        self._average = average
+        self._scoring = scoring
         int_cv = self.cv is None or isinstance(self.cv, (int, np.integer))
         if multi and int_cv:  # iterative stratification of every label, as cross_validate
             cv = multilabel_kfold(5 if self.cv is None else int(self.cv))
@@ -391,7 +365,8 @@ class PooledSearchCV(BaseSearchCV):
             raise ValueError(f"cv={cv!r} produced no splits; nothing to search.")
         self.n_splits_ = k = len(splits)
         n_rep = n_repeats(cv, len(splits))
-        method = self._score_method(scoring) if scoring in SCORE_SCORINGS else None
+        scored = isinstance(scoring, Scoring) and scoring.entry.kind == "score"
+        method = self._score_method(cast(Scoring, scoring).entry) if scored else None
         base = clone(self.estimator)
 
         design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method, multi and int_cv)
@@ -451,8 +426,8 @@ class PooledSearchCV(BaseSearchCV):
                 self.feature_names_in_ = self.best_estimator_.feature_names_in_
         return self
 
-    def _score_method(self, scoring: str) -> str:
-        probability = SCORE_SCORINGS[scoring] in _NEGATED
+    def _score_method(self, entry: metrics.Metric) -> str:
+        probability = entry.probabilities
         for m in ("predict_proba",) if probability else ("predict_proba", "decision_function"):
             if hasattr(self.estimator, m):
                 return m
@@ -533,27 +508,27 @@ class PooledSearchCV(BaseSearchCV):
         self, frame: pd.DataFrame, cube: xr.Dataset, design: _frame.Design
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pooled score (mean over repeats) and per-fold scores (param x split) of the frame."""
-        scoring = self.scoring_
+        scoring = self._scoring
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            if scoring in SCORE_SCORINGS:  # one ranking of the merged folds, and per fold
-                from .. import scores
-
-                metric = SCORE_SCORINGS[scoring]
-                func, sign = getattr(scores, metric), -1.0 if metric in _NEGATED else 1.0
-                average = self._average
-                if metric in _NEGATED and design.task != "binary" and average is None:
-                    average = "multiclass"
+            if isinstance(scoring, Scoring) and scoring.entry.kind == "score":
+                average = scoring.average  # one ranking of the merged folds, and per fold
+                if scoring.entry.probabilities and design.task != "binary" and average is None:
+                    average = "multiclass"  # the score of the whole probability vector
                 labels = None if design.task == "binary" else design.universe
                 kw = {"average": average, "labels": labels, "pos_label": design.pos}
                 pooled: Any = []
                 per = []
                 for name in frame[PARAM].cat.categories:
                     part = frame[frame[PARAM] == name].drop(columns=PARAM)
-                    merged = _frame.finish(func(part, "merge", "nan", **kw), "scoring", False)
-                    fold = _frame.finish(func(part, "fold", "nan", **kw), "scoring", False)
-                    pooled.append(sign * float(merged.mean(REPEAT)))
-                    per.append(sign * fold.transpose(REPEAT, FOLD).values.ravel())
+                    merged, fold = (
+                        _frame.finish(
+                            measure.frame(part, scoring.metric, how, "nan", **kw), "scoring", False
+                        )
+                        for how in ("merge", "fold")
+                    )
+                    pooled.append(scoring.sign * float(merged.mean(REPEAT)))
+                    per.append(scoring.sign * fold.transpose(REPEAT, FOLD).values.ravel())
                 per_fold = np.array(per)
             else:
                 pooled = self._metric(cube).mean(REPEAT).values
@@ -566,29 +541,15 @@ class PooledSearchCV(BaseSearchCV):
 
     def _metric(self, ds: xr.Dataset) -> xr.DataArray:
         """The scoring's value of a cube over its folds: dims (param, repeat)."""
-        scoring, zd, b = self.scoring, self.zero_division, _checks.beta(self.beta)
-        if callable(scoring):
-            out = scoring(ds)
+        zd, b = self.zero_division, _checks.beta(self.beta)
+        if callable(self.scoring):
+            out = self.scoring(ds)
             if not isinstance(out, xr.DataArray):
                 raise TypeError(
                     f"scoring returned {type(out).__name__}; a callable scoring must return "
                     "an xarray.DataArray over param (and repeat)."
                 )
             return _frame.finish(out, "scoring")
-        if self.scoring_ in MULTILABEL_SCORINGS:
-            return _frame.finish(_frame.multilabel_score(ds, self.scoring_, b, zd), "scoring")
-        metric = COUNT_SCORINGS[self.scoring_]
-        if metric == "accuracy":  # every sample counted once: no class average
-            out = reduce.accuracy(ds, how="pooled", zero_division=zd)
-        elif metric == "balanced_accuracy":  # the mean over classes of recall
-            if ds.attrs.get("task") == "binary":
-                rec = reduce.aggregate(ds, "recall", "tp_fp", zero_division=zd)
-                out = (rec + reduce.aggregate(ds, "specificity", "tp_fp", zero_division=zd)) / 2
-            else:
-                out = multiclass.macro(ds, "recall", fold_method="tp_fp", zero_division=zd)
-        elif self._average is None:
-            out = reduce.aggregate(ds, metric, "tp_fp", beta=b, zero_division=zd)  # type: ignore[arg-type]
-        else:
-            avg = getattr(multiclass, self._average)
-            out = avg(ds, metric, fold_method="tp_fp", beta=b, zero_division=zd)
-        return _frame.finish(out, "scoring")
+        s = cast(Scoring, self._scoring)
+        out = measure.cube(ds, s.metric, "tp_fp", s.average, beta=b, zero_division=zd)
+        return _frame.finish(s.sign * out, "scoring")

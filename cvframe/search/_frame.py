@@ -4,6 +4,7 @@ metric warnings as one, and ``cv_results_`` in scikit-learn's format."""
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 import time
 import warnings
@@ -14,28 +15,111 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from .._core import labels as _labels
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
-from ..formulas import SCORER_ALIASES, scorer_metric
-from ..reduce import multilabel
 from ..runner import Target, align_scores, fit_predict, param_label
 from ..schema import CLASS, FOLD, REPEAT
 from ..splits import n_samples
 
 #: Name of the candidate dimension of ``cube_`` and of the column of ``predictions_``.
 PARAM = "param"
-#: Scorings of a multilabel ``y`` with one value whatever the labels (no ``average``), from
-#: the per-sample sums of the cube (:mod:`cvframe.reduce.multilabel`): name -> metric
-#: (the Hamming loss negated, so that higher is better).
-MULTILABEL_SCORINGS = {
-    "f_samples": "f_samples",
-    "jaccard_samples": "jaccard_samples",
-    "subset_accuracy": "subset_accuracy",
-    "neg_hamming_loss": "hamming_loss",
-}
-_SAMPLES = {"f_tp_fp": "f_samples", "jaccard_tp_fp": "jaccard_samples"}
-#: Count scorings averaged over the labels of a multilabel ``y`` (macro, micro, weighted).
-_LABEL_AVERAGED = ("f_tp_fp", "precision_tp_fp", "recall_tp_fp", "jaccard_tp_fp")
+#: Scorings of a multilabel ``y`` with one value whatever the labels, from the per-sample
+#: sums of the cube (:mod:`cvframe.reduce.multilabel`): name -> metric (the Hamming loss
+#: negated, so that higher is better); a view of :data:`cvframe.metrics.REGISTRY`.
+MULTILABEL_SCORINGS = {metrics.scoring_name(m): m for m in metrics.names("sample")}
+#: Class averages a search takes (``"samples"``: the sample-based form of a multilabel metric).
+AVERAGES = (*metrics.AVERAGES, "samples")
+
+
+class Scoring(NamedTuple):
+    """A scoring resolved: the registry metric, the name ``scoring_`` records, the class
+    average, and the sign that makes higher better (-1 for a lower-is-better metric)."""
+
+    metric: str
+    name: str
+    average: str | None
+    sign: float
+
+    @property
+    def entry(self) -> metrics.Metric:
+        return metrics.REGISTRY[self.metric]
+
+
+def _sample_form(metric: str, scoring: Any) -> str:
+    """The sample-based metric of a count metric (``average="samples"``): ``f`` ->
+    ``f_samples``, named so in the registry."""
+    name = f"{metric}_samples"
+    if name not in metrics.by_kind("sample"):
+        have = [m for m in metrics.names("count") if f"{m}_samples" in metrics.REGISTRY]
+        raise ValueError(
+            f"average='samples' is defined here for "
+            f"{' and '.join(metrics.display(m) for m in have)} ({few(have)}), not for "
+            f"scoring={scoring!r}: the cube keeps each sample's {few(have)} only. Pass "
+            "average='macro', 'micro' or 'weighted'."
+        )
+    return name
+
+
+def _lookup(name: str, multilabel: bool) -> tuple[metrics.Resolved, str | None]:
+    """A scoring name as a registry metric and the average its suffix asks for (a name
+    ending in ``_samples``: the sample-based form)."""
+    try:
+        return metrics.resolve(name, multilabel=multilabel, argument="scoring"), None
+    except ValueError:
+        stem, _, suffix = name.rpartition("_")
+        if suffix == "samples" and stem:
+            with contextlib.suppress(ValueError):
+                return metrics.resolve(stem, argument="scoring"), suffix
+        metrics.scorer_metric(name, multilabel)  # raises, listing scikit-learn's names
+        raise
+
+
+def scoring(name: Any, average: str | None, multilabel: bool) -> Scoring:
+    """The metric a scoring name ranks by (any spelling of the registry: a scikit-learn
+    scorer name, a pooled name; a lower-is-better metric is ranked negated, as its ``neg_``
+    name says), its average and sign, checked against ``average`` and the kind of ``y``."""
+    if not isinstance(name, str):
+        metrics.scorer_metric(name, multilabel)  # raises for a non-name
+    r, asked = _lookup(name, multilabel)
+    entry = r.entry
+    if r.variant not in (None, entry.pooled):
+        raise ValueError(
+            f"scoring={name!r} asks for {metrics.display(r.metric, r.variant)}; a search "
+            f"ranks by the pooled out-of-fold metric: pass {metrics.scoring_name(r.metric)!r}."
+        )
+    suffix = asked or r.average or ("samples" if entry.kind == "sample" else None)
+    if suffix is not None and average not in (None, suffix):
+        raise ValueError(
+            f"scoring={name!r} asks for average={suffix!r} but average={average!r} is given; "
+            "drop one of them."
+        )
+    average = average or suffix
+    metric = r.metric
+    if entry.kind == "sample" or average == "samples":
+        if not multilabel:
+            raise ValueError(
+                f"scoring={name!r}, average={average!r} score a multilabel y (a 0/1 indicator "
+                "matrix, one column per label); y is 1-D."
+            )
+        metric = metric if entry.kind == "sample" else _sample_form(metric, name)
+        average = None
+    elif multilabel and (entry.kind != "count" or entry.scope != "class"):
+        per_label = [m for m in metrics.names("count") if metrics.REGISTRY[m].scope == "class"]
+        raise ValueError(
+            f"scoring={name!r} ({metrics.display(metric)}) is not defined for a multilabel y "
+            f"here; pass one of {', '.join(map(repr, MULTILABEL_SCORINGS))}, or "
+            f"{few([metrics.scoring_name(m) for m in per_label])} with average='macro', "
+            "'micro' or 'weighted' (e.g. 'f1_micro')."
+        )
+    entry = metrics.REGISTRY[metric]
+    if average is not None and entry.scope == "class" and average not in entry.averages:
+        raise ValueError(
+            f"average={average!r} is not defined for scoring={name!r}; pass one of "
+            f"{few([a for a in entry.averages if a is not None])}."
+        )
+    sign = 1.0 if entry.higher_is_better else -1.0
+    return Scoring(metric, metrics.scoring_name(metric), average, sign)
 
 
 def short(value: Any) -> str:
@@ -128,55 +212,6 @@ def predictions(
     else:
         frame.attrs["labels"] = list(universe)
     return frame
-
-
-def multilabel_score(ds: xr.Dataset, scoring: str, beta: float, zero_division: Any) -> Any:
-    """A scoring of :data:`MULTILABEL_SCORINGS` pooled over the folds of ``ds``."""
-    zd = zero_division
-    if scoring == "f_samples":
-        return multilabel.f_samples(ds, "tp_fp", beta=beta, zero_division=zd)
-    if scoring == "jaccard_samples":
-        return multilabel.jaccard(ds, "samples", "tp_fp", zero_division=zd)
-    if scoring == "subset_accuracy":
-        return multilabel.subset_accuracy(ds, "tp_fp", zero_division=zd)
-    return -multilabel.hamming_loss(ds, "tp_fp", zero_division=zd)
-
-
-def split_suffix(scoring: Any, average: str | None) -> tuple[Any, str | None]:
-    """A scikit-learn name with an average suffix (``"f1_macro"``, ``"jaccard_samples"``) as
-    the name and the average, checked against ``average``."""
-    if isinstance(scoring, str):
-        stem, _, suffix = scoring.rpartition("_")
-        if suffix in ("macro", "micro", "weighted", "samples") and stem in SCORER_ALIASES:
-            if average not in (None, suffix):
-                raise ValueError(
-                    f"scoring={scoring!r} asks for average={suffix!r} but average="
-                    f"{average!r} is given; drop one of them."
-                )
-            return stem, suffix
-    return scoring, average
-
-
-def multilabel_scoring(scoring: Any, average: str | None) -> tuple[str, str | None]:
-    """The pooled scoring and average of a multilabel ``y`` (see :data:`MULTILABEL_SCORINGS`)."""
-    name = scorer_metric(scoring, multilabel=True)
-    if average == "samples":
-        if name not in _SAMPLES:
-            raise ValueError(
-                f"average='samples' is defined here for F and Jaccard ({few(list(_SAMPLES))}), "
-                f"not for scoring={scoring!r}: the cube keeps each sample's F and Jaccard only. "
-                "Pass average='macro', 'micro' or 'weighted'."
-            )
-        name, average = _SAMPLES[name], None
-    if name in MULTILABEL_SCORINGS:
-        return name, None
-    if name not in _LABEL_AVERAGED:
-        raise ValueError(
-            f"scoring={scoring!r} ({name}) is not defined for a multilabel y here; pass one "
-            f"of {', '.join(map(repr, MULTILABEL_SCORINGS))}, or {few(list(_LABEL_AVERAGED))} "
-            "with average='macro', 'micro' or 'weighted' (e.g. 'f1_micro')."
-        )
-    return name, average
 
 
 def finish(out: xr.DataArray, name: str, param: bool = True) -> xr.DataArray:

@@ -26,22 +26,20 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
-from .. import formulas, reduce, scores
+from .. import measure, metrics, reduce, scores
 from .._core import checks as _checks
 from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
+from ..tidy import all_folds
 
 __all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
 
-#: Pooled metrics a threshold can be tuned for: name -> the count metrics averaged into it.
+#: Pooled metrics a threshold can be tuned for: name -> the count metric (its pooled name,
+#: as ``scoring_`` records it, and its registry name); a view of
+#: :data:`cvframe.metrics.REGISTRY`, where any other spelling of a count metric works too.
 THRESHOLD_SCORINGS: dict[str, tuple[str, ...]] = {
-    "f_tp_fp": ("f",),
-    "precision_tp_fp": ("precision",),
-    "recall_tp_fp": ("recall",),
-    "accuracy": ("accuracy",),
-    "balanced_accuracy_tp_fp": ("recall", "specificity"),
-    **{name: (name,) for name in formulas.METRIC_SPECS},
+    name: (m,) for m in metrics.names("count") for name in (metrics.scoring_name(m), m)
 }
 
 _THRESHOLD = "threshold"
@@ -57,16 +55,18 @@ def _has(attr: str) -> Any:
 
 
 def _scoring(scoring: Any) -> tuple[str, tuple[str, ...]]:
-    """The pooled name and count metrics of ``scoring`` (a scikit-learn or pooled name)."""
-    if isinstance(scoring, str) and scoring in THRESHOLD_SCORINGS:
-        return scoring, THRESHOLD_SCORINGS[scoring]
-    pooled = formulas.scorer_metric(scoring)  # raises for a name cvframe does not pool
-    if pooled not in THRESHOLD_SCORINGS:
+    """The pooled name and the count metric of ``scoring`` (any name of a count metric of
+    the registry, a scikit-learn scorer name among them)."""
+    if not isinstance(scoring, str):
+        metrics.scorer_metric(scoring)  # raises, listing the names
+    r = metrics.resolve(scoring, variants=("tp_fp",), argument="scoring")
+    if r.entry.kind != "count":
         raise ValueError(
-            f"scoring={scoring!r} ({pooled}) does not depend on the decision threshold; pass a "
-            f"count metric: one of {few(list(THRESHOLD_SCORINGS), 12)}, or a cost_matrix."
+            f"scoring={scoring!r} ({metrics.display(r.metric)}) does not depend on the "
+            f"decision threshold; pass a count metric: one of "
+            f"{few(list(THRESHOLD_SCORINGS), 12)}, or a cost_matrix."
         )
-    return pooled, THRESHOLD_SCORINGS[pooled]
+    return metrics.scoring_name(r.metric), (r.metric,)
 
 
 def _cost_matrix(cost: Any) -> np.ndarray:
@@ -105,13 +105,12 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     estimator : scikit-learn classifier
         Has ``fit`` and ``predict_proba`` or ``decision_function``; cloned.
     scoring : str, default "f1"
-        The pooled metric to maximise: scikit-learn names ``"f1"``, ``"precision"``,
-        ``"recall"``, ``"accuracy"``, ``"balanced_accuracy"`` (mapped by
-        :data:`cvframe.formulas.SCORER_ALIASES` to F_tp,fp, ...), their pooled names
-        (``"f_tp_fp"``, ...) or a count metric of :data:`cvframe.formulas.METRIC_SPECS`
-        (``"f"`` with ``beta``, ``"specificity"``). Ignored with ``cost_matrix``. A metric
-        undefined at a threshold (precision where nothing is predicted positive) counts
-        as 0 there, as in scikit-learn's scorers.
+        The pooled metric to maximise: any count metric of :data:`cvframe.metrics.REGISTRY`
+        by any of its names (scikit-learn's ``"f1"``, ``"precision"``, ``"recall"``,
+        ``"accuracy"``, ...; pooled names ``"f_tp_fp"``, ...; ``"f"`` with ``beta``,
+        ``"specificity"``); a lower-is-better one (``"error"``) is minimised. Ignored with
+        ``cost_matrix``. A metric undefined at a threshold (precision where nothing is
+        predicted positive) counts as 0 there, as in scikit-learn's scorers.
     cv : int, splitter or iterable of splits, default 5
         As in :func:`cvframe.cross_validate` (an int is a stratified k-fold, shuffled with
         ``random_state`` when one is given; a Repeated* splitter gives repeats).
@@ -249,7 +248,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         -------
         self
         """
-        names = self._check_params()
+        metric = self._check_params()
         X, y = indexable(X, y)
         kind = type_of_target(y, input_name="y")
         if kind != "binary" or len(np.unique(np.asarray(y))) < 2:
@@ -287,11 +286,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             df, None, candidates, method="fold", pos_label=self.pos_label_
         )
         cube = self._cube(table)
-        self._choose(cube, candidates, names)
+        self._choose(cube, candidates, metric)
         self._fit_final(X, y)
         return self
 
-    def _check_params(self) -> tuple[str, ...]:
+    def _check_params(self) -> str | None:
         _checks.choice(
             "response_method", self.response_method, ("auto", "predict_proba", "decision_function")
         )
@@ -300,9 +299,9 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         if self.cost_matrix is not None:
             self._cost = _cost_matrix(self.cost_matrix)
             self.scoring_ = "expected_cost"
-            return ()
-        self.scoring_, names = _scoring(self.scoring)
-        return names
+            return None
+        self.scoring_, (metric,) = _scoring(self.scoring)
+        return metric
 
     def _candidates(self, s: np.ndarray) -> np.ndarray:
         t = self.thresholds
@@ -321,16 +320,17 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
 
     @staticmethod
     def _cube(table: pd.DataFrame) -> xr.Dataset:
-        """The per-fold counts as a cube over (repeat, fold, class, threshold)."""
+        """The per-fold counts as a binary cube over (repeat, fold, class, threshold)."""
         keys = [REPEAT, FOLD, CLASS, _THRESHOLD]
         ds = table.set_index(keys)[list(COUNTS)].to_xarray()
+        ds.attrs["task"] = "binary"
         return ds.transpose(REPEAT, FOLD, CLASS, _THRESHOLD)
 
-    def _values(self, ds: xr.Dataset, names: tuple[str, ...], how: str | None) -> xr.DataArray:
+    def _values(self, ds: xr.Dataset, metric: str | None, how: str | None) -> xr.DataArray:
         """The objective per threshold: pooled (``"tp_fp"``), fold-averaged (``"avg"``) or
         per fold (None); the expected cost per sample with a cost matrix."""
         dims = (REPEAT, FOLD)
-        if not names:
+        if metric is None:
             c = self._cost
             counts = reduce.pooled(ds, dims) if how == "tp_fp" else ds
             cost = c[0, 0] * counts.tn + c[0, 1] * counts.fp + c[1, 0] * counts.fn
@@ -338,13 +338,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             if how == "avg":
                 cost = reduce.fold_mean(cost, reduce.read_counts(ds), dims, np.nan)[0]
             return cost.squeeze(CLASS, drop=True)
+        sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
+        flat = ds if how is None else all_folds(ds)
         b = _checks.beta(self.beta)
-        parts = []
-        for name in names:  # 0 where undefined, as scikit-learn's scorers
-            value = reduce.aggregate(ds, name, how, dims, beta=b, zero_division=0.0)  # type: ignore[arg-type]
-            parts.append(value)
-        out = sum(parts[1:], parts[0]) / len(parts)
-        return out.squeeze(CLASS, drop=True)
+        out = measure.cube(flat, metric, how, beta=b, zero_division=0.0)  # 0: as scikit-learn
+        return sign * (out.squeeze(CLASS, drop=True) if CLASS in out.dims else out)
 
     def _best(self, values: np.ndarray) -> int:
         """Index of the best candidate (the lowest threshold among ties); -1 if none."""
@@ -353,13 +351,13 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             return -1
         return int(np.nanargmax(np.where(np.isnan(v), -np.inf, v)))
 
-    def _choose(self, ds: xr.Dataset, candidates: np.ndarray, names: tuple[str, ...]) -> None:
+    def _choose(self, ds: xr.Dataset, candidates: np.ndarray, metric: str | None) -> None:
         thr = ds[_THRESHOLD].to_numpy()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            pooled = self._values(ds, names, "tp_fp").to_numpy()
-            averaged = self._values(ds, names, "avg").to_numpy()
-            per_fold = self._values(ds, names, None)
+            pooled = self._values(ds, metric, "tp_fp").to_numpy()
+            averaged = self._values(ds, metric, "avg").to_numpy()
+            per_fold = self._values(ds, metric, None)
         i = self._best(pooled)
         self.best_threshold_ = float(thr[i])
         self.best_score_ = float(pooled[i])

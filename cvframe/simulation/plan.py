@@ -23,7 +23,7 @@ import pandas as pd
 import xarray as xr
 from scipy.special import ndtri
 
-from .. import scores
+from .. import metrics, scores
 from ..errors import few
 from ._model import (
     DEFAULT_F,
@@ -49,19 +49,14 @@ BIAS = 0.01
 #: Fewer expected positives per fold than this make per-fold AUC noisy: fewer folds.
 MIN_POSITIVES = 5
 #: The two AUC aggregations the plan simulates.
-AUC_ESTIMATORS = ("auc_avg", "auc_merge")
+AUC_ESTIMATORS = tuple(metrics.spelled("auc", v) for v in ("avg", "merge"))
 #: Most trials and score rows (trials x cases) of the AUC simulation: well under a second.
 AUC_TRIALS = 200
 _AUC_ROWS = 400_000
-_NAMES = {
-    "f_tp_fp": "F_tp,fp",
-    "f_avg": "F_avg",
-    "f_pr_re": "F_pr,re",
-    "f_avg_skip": "F_avg,skip",
-    "f_pr_re_skip": "F_pr,re,skip",
-    "auc_avg": "AUC_avg",
-    "auc_merge": "AUC_merge",
-}
+#: How the plan names each estimator (:func:`cvframe.metrics.display`).
+_NAMES = {e: metrics.display(*metrics.resolve(e)[:2]) for e in (*ESTIMATORS, *AUC_ESTIMATORS)}
+#: The metrics the plan simulates: those of its estimators.
+_PLANNED = list(dict.fromkeys(metrics.resolve(e).metric for e in (*ESTIMATORS, *AUC_ESTIMATORS)))
 
 
 @dataclass(frozen=True)
@@ -259,8 +254,8 @@ def _advice(
     k, repeats, strat, metric = (design[x] for x in ("k", "repeats", "stratified", "metric"))
     pos = row["positives"]
     name = f"class {cls!r}"
-    auc = metric == "auc"
-    pooled = "auc_merge" if auc else "f_tp_fp"
+    auc = metrics.REGISTRY[metric].kind == "score"
+    pooled = metrics.spelled(metric, metrics.REGISTRY[metric].pooled)
     some = row["p_some_no_pos"]
     if pos < k:
         k2 = max(2, min(k, pos))
@@ -279,17 +274,17 @@ def _advice(
         return dict(k=k, repeats=repeats, stratified=True, report=pooled, reason=why)
     if auc:
         return _auc_advice(name, row, est, design)
-    gap = max(abs(est[e][0] - est["f_tp_fp"][0]) for e in ESTIMATORS if e in est)
+    gap = max(abs(est[e][0] - est[pooled][0]) for e in ESTIMATORS if e in est)
     und = row["p_some_undefined"]
     if und > RISK or gap > BIAS:
         worst = max((e for e in ESTIMATORS if e in est), key=lambda e: abs(est[e][0]))
         why = (
             f"with {pos} positives of {name} a fold is undefined (no positives or no "
             f"predicted positives) with probability {und:.2g} per study and "
-            f"{_NAMES[worst]} is biased by {100 * est[worst][0]:+.1f}%; report F_tp,fp "
-            f"({100 * est['f_tp_fp'][0]:+.2f}%), the least biased."
+            f"{_NAMES[worst]} is biased by {100 * est[worst][0]:+.1f}%; report "
+            f"{_NAMES[pooled]} ({100 * est[pooled][0]:+.2f}%), the least biased."
         )
-        return dict(k=k, repeats=repeats, stratified=strat, report="f_tp_fp", reason=why)
+        return dict(k=k, repeats=repeats, stratified=strat, report=pooled, reason=why)
     why = (
         f"the five F estimators of {name} agree within {100 * gap:.2f}% and an undefined "
         f"fold has probability {und:.2g}: any aggregation will do (F_tp,fp for comparability)."
@@ -329,13 +324,17 @@ def _auc_advice(
 
 
 def _metric(metric: Any) -> str:
-    if isinstance(metric, str):
-        key = metric.lower()
-        if key in ("f", "f1", "f_measure", "f_tp_fp"):
-            return "f"
-        if key in ("auc", "roc_auc", "auc_merge", "auc_avg"):
-            return "auc"
-    raise ValueError(f"metric={metric!r} must be 'f' (or 'f1') or 'auc' (or 'roc_auc').")
+    """The registry metric of ``metric``, one the plan simulates."""
+    try:
+        name = metrics.resolve(metric.lower()).metric if isinstance(metric, str) else None
+    except ValueError:
+        name = None
+    if name not in _PLANNED:
+        raise ValueError(
+            f"metric={metric!r} must be one of {', '.join(map(repr, _PLANNED))} (or another "
+            "name of one: 'f1', 'roc_auc')."
+        )
+    return str(name)
 
 
 def plan(

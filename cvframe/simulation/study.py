@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import reduce
+from .. import metrics, reduce
 from ..errors import few
 from ..schema import FOLD
 from ._model import (
@@ -38,9 +38,10 @@ from .exact import moments
 __all__ = ["ESTIMATORS", "EXACT_ESTIMATORS", "bias_study", "point_seed", "study_for_netcdf"]
 
 #: The five fold aggregations of Forman & Scholz (2010), in the order of their Section 3.
-ESTIMATORS = ("f_tp_fp", "f_avg", "f_pr_re", "f_avg_skip", "f_pr_re_skip")
-#: Estimators whose mean and standard deviation have an exact (summed) value.
-EXACT_ESTIMATORS = ("f_tp_fp", "f_avg")
+ESTIMATORS = reduce.F_METHODS
+#: Estimators whose mean and standard deviation have an exact (summed) value: the pooled F
+#: and the mean of per-fold F (:func:`cvframe.simulation.exact.moments`).
+EXACT_ESTIMATORS = tuple(metrics.spelled("f", v) for v in ("tp_fp", "avg"))
 #: Trials per task of a bias study: large enough that the per-call overhead of the cube methods
 #: is small, small enough to keep a task's memory near 100 MB.
 STUDY_CHUNK = 1 << 16
@@ -60,8 +61,9 @@ _NOTES = {
     "p_undefined_mc": "Monte-Carlo share of trials with an undefined fold",
     "p_undefined_se": "binomial standard error of p_undefined_mc",
     "positives": "positives in the data set, round(n * prevalence)",
-    "precision": "ground-truth precision of the simulated classifier",
-    "recall": "ground-truth recall of the simulated classifier",
+    **{
+        m: f"ground-truth {m} of the simulated classifier" for m in metrics.REGISTRY["f"].components
+    },
 }
 
 

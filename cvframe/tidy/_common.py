@@ -7,9 +7,11 @@ import contextlib
 import warnings
 from collections.abc import Hashable, Iterator, Sequence
 
+import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .. import metrics
 from .._core.docs import register
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_structure
@@ -17,6 +19,7 @@ from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_s
 __all__ = [
     "LINES",
     "METHOD_LABELS",
+    "all_folds",
     "extra_dims",
     "loaded",
     "one_warning",
@@ -25,13 +28,11 @@ __all__ = [
     "user_dims",
 ]
 
-#: Display names of the five F aggregations (the paper's notation).
+#: Display names of the five F aggregations (the paper's notation, its tilde for the skip
+#: variants), by the names of :data:`cvframe.reduce.F_METHODS`.
 METHOD_LABELS = {
-    "f_tp_fp": "F_tp,fp",
-    "f_avg": "F_avg",
-    "f_pr_re": "F_pr,re",
-    "f_avg_skip": "~F_avg",
-    "f_pr_re_skip": "~F_pr,re",
+    metrics.spelled("f", v): metrics.display("f", v, tilde=True)
+    for v in metrics.REGISTRY["f"].variants
 }
 
 #: The aggregation lines of :func:`cvframe.tidy.fold_aggregates`, in drawing order.
@@ -56,6 +57,23 @@ def loaded(ds: xr.Dataset) -> xr.Dataset:
     check_structure(ds)
     names = list(COUNTS) + ([CONFUSION] if CONFUSION in ds.data_vars else [])
     return ds[names].load() if any(ds[v].chunks is not None for v in names) else ds
+
+
+def all_folds(ds: xr.Dataset) -> xr.Dataset:
+    """The cube with the folds of every repeat on one ``fold`` dim: its pooled value sums
+    the counts of all of them (one pass over the data per repeat), its fold mean weighs
+    each fold of each repeat once."""
+    if REPEAT not in ds.dims:
+        return ds
+    n = ds.sizes[REPEAT] * ds.sizes[FOLD]
+    others = [d for d in ds["tp"].dims if d not in (REPEAT, FOLD)]
+    shape = [ds.sizes[d] for d in others]
+    data = {
+        k: ((FOLD, *others), ds[k].transpose(REPEAT, FOLD, *others).values.reshape(n, *shape))
+        for k in COUNTS
+    }
+    coords = {d: ds[d] for d in others if d in ds.coords}
+    return xr.Dataset(data, coords=coords, attrs=ds.attrs).assign_coords({FOLD: np.arange(n)})
 
 
 def extra_dims(ds: xr.Dataset) -> list[Hashable]:

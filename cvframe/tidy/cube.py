@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import formulas, multiclass, reduce
+from .. import formulas, measure, metrics, multiclass, reduce
 from .._core.checks import choice
 from .._core.docs import doc
 from .._core.types import ZeroDivision
@@ -35,7 +35,14 @@ from ._common import (
     user_dims,
 )
 
-__all__ = ["class_averages", "confusion_table", "fold_aggregates", "fold_table", "methods_table"]
+__all__ = [
+    "class_averages",
+    "confusion_table",
+    "fold_aggregates",
+    "fold_table",
+    "methods_table",
+    "metric_table",
+]
 
 
 # --- per fold and per method ------------------------------------------------------------------
@@ -126,6 +133,64 @@ def methods_table(
 
 
 @doc
+def metric_table(
+    ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 0.0
+) -> pd.DataFrame:
+    """Every count metric of :data:`cvframe.metrics.REGISTRY` that applies to the cube,
+    pooled and fold-averaged side by side, one row per (..., metric).
+
+    A metric of one class is the positive class's for a binary cube and the macro average
+    over the classes (labels) of a multiclass (multilabel) cube; a metric over every class
+    (accuracy, error) is one value of single-label data and left out of a multilabel cube.
+    Each value is :func:`cvframe.measure.cube` of the metric's pooled variant and of its
+    fold mean (``"avg"``); with repeats, their mean over repeats and the sd of the pooled
+    value across repeats (:func:`over_repeats`). A metric added to the registry is a row.
+
+    Parameters
+    ----------
+    <<ds>>
+    <<beta>>
+    <<tidy_zero_division>>
+
+    Returns
+    -------
+    pandas.DataFrame
+        The cube's user dims, ``metric`` (its display name), ``average`` (``"macro"`` or
+        empty), ``pooled``, ``fold_averaged`` (and ``pooled_sd`` with repeats).
+
+    Examples
+    --------
+    >>> import cvframe
+    >>> from cvframe.tidy import metric_table
+    >>> metric_table(cvframe.datasets.table1()).round(3).head(3)
+          metric average  pooled  fold_averaged
+    0          F           0.583          0.692
+    1  precision           0.424          0.603
+    2     recall           0.933          0.938
+    """
+    ds = loaded(ds)
+    extra = extra_dims(ds)
+    task = ds.attrs.get("task")
+    several = ds.sizes.get(CLASS, 1) > 1 and task != "binary"
+    rows = []
+    with one_warning():
+        for m in metrics.by_kind("count").values():
+            if m.scope == "all" and task == "multilabel":
+                continue  # one value over exclusive classes: not of labels
+            average = "macro" if several and m.scope == "class" else None
+            values = {
+                col: measure.cube(ds, m.name, v, average, beta=beta, zero_division=zero_division)
+                for col, v in (("pooled", m.pooled), ("fold_averaged", "avg"))
+            }
+            one = xr.Dataset(values)
+            part = to_frame(one.squeeze(CLASS, drop=True) if CLASS in one.dims else one, extra)
+            rows.append(part.assign(metric=m.display, average=average or ""))
+    table = pd.concat(rows, ignore_index=True)
+    by = [*user_dims(extra), "metric", "average"]
+    return over_repeats(table, by, ["pooled", "fold_averaged"], REPEAT in extra)
+
+
+@doc
 def fold_aggregates(
     ds: xr.Dataset,
     *,
@@ -177,7 +242,7 @@ def fold_aggregates(
     zd = zero_division
     parts = []
     with one_warning():
-        for metric in ("precision", "recall"):
+        for metric in metrics.REGISTRY["f"].components:
             for line, how in (("pooled", "tp_fp"), ("mean of folds", "avg")):
                 value = reduce.aggregate(ds, metric, how, zero_division=zd)  # type: ignore[arg-type]
                 part = to_frame(xr.Dataset({"value": value}), [*extra, CLASS])

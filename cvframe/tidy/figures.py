@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import formulas
+from .. import formulas, metrics
 from .._core import checks as _checks
 from .._core.checks import choice
 from .._core.docs import doc
@@ -20,7 +20,7 @@ from ._common import METHOD_LABELS
 __all__ = ["SURFACE_AXES", "bias_table", "f_surface_table", "fold_risk_table"]
 
 #: The (x, y) columns of :func:`f_surface_table` by kind.
-SURFACE_AXES = {"pr": ("recall", "precision"), "roc": ("fpr", "tpr")}
+SURFACE_AXES = {"pr": metrics.REGISTRY["f"].components[::-1], "roc": ("fpr", "tpr")}
 
 _YES = {"yes", "true", "1", "stratified", "y", "t"}
 _NO = {"no", "false", "0", "unstratified", "n", "f"}
