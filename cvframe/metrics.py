@@ -262,7 +262,6 @@ REGISTRY: dict[str, Metric] = {
             higher_is_better=False,
             aliases=("mmce", "error_rate", "zero_one_loss"),
             per_sample=True,
-            intervals={"tp_fp": "bootstrap", "avg": "corrected_t"},
             tests={"tp_fp": "mcnemar", "avg": "corrected_t"},
             tools={
                 "tp_fp": "as WEKA Explorer's 'Incorrectly Classified Instances' and "
