@@ -184,8 +184,34 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             code=-1,
             over_classes=True,
         ),
+        MetricSpec(
+            "mcc",
+            "n sum_k TP_k - sum_k t_k p_k",
+            "sqrt((n^2 - sum_k p_k^2) (n^2 - sum_k t_k^2))",
+            lambda tp, fp, fn, tn, beta: _mcc_num_den(tp, fp, fn, tn),
+            "all samples are of one class, or all are predicted as one",
+            (
+                "the Matthews correlation (one true or one predicted class in the fold)",
+                "the Matthews correlation (one true or one predicted class after pooling)",
+            ),
+            code=-1,
+            uses_tn=True,
+            over_classes=True,
+        ),
     )
 }
+
+
+def _mcc_num_den(tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:
+    r"""The multiclass Matthews correlation (Gorodkin's :math:`R_K`) of one-vs-all counts
+    whose last axis holds every class: with true and predicted margins
+    :math:`t_k = TP_k + FN_k`, :math:`p_k = TP_k + FP_k` and :math:`n` samples,
+    :math:`(n \sum_k TP_k - \sum_k t_k p_k) /
+    \sqrt{(n^2 - \sum_k p_k^2)(n^2 - \sum_k t_k^2)}` (the binary MCC for two classes)."""
+    t, p = tp + fn, tp + fp
+    n = (tp + fp + fn + tn)[..., 0]
+    num = n * tp.sum(-1) - (t * p).sum(-1)
+    return num, np.sqrt((n * n - (p * p).sum(-1)) * (n * n - (t * t).sum(-1)))
 
 
 def metric(

@@ -270,6 +270,18 @@ REGISTRY: dict[str, Metric] = {
                 "iterations) report",
             },
         ),
+        _count(
+            "mcc",
+            "MCC",
+            scope="all",
+            bounds=(-1.0, 1.0),
+            aliases=("matthews_corrcoef", "phi"),
+            scorers={"matthews_corrcoef": "tp_fp"},
+            reference="B. W. Matthews, Comparison of the predicted and observed secondary "
+            "structure of T4 phage lysozyme, Biochim. Biophys. Acta 405(2), 1975; J. Gorodkin, "
+            "Comparing two K-category assignments by a K-category correlation coefficient, "
+            "Comput. Biol. Chem. 28(5), 2004 (the multiclass R_K scikit-learn computes).",
+        ),
         _sample("f_samples", "F (samples)", scorers={"f1_samples": "tp_fp"}),
         _sample("jaccard_samples", "Jaccard (samples)", scorers={"jaccard_samples": "tp_fp"}),
         _sample(

@@ -123,6 +123,8 @@ def test_metric_matches_scikit_learn(name):
         "specificity": metrics.recall_score(y_true, y_pred, pos_label=0),
         "jaccard": metrics.jaccard_score(y_true, y_pred),
         "error": metrics.zero_one_loss(y_true, y_pred),
+        "mcc": metrics.matthews_corrcoef(y_true, y_pred),
+        "balanced_accuracy": metrics.balanced_accuracy_score(y_true, y_pred),
     }[name]
     counts = (tp, fp, fn, tn)
     if METRIC_SPECS[name].over_classes:  # every class on the last axis

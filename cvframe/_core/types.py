@@ -18,7 +18,9 @@ KappaFoldMethod = Literal["tp_fp", "avg", None]
 Metric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard"]
 #: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds (the rows of
 #: :data:`cvframe.formulas.METRIC_SPECS`).
-CellMetric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard", "error"]
+CellMetric = Literal[
+    "precision", "recall", "f", "accuracy", "specificity", "jaccard", "error", "mcc"
+]
 #: The two definitions of macro-F in use.
 Definition = Literal["mean", "f_of_means"]
 #: Accuracy per fold (None), pooled over folds or averaged over folds.
