@@ -198,8 +198,29 @@ METRIC_SPECS: dict[str, MetricSpec] = {
             uses_tn=True,
             over_classes=True,
         ),
+        MetricSpec(
+            "balanced_accuracy",
+            "sum_k TP_k / t_k over the classes with t_k > 0",
+            "#classes with t_k > 0",
+            lambda tp, fp, fn, tn, beta: _balanced_accuracy_num_den(tp, fn),
+            "the fold has no samples",
+            ("balanced accuracy (an empty fold)", "balanced accuracy (no tested samples)"),
+            code=-1,
+            over_classes=True,
+        ),
     )
 }
+
+
+def _balanced_accuracy_num_den(tp: Any, fn: Any) -> tuple[Any, Any]:
+    r"""Balanced accuracy of one-vs-all counts whose last axis holds every class: the mean
+    recall :math:`TP_k / t_k` over the classes present (:math:`t_k = TP_k + FN_k > 0`), as
+    scikit-learn's ``balanced_accuracy_score`` (Brodersen et al. 2010); for two classes
+    :math:`(TPR + TNR) / 2`."""
+    support = tp + fn
+    present = support > 0
+    recall = np.where(present, tp / np.where(present, support, 1.0), 0.0)
+    return recall.sum(-1), present.sum(-1).astype(np.float64)
 
 
 def _mcc_num_den(tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:

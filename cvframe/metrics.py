@@ -282,6 +282,15 @@ REGISTRY: dict[str, Metric] = {
             "Comparing two K-category assignments by a K-category correlation coefficient, "
             "Comput. Biol. Chem. 28(5), 2004 (the multiclass R_K scikit-learn computes).",
         ),
+        _count(
+            "balanced_accuracy",
+            "balanced accuracy",
+            scope="all",
+            scorers={"balanced_accuracy": "tp_fp"},
+            reference="K. H. Brodersen, C. S. Ong, K. E. Stephan and J. M. Buhmann, The balanced "
+            "accuracy and its posterior distribution, ICPR 2010 (the mean recall over the "
+            "classes present, as scikit-learn's balanced_accuracy_score).",
+        ),
         _sample("f_samples", "F (samples)", scorers={"f1_samples": "tp_fp"}),
         _sample("jaccard_samples", "Jaccard (samples)", scorers={"jaccard_samples": "tp_fp"}),
         _sample(

@@ -19,7 +19,15 @@ Metric = Literal["precision", "recall", "f", "accuracy", "specificity", "jaccard
 #: Metrics :func:`cvframe.reduce.aggregate` aggregates over folds (the rows of
 #: :data:`cvframe.formulas.METRIC_SPECS`).
 CellMetric = Literal[
-    "precision", "recall", "f", "accuracy", "specificity", "jaccard", "error", "mcc"
+    "precision",
+    "recall",
+    "f",
+    "accuracy",
+    "specificity",
+    "jaccard",
+    "error",
+    "mcc",
+    "balanced_accuracy",
 ]
 #: The two definitions of macro-F in use.
 Definition = Literal["mean", "f_of_means"]
