@@ -15,12 +15,15 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from . import reduce
+from . import metrics, reduce
 from ._core import checks as _checks
 from ._core.docs import doc
 from ._core.types import Dims
 from .errors import CountsError, few
 from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, check_structure, where_text
+
+#: The metrics a sample's outcome adds to (accuracy, error): the .632 weights apply to them.
+_PER_SAMPLE = [m for m, e in metrics.by_kind("count").items() if e.per_sample]
 
 __all__ = ["bootstrap_632", "no_information_rate"]
 
@@ -138,7 +141,7 @@ def bootstrap_632(
     >>> round(bootstrap_632(ds, plus=True).item(), 4)
     0.154
     """
-    _checks.choice("metric", metric, ["error", "accuracy"])
+    _checks.choice("metric", metric, _PER_SAMPLE)
     plus = _checks.flag("plus", plus)
     test, train = _subsets(ds)
     dims = _checks.dims(test["tp"], dim)

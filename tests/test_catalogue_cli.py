@@ -296,8 +296,8 @@ ERRORS = [
     ),
     (
         "explain: bad --metric",
-        ["explain", "{ok}", "--reported", "0.5", "--metric", "mcc"],
-        ["--metric", "'mcc'"],
+        ["explain", "{ok}", "--reported", "0.5", "--metric", "kappa_w"],
+        ["--metric", "'kappa_w'"],
     ),
     (
         "explain: --pos-label not a class",

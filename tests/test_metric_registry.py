@@ -31,21 +31,16 @@ from cvframe.reduce import multilabel
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "cvframe"
-#: Files of other areas of the package still holding lists of metric names; each must leave
-#: this set in the commit that derives its names from the registry (a test below fails for an
-#: entry with nothing left to find).
-PENDING = {
-    "cvframe/bootstrap.py",
-    "cvframe/cli/plan.py",
-    "cvframe/cli/simulate.py",
-    "cvframe/intervals/_fold.py",
-    "cvframe/plot/cube.py",
-    "cvframe/plot/curves.py",
-    "cvframe/plot/surface.py",
-    "cvframe/report/content.py",
-    "cvframe/scores/ranking.py",
-    "cvframe/scores/thresholds.py",
+#: Files whose tables hold metric names for another reason than naming metrics, and why.
+ALLOWED = {
+    "cvframe/cli/plan.py": "OPTIONS maps plan()'s argument names (f, precision, recall, auc "
+    "are the assumed classifier's parameters) to command-line options",
+    "cvframe/cli/simulate.py": "OPTIONS maps simulate()'s argument names (f, precision, "
+    "recall are the simulated classifier's parameters) to command-line options",
 }
+#: Files still holding lists of metric names; each leaves this set in the commit that derives
+#: its names from the registry (a test below fails for an entry with nothing left to find).
+PENDING = {"cvframe/plot/cube.py", "cvframe/plot/curves.py", "cvframe/plot/surface.py"}
 
 
 # --- (a) no list of metric names outside the registry ------------------------------------------
@@ -79,6 +74,13 @@ def _exempt(tree: ast.AST) -> set[int]:
     return out
 
 
+def _constant(node: ast.expr) -> bool:
+    """A constant, or a tuple/list of constants (what a table of names holds)."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(isinstance(e, ast.Constant) for e in node.elts)
+    return isinstance(node, ast.Constant)
+
+
 def listed_names(source: str) -> list[tuple[int, list[str]]]:
     """(line, names) of every list, tuple, set or dict display of ``source`` with two or more
     metric names among its string constants."""
@@ -90,8 +92,9 @@ def listed_names(source: str) -> list[tuple[int, list[str]]]:
             continue
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items = list(node.elts)
-        elif isinstance(node, ast.Dict):
-            items = [k for k in node.keys if k is not None] + list(node.values)
+        elif isinstance(node, ast.Dict):  # a table (constant values), not a dict of data
+            pairs = [(k, v) for k, v in zip(node.keys, node.values, strict=True) if k is not None]
+            items = [k for k, v in pairs if _constant(v)] + [v for v in node.values if _constant(v)]
         else:
             continue
         names = [
@@ -118,7 +121,7 @@ def _offenders() -> dict[str, list[tuple[int, list[str]]]]:
 
 def test_no_list_of_metric_names_outside_the_registry():
     found = _offenders()
-    new = {f: hits for f, hits in found.items() if f not in PENDING}
+    new = {f: hits for f, hits in found.items() if f not in PENDING | set(ALLOWED)}
     lines = [f"{f}:{line}: {names}" for f, hits in new.items() for line, names in hits]
     assert not lines, "lists of metric names outside cvframe/metrics.py:\n" + "\n".join(lines)
     cleared = sorted(PENDING - set(found))

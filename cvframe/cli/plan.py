@@ -60,8 +60,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--metric",
         default="f",
-        choices=["f", "f1", "auc", "roc_auc"],
-        help="what the recommendation is about",
+        help="what the recommendation is about: f (F_tp,fp) or auc, by any name of the "
+        "metric registry (f1, roc_auc, ...)",
     )
     p.add_argument("--auc", default="0.85", metavar="A", help="assumed AUC of the scores")
     p.add_argument("--trials", default="20000", metavar="T", help="Monte-Carlo trials")

@@ -66,6 +66,14 @@ def corrected_t(
     return mean, (mean - q * se).clip(low, high), (mean + q * se).clip(low, high), info
 
 
+def _one_name(name: Any) -> Any:
+    """A metric name as the registry resolves it (``"error_rate"`` -> ``"error"``)."""
+    try:
+        return metrics.resolve(name).metric
+    except ValueError:
+        return name
+
+
 def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, Any]]:
     """Nested CV's ``estimate - bias +- z se`` per model from ``data.attrs["nested_cv"]``."""
     table = getattr(data, "attrs", {}).get("nested_cv")
@@ -77,8 +85,7 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
         )
     names = list(table)
     asked = [table[m].get("metric") for m in names]
-    same = {"error": "error_rate", "error_rate": "error"}
-    if any(a not in (metric, same.get(metric)) for a in asked):
+    if any(_one_name(a) != _one_name(metric) for a in asked):
         raise ValueError(
             f"metric={metric!r}, but the nested cross-validation estimated "
             f"{few(sorted(set(map(str, asked))))}; pass metric= that metric."

@@ -210,7 +210,7 @@ def _score_tables(
     """
     m = score_metrics.auc_methods(parsed, undefined="nan")
     fold_auc = score_metrics.auc(parsed, "fold", undefined="nan")
-    shown = ["auc_avg", "auc_merge"]
+    shown = list(m.data_vars)  # AUC_avg and AUC_merge
     try:  # Brier needs probabilities: decision values leave the AUC columns alone
         for method in ("avg", "merge"):
             m[f"brier_{method}"] = score_metrics.brier(parsed, method)
