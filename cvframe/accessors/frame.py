@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import xarray as xr
 
-from .._core.types import ZeroDivision
+from .._core.types import Dims, ZeroDivision
 from ._common import args, documented
 from ._hints import missing, plot_namespaces
 
@@ -390,6 +390,7 @@ class CVDataFrameAccessor:
     def multilabel_metrics(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
         *,
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
@@ -401,9 +402,9 @@ class CVDataFrameAccessor:
         sample_weight: str | None = None,
         dims: Sequence[str] | None = None,
     ) -> xr.Dataset:
-        from .. import build
+        from .. import measure
 
-        return build.multilabel_metrics(self._obj, **args(locals()))
+        return measure.multilabel_metrics_from_frame(self._obj, **args(locals()))
 
     # --- plots -------------------------------------------------------------------------------
     @property
