@@ -82,4 +82,3 @@ def test_module_fixtures_are_built_once_under_the_suites_options(tmp_path):
     # the test of the test: spread one by one, each worker builds each file's fixture
     spread = builds(tmp_path / "spread", ["--dist", "load"])
     assert max(spread.values()) > 1, spread
-

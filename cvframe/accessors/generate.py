@@ -158,9 +158,7 @@ def stale(current: dict[str, dict[str, str]] | None = None) -> list[str]:
     want = render() if current is None else current
     have = stored()
     keys = {(c, m) for c in want for m in want[c]} | {(c, m) for c in have for m in have[c]}
-    return sorted(
-        f"{c}.{m}" for c, m in keys if want.get(c, {}).get(m) != have.get(c, {}).get(m)
-    )
+    return sorted(f"{c}.{m}" for c, m in keys if want.get(c, {}).get(m) != have.get(c, {}).get(m))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
