@@ -1,16 +1,14 @@
 """Render the accessor methods' docstrings from their functions and store them.
 
-``python -m cvframe.accessors.generate`` writes ``cvframe/accessors/docstrings.json``; run it
+``python -m cvframe.accessors.generate`` writes ``cvframe/accessors/docstrings.json``: run it
 after changing an accessor method or the docstring or signature of its function (``--check``
-only says whether the file is up to date, with exit status 1 when it is not;
-``tests/test_accessors.py`` runs the same comparison). As xarray generates its aggregation
-methods, the text is made once, here, and not on every import: ``import cvframe`` reads the
-file and gives each method its docstring (:func:`cvframe.accessors._common.documented`).
+only compares, exit status 1 when stale; ``tests/test_accessors.py`` compares too). As xarray
+generates its aggregation methods, the text is made here once, not on every import.
 
 A method's function is the one its body calls, ``module.func(self._obj, **args(locals()))``;
 its docstring is the function's (:func:`cvframe._core.docs.accessor_doc`) without the data
 parameter (the function's first), the Parameters entries in the method's order
-(:func:`in_method_order`). A method whose body is not that one call, or whose parameters or
+(:func:`in_method_order`). A method whose body is not that call, or whose parameters or
 defaults differ from its function's, is refused: its docstring would describe another call.
 """
 
@@ -43,11 +41,6 @@ CLASSES: tuple[type, ...] = (CVDatasetAccessor, CVDataFrameAccessor)
 COMMAND = "python -m cvframe.accessors.generate"
 
 SECTION = re.compile(r"^(?P<indent>[ \t]*)Parameters\n(?P=indent)-+\n", re.MULTILINE)
-
-
-def methods(cls: type) -> dict[str, Callable[..., Any]]:
-    """The public methods of an accessor class, in the order of the class body."""
-    return {n: m for n, m in vars(cls).items() if not n.startswith("_") and inspect.isfunction(m)}
 
 
 def _refuse(cls: type, name: str, why: str) -> ValueError:
@@ -145,7 +138,9 @@ def render() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     for cls in CLASSES:
         docs = out.setdefault(cls.__name__, {})
-        for name, method in methods(cls).items():
+        for name, method in vars(cls).items():
+            if name.startswith("_") or not inspect.isfunction(method):
+                continue
             func = function_of(cls, name)
             data = check_signature(cls, name, func)
             docs[name] = in_method_order(accessor_doc(func, (data,)), method)
