@@ -167,10 +167,10 @@ def score_rates(
     color_of = (
         hue_colors(sr, hue, palette if palette is not None else fold_palette(n_hue)) if hue else {}
     )
-    if legend and color_of:  # before the lines: seaborn draws the figure twice to place it
-        _legend_out(g, color_of, str(hue), line_kw)
     for (i, j, _k), part in g.facet_data():
         _rate_lines(g.facet_axis(i, j), part, hue, color_of, line_kw)
+    if legend and color_of:
+        _legend_out(g, color_of, str(hue), line_kw)
     g.set_axis_labels(
         "score threshold - min + delta (log)" if logx else "score threshold",
         "rate (score >= threshold)",
@@ -216,12 +216,19 @@ def _legend_out(g: Any, color_of: dict[Any, Any], title: str, line_kw: Any) -> N
     """The ``hue`` legend of :func:`score_rates` beside the panels, right of the figure, by
     seaborn's ``FacetGrid.add_legend`` (which widens the figure for it and keeps the panels
     left of it, also through a later ``g.tight_layout()``). It draws the figure twice to
-    measure the legend: called before the lines are drawn, those draws are of empty panels."""
+    measure the legend: the panels are hidden meanwhile, so that only the legend is drawn."""
     from matplotlib.lines import Line2D
 
     common = {k: v for k, v in line_kw.items() if k in _LEGEND_LINE_KEYS}
     handles = {str(v): Line2D([], [], color=c, **common) for v, c in color_of.items()}
-    g.add_legend(legend_data=handles, title=title, label_order=list(handles))
+    shown = [ax for ax in g.figure.axes if ax.get_visible()]
+    for ax in shown:
+        ax.set_visible(False)
+    try:
+        g.add_legend(legend_data=handles, title=title, label_order=list(handles))
+    finally:
+        for ax in shown:
+            ax.set_visible(True)
 
 
 #: The shift of ``logx``: the smallest score lands at this share of the score range.
