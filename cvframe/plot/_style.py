@@ -4,6 +4,7 @@ the layout that keeps every label inside the saved figure."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
@@ -13,7 +14,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
-from .._core.docs import register
+from .._core.docs import accessor_doc, register
 from .._core.labels import plain
 from ..schema import CLASS, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE
 from ..tidy import METHOD_LABELS
@@ -461,3 +462,25 @@ def new_axes(figsize: tuple[float, float]) -> Any:
     """A new figure (constrained layout: nothing clips when saved) and its Axes."""
     _, ax = plt().subplots(figsize=figsize, layout="constrained")
     return ax
+
+
+# --- the ds.cv.plot / df.cv.plot namespaces -----------------------------------------------------
+
+
+def as_method(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as a method of a plotter namespace: ``self._obj`` is its data argument.
+
+    The method is made from the function, not written again: the same parameters and
+    defaults (its ``__signature__``, which ``help`` and ``inspect`` show), the function's
+    docstring without its data parameter (:func:`cvframe._core.docs.accessor_doc`), one call.
+    """
+
+    def method(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return func(self._obj, *args, **kwargs)
+
+    params = list(inspect.signature(func).parameters.values())
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    method.__signature__ = inspect.Signature([this, *params[1:]])  # type: ignore[attr-defined]
+    method.__name__ = func.__name__
+    method.__doc__ = accessor_doc(func, data=("data", "df"))
+    return method

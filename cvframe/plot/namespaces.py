@@ -1,16 +1,16 @@
 """The ``ds.cv.plot`` and ``df.cv.plot`` namespaces: each plot of a cube or a frame as a
-method (:func:`as_method`: the function's parameters, defaults and docstring, one call)."""
+method (:func:`cvframe.plot._style.as_method`: the function's parameters, defaults and
+docstring, one call)."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pandas as pd
 import xarray as xr
 
-from .._core.docs import accessor_doc
+from ._style import as_method
 from .aggregations import folds, methods
 from .confusion_matrix import confusion
 from .cost import cost_roc
@@ -19,26 +19,7 @@ from .rate_curves import score_rates
 from .reliability import calibration
 from .roc_curves import roc
 
-__all__ = ["DataFramePlotter", "DatasetPlotter", "as_method"]
-
-
-def as_method(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` as a method of a plotter namespace: ``self._obj`` is its data argument.
-
-    The method is made from the function, not written again: the same parameters and
-    defaults (its ``__signature__``, which ``help`` and ``inspect`` show), the function's
-    docstring without its data parameter (:func:`cvframe._core.docs.accessor_doc`), one call.
-    """
-
-    def method(self: Any, /, *args: Any, **kwargs: Any) -> Any:
-        return func(self._obj, *args, **kwargs)
-
-    params = list(inspect.signature(func).parameters.values())
-    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
-    method.__signature__ = inspect.Signature([this, *params[1:]])  # type: ignore[attr-defined]
-    method.__name__ = func.__name__
-    method.__doc__ = accessor_doc(func, data=("data", "df"))
-    return method
+__all__ = ["DataFramePlotter", "DatasetPlotter"]
 
 
 class DatasetPlotter:
