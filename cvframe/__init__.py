@@ -11,18 +11,25 @@ from __future__ import annotations
 from typing import Any
 
 from . import accessors as _accessors  # noqa: F401  (registers ds.cv and df.cv)
-from . import datasets, formulas, reduce, schema
 from ._version import __version__
-from .build import from_confusion, from_counts, from_predictions
 from .errors import CountsError, UndefinedMetricWarning
-from .formulas import f_from_rates
-from .io import open_dataset
-from .schema import validate
 
-# Outer layers import scikit-learn, scipy.stats, matplotlib or dask, and the comparisons and
-# explanations import the score metrics; they load on first use so that `import cvframe`
-# stays cheap.
+# Every other name loads on first use (`cvframe.reduce`, `from cvframe import
+# from_predictions`), so that `import cvframe` costs little more than `import xarray`: the
+# outer layers import scikit-learn, scipy.stats, matplotlib or dask, and even the cube's
+# builders and reductions are a few dozen modules. The accessor methods import theirs when
+# called.
 _LAZY = {
+    "datasets": ("datasets", None),
+    "formulas": ("formulas", None),
+    "reduce": ("reduce", None),
+    "schema": ("schema", None),
+    "from_confusion": ("build", "from_confusion"),
+    "from_counts": ("build", "from_counts"),
+    "from_predictions": ("build", "from_predictions"),
+    "f_from_rates": ("formulas", "f_from_rates"),
+    "open_dataset": ("io", "open_dataset"),
+    "validate": ("schema", "validate"),
     "compare": ("comparison", "compare"),
     "explain": ("explanation", "explain"),
     "cross_validate": ("runner", "cross_validate"),

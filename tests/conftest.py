@@ -55,47 +55,14 @@ SLOW_S = 10.0
 _unexplained: list[tuple[str, float]] = []
 
 
-@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (see _keep_xdist_groups)
 def pytest_collection_modifyitems(config, items):
-    """Every ``slow`` marker says why the test is slow (``reason=``); the ``xdist_group`` of
-    each test reaches the scheduler."""
+    """Every ``slow`` marker says why the test is slow (``reason=``)."""
     bare = [i.nodeid for i in items for m in i.iter_markers("slow") if not m.kwargs.get("reason")]
     if bare:
         raise pytest.UsageError(
             f"{len(bare)} slow marker(s) without a reason, e.g. {bare[:3]}; write "
             '@pytest.mark.slow(reason="what takes the time, about how long").'
         )
-    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
-        _keep_xdist_groups(items)
-
-
-def xdist_group(item) -> str | None:
-    """The ``xdist_group`` name(s) of a test, joined as pytest-xdist joins them."""
-    names = {
-        str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-        for m in item.iter_markers("xdist_group")
-    }
-    return "_".join(sorted(names)) or None
-
-
-def _keep_xdist_groups(items) -> None:
-    """Put each grouped test's ``@group`` suffix into its node id, where the loadgroup
-    scheduler reads it.
-
-    pytest-xdist writes the suffix into ``item._nodeid``; pytest 9.2 keeps the node id in a
-    structured ``item._id`` instead, so the suffix is lost and a group's tests are scattered
-    over the workers: each worker then builds the group's module fixtures again (the docs
-    site, every rendered report): about 35 s more work for the two workers
-    (https://github.com/pytest-dev/pytest-xdist/issues/1386). A no-op where xdist's suffix
-    took effect; tests/test_suite_config.py checks that grouped tests carry it.
-    """
-    for item in items:
-        group = xdist_group(item)
-        if group is None or item.nodeid.endswith(f"@{group}"):
-            continue
-        node_id = getattr(item, "_id", None)
-        if node_id is not None and hasattr(type(node_id), "parse"):
-            item._id = type(node_id).parse(f"{item.nodeid}@{group}")
 
 
 def pytest_runtest_logreport(report):

@@ -88,3 +88,74 @@ def test_help_shows_the_method_not_the_function():
     params = doc[doc.index("Parameters") : doc.index("Returns")]
     assert "ds : " not in params
     assert params.index("beta :") < params.index("skip_undefined :") < params.index("dim :")
+
+
+# --- the stored docstrings --------------------------------------------------------------------
+
+
+def test_stored_docstrings_are_what_the_functions_render_now():
+    from cvframe.accessors import generate
+
+    current = generate.render()
+    differ = generate.stale(current)
+    assert not differ, (
+        f"the stored docstrings of {differ} differ from their functions'; run "
+        f"`{generate.COMMAND}` and commit cvframe/accessors/docstrings.json"
+    )
+    assert CVDatasetAccessor.report.__doc__ == current["CVDatasetAccessor"]["report"]
+
+
+def test_a_stale_docstring_is_named_with_the_command(monkeypatch):
+    from cvframe.accessors import _common, generate
+
+    have = {c: dict(d) for c, d in _common.stored().items()}
+    have["CVDatasetAccessor"]["f_tp_fp"] += " (changed)"
+    del have["CVDataFrameAccessor"]["auc"]
+    monkeypatch.setattr(generate, "stored", lambda: have)
+    assert generate.stale() == ["CVDataFrameAccessor.auc", "CVDatasetAccessor.f_tp_fp"]
+    assert generate.main(["--check"]) == 1
+
+
+def test_docstrings_are_plain_attributes_read_without_loading_anything():
+    for cls in (CVDatasetAccessor, CVDataFrameAccessor):
+        for name, member in vars(cls).items():
+            if not name.startswith("_") and inspect.isfunction(member):
+                assert member.__doc__ and member.__doc__ == getattr(cls, name).__doc__, name
+
+
+class _Twin:
+    """A stand-in accessor whose methods the generator must refuse."""
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def f_tp_fp(self, beta: float = 2.0, *, dim="fold", zero_division="warn"):
+        from cvframe import reduce
+        from cvframe.accessors._common import args
+
+        return reduce.f_tp_fp(self._obj, **args(locals()))
+
+    def pooled(self, dim="fold", extra=None):
+        from cvframe import reduce
+        from cvframe.accessors._common import args
+
+        return reduce.pooled(self._obj, **args(locals()))
+
+    def valid(self):
+        from cvframe import reduce
+
+        return reduce.valid(self._obj).copy()
+
+
+def test_the_generator_refuses_a_method_that_is_not_its_functions_call():
+    from cvframe.accessors import generate
+
+    func = generate.function_of(_Twin, "f_tp_fp")
+    assert func is cvframe.reduce.f_tp_fp
+    with pytest.raises(ValueError, match=r"_Twin.f_tp_fp: defaults differ.*'beta': \(2.0, 1.0\)"):
+        generate.check_signature(_Twin, "f_tp_fp", func)
+    pooled = generate.function_of(_Twin, "pooled")
+    with pytest.raises(ValueError, match=r"_Twin.pooled: parameters \['dim', 'extra'\] differ"):
+        generate.check_signature(_Twin, "pooled", pooled)
+    with pytest.raises(ValueError, match=r"_Twin.valid: its body must end with the one call"):
+        generate.function_of(_Twin, "valid")

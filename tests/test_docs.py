@@ -70,8 +70,8 @@ def test_the_accessor_page_renders_ds_cv_df_cv_and_their_plotters():
     for target in [
         "cvframe.accessors.CVDatasetAccessor",
         "cvframe.accessors.CVDataFrameAccessor",
-        "cvframe.plot.cube.DatasetPlotter",
-        "cvframe.plot.frame.DataFramePlotter",
+        "cvframe.plot.namespaces.DatasetPlotter",
+        "cvframe.plot.namespaces.DataFramePlotter",
     ]:
         assert f"::: {target}" in text, target
 

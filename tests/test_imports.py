@@ -76,6 +76,18 @@ def test_import_loads_no_third_party_package_beyond_xarray(loaded):
     assert extra == [], f"`import cvframe` loaded {extra} beyond what `import xarray` loads"
 
 
+def test_import_loads_the_accessors_and_nothing_else_of_cvframe(loaded):
+    """The accessors and what they need to register: every function's module (the cube's
+    builders and reductions included) loads on first use, which keeps ``import cvframe``
+    within a few milliseconds of ``import xarray``."""
+    ours = sorted(m for m in loaded["all"] if _top(m) == "cvframe")
+    accessors = ["", "._common", "._hints", ".dataset", ".frame"]
+    assert ours == sorted(
+        ["cvframe", "cvframe._version", "cvframe.errors", "cvframe._core", "cvframe._core.types"]
+        + [f"cvframe.accessors{m}" for m in accessors]
+    )
+
+
 @pytest.mark.parametrize("name", cvframe.__all__)
 def test_every_public_name_resolves(name):
     assert getattr(cvframe, name) is not None

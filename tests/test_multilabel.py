@@ -17,6 +17,7 @@ from sklearn import metrics
 
 import cvframe
 from cvframe.errors import UndefinedMetricWarning
+from cvframe.measure import multilabel_metrics_from_frame
 
 # --- strategies ---------------------------------------------------------------------------------
 
@@ -336,9 +337,22 @@ def test_dask_frame_gives_a_lazy_result_equal_to_pandas():
     dd = pytest.importorskip("dask.dataframe")
     y_true, y_pred = _random(40, 3, seed=5)
     df = _frame(y_true, y_pred, np.arange(40) % 4)
-    lazy = cvframe.build.multilabel_metrics(dd.from_pandas(df, npartitions=3), zero_division=0.0)
+    lazy = multilabel_metrics_from_frame(dd.from_pandas(df, npartitions=3), zero_division=0.0)
     assert cvframe.schema.is_lazy(lazy)
     xr.testing.assert_allclose(lazy.compute(), df.cv.multilabel_metrics(zero_division=0.0))
+
+
+def test_the_frame_takes_the_cubes_arguments_and_the_old_name_still_works():
+    y_true, y_pred = _random(60, 3, seed=6)
+    df = _frame(y_true, y_pred, np.arange(60) % 4)
+    df["repeat"] = np.arange(60) // 30
+    ds = df.cv.counts()
+    for args in [("avg", ("repeat", "fold")), (None, "fold"), ("tp_fp", "repeat")]:
+        want = ds.cv.multilabel_metrics(*args, zero_division=0.0)
+        xr.testing.assert_identical(df.cv.multilabel_metrics(*args, zero_division=0.0), want)
+    with pytest.warns(FutureWarning, match="renamed cvframe.measure.multilabel_metrics_from"):
+        old = cvframe.build.multilabel_metrics(df, "avg", beta=1.0, zero_division=0.0)
+    xr.testing.assert_identical(old, ds.cv.multilabel_metrics("avg", zero_division=0.0))
 
 
 # --- end to end ---------------------------------------------------------------------------------

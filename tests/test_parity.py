@@ -40,7 +40,7 @@ RENAMED = {
     ("ds", "interval"): ("intervals", "interval"),
     ("df", "interval"): ("intervals", "interval"),
     # the multilabel metrics of a frame: the cube's, with the per-sample F at any beta
-    ("df", "multilabel_metrics"): ("build", "multilabel_metrics"),
+    ("df", "multilabel_metrics"): ("measure", "multilabel_metrics_from_frame"),
 }
 # Public functions of a cube or score module that are deliberately not methods, with the reason.
 NO_TWIN = {
@@ -205,6 +205,17 @@ def test_method_documents_its_own_parameters_in_its_order(pair):
         f"{kind}.cv.{name}: parameters documented in another order than the method's: "
         f"{entries} vs {params}"
     )
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for k, n in REGISTRY if k == "ds" and ("df", n) in REGISTRY)
+)
+def test_a_name_on_both_accessors_takes_the_cubes_arguments_alike(name):
+    """One name, one set of arguments: the frame's method takes every argument of the cube's,
+    with its default, in its order (then the frame's columns)."""
+    cube, frame = (inspect.signature(_method(k, name)).parameters for k in ("ds", "df"))
+    shared = [p for p in frame.values() if p.name in cube]
+    assert list(cube.values()) == shared[: len(cube)], f"ds.cv.{name} vs df.cv.{name}"
 
 
 def test_help_shows_the_methods_signature():

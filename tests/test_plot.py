@@ -19,8 +19,7 @@ import xarray as xr  # noqa: E402
 import cvframe  # noqa: E402
 from cvframe import plot  # noqa: E402
 
-# module-scoped fixtures: one worker runs this file, so they are built once
-pytestmark = pytest.mark.xdist_group("plot")
+# module-scoped fixtures: under --dist loadfile one worker runs this file, so they are built once
 
 
 def _predictions(

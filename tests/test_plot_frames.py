@@ -237,6 +237,23 @@ def test_fold_risk_table_is_p_fold_without_positives():
         plot.fold_risk(data=t.drop(columns="p"))
 
 
+def test_fold_risk_curve_is_p_fold_without_positives_and_the_plot_draws_it():
+    from cvframe.simulation import fold_risk_curve
+
+    curve = fold_risk_curve([10, 30, 60], n=300, k=5, trials=(1, 100))
+    pos, trials = np.array([10, 30, 60]), np.array([1, 100])
+    p = cvframe.p_fold_without_positives(pos[:, None], n=300, k=5, trials=trials[None, :])
+    assert curve["positives"].tolist() == [10, 30, 60] * 2 and curve.attrs == {"n": 300, "k": 5}
+    np.testing.assert_array_equal(curve["p"], p.T.ravel())
+    drawn = plot.fold_risk([10, 30, 60], n=300, k=5, trials=(1, 100))
+    given = plot.fold_risk(data=curve)
+    for a, b in zip(drawn.get_lines(), given.get_lines(), strict=True):
+        np.testing.assert_array_equal(a.get_xydata(), b.get_xydata())
+    assert drawn.get_title() == given.get_title() == "unstratified 5-fold CV, n = 300"
+    with pytest.raises(ValueError, match="trials"):
+        fold_risk_curve([10], trials=(0,))
+
+
 # --- sizes and layout -----------------------------------------------------------------------
 
 

@@ -23,10 +23,7 @@ from matplotlib.text import Text  # noqa: E402
 import cvframe  # noqa: E402
 from cvframe import plot, tidy  # noqa: E402
 
-pytestmark = [
-    pytest.mark.filterwarnings("ignore::cvframe.UndefinedMetricWarning"),
-    pytest.mark.xdist_group("plot_matrix"),
-]
+pytestmark = pytest.mark.filterwarnings("ignore::cvframe.UndefinedMetricWarning")
 
 
 def _frame(classes: int, repeats: int = 1, models: tuple[str, ...] = (), seed: int = 0):

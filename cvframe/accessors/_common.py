@@ -1,196 +1,62 @@
-"""What both accessors share: the function's docstring rendered for the method (through
-:func:`cvframe._core.docs.accessor_doc`, its parameters in the method's order) and the one way a
-method hands its arguments to the function.
+"""What both accessors share: the one way a method hands its arguments to its function, and
+the methods' docstrings, stored with the package.
 
-A method over a module that ``import cvframe`` does not load (the report, diagnostics,
-scores, comparisons: :func:`doc_later`) imports it when called, and gets its docstring on
-its first look-up (``ds.cv.report``, ``help``, the API docs), from the same function.
+Each method's docstring is its function's, rendered for the method (the data parameter left
+out, the parameters in the method's order) by ``python -m cvframe.accessors.generate`` and
+stored in ``docstrings.json``; :func:`documented` gives the methods their docstrings when the
+class is made, so ``help``, ``__doc__``, ``inspect`` and the API docs read plain functions
+with plain docstrings and no function module is imported for it.
 """
 
 from __future__ import annotations
 
-import inspect
-import re
-from collections.abc import Callable
+import json
+from functools import cache
+from importlib import resources
 from types import ModuleType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from .._core import docs as _docs
+__all__ = ["STORE", "args", "documented", "stored"]
 
-__all__ = [
-    "args",
-    "compare_doc",
-    "compare_function",
-    "compare_module",
-    "doc_from",
-    "doc_later",
-    "finish",
-    "in_method_order",
-    "interval_module",
-    "plain",
-    "scores_module",
-]
+T = TypeVar("T", bound=type)
 
-F = TypeVar("F", bound=Callable[..., Any])
+#: The file of the stored docstrings, beside this module: ``{class: {method: [lines]}}`` (a
+#: docstring's lines one per line of the file, so that a change reads as a diff of its lines).
+STORE = "docstrings.json"
 
 
 def args(scope: dict[str, Any]) -> dict[str, Any]:
-    """A method's arguments by name: its ``locals()`` at entry, without ``self``.
+    """A method's arguments by name: its ``locals()`` without ``self`` and the module its
+    body imported for the call.
 
-    Every method is one call, ``func(self._obj, **args(locals()))``: the method's parameters
-    have the function's names (``tests/test_parity.py`` checks it), so each reaches the
-    function unchanged and no call lists the parameters a second time.
+    Every method is one call, ``module.func(self._obj, **args(locals()))``: the method's
+    parameters have the function's names (``tests/test_parity.py`` checks it), so each reaches
+    the function unchanged and no call lists the parameters a second time. A method over a
+    module that ``import cvframe`` does not load imports it first (``from .. import report``),
+    which puts that module among its locals: a module is never an argument, so it is left out.
     """
-    return {k: v for k, v in scope.items() if k != "self"}
+    return {k: v for k, v in scope.items() if k != "self" and not isinstance(v, ModuleType)}
 
 
-def compare_module() -> ModuleType:
-    """The package :mod:`cvframe.comparison`, loaded on first use."""
-    from .. import comparison
-
-    return comparison
-
-
-def interval_module() -> ModuleType:
-    """The module of :func:`cvframe.interval`, loaded on first use."""
-    from .. import intervals as interval
-
-    return interval
-
-
-def scores_module() -> ModuleType:
-    """The package :mod:`cvframe.scores`, loaded on first use."""
-    from .. import scores
-
-    return scores
+@cache
+def stored() -> dict[str, dict[str, str]]:
+    """The stored docstrings, ``{class name: {method name: docstring}}``."""
+    try:
+        text = resources.files(__package__).joinpath(STORE).read_text(encoding="utf-8")
+    except FileNotFoundError:  # none written yet: the generator writes the first
+        return {}
+    return {
+        cls: {name: "\n".join(lines) for name, lines in docs.items()}
+        for cls, docs in json.loads(text).items()
+    }
 
 
-def compare_function() -> Callable[..., Any]:
-    """:func:`cvframe.compare`, looked up per call (a test may replace it)."""
-    from ..comparison import compare
-
-    return compare
-
-
-SECTION = re.compile(r"^(?P<indent>[ \t]*)Parameters\n(?P=indent)-+\n", re.MULTILINE)
-
-
-def in_method_order(text: str, method: Callable[..., Any]) -> str:
-    """Reorder the Parameters entries of ``text`` as the parameters of ``method``.
-
-    An entry starts on a line at the section's indent (``name : type`` or ``a, b : type``)
-    and runs until the next such line; an entry naming several parameters sits at the first
-    of them; entries naming no parameter of the method keep their order at the end. A
-    section left empty (the function documented only its data parameter) is removed.
-    """
-    head = SECTION.search(text)
-    if head is None:
-        return text
-    indent = head.group("indent")
-    lines = text[head.end() :].split("\n")
-    end = 0  # the section ends at the first blank line followed by an unindented line
-    while end < len(lines) and (
-        lines[end].strip() or (end + 1 < len(lines) and lines[end + 1].startswith(indent + " "))
-    ):
-        end += 1
-    if end == 0:  # only the data parameter was documented: no section at all
-        return text[: head.start()] + "\n".join(lines[1:])
-    entries: list[list[str]] = []
-    for line in lines[:end]:
-        if line.startswith(indent) and line[len(indent) : len(indent) + 1].strip():
-            entries.append([line])
-        elif entries:
-            entries[-1].append(line)
-        else:
-            return text
-    order = {name: i for i, name in enumerate(inspect.signature(method).parameters)}
-
-    def position(entry: list[str]) -> int:
-        names = entry[0].split(" : ")[0].replace("*", "").split(",")
-        return min((order.get(n.strip(), len(order)) for n in names), default=len(order))
-
-    entries.sort(key=position)  # stable: ties keep the function's order
-    body = [line for entry in entries for line in entry]
-    return text[: head.end()] + "\n".join(body + lines[end:])
-
-
-def doc_from(func: Callable[..., Any], data: tuple[str, ...] = ("ds", "df")) -> Callable[[F], F]:
-    """Give the accessor method ``func``'s docstring: without its data parameter, the
-    parameters in the method's order."""
-
-    def deco(method: F) -> F:
-        method.__doc__ = in_method_order(_docs.accessor_doc(func, data), method)
-        return method
-
-    return deco
-
-
-class Later:
-    """An accessor method whose function lives in a module loaded on first use.
-
-    The class attribute until the method is first looked up: then the method gets the
-    function's docstring (as :func:`doc_from` gives it) and replaces this entry in the class,
-    so that ``vars(cls)`` holds plain functions from then on (:func:`finish` does it for
-    every method of a class at once).
-    """
-
-    __slots__ = ("data", "load", "method", "name")
-
-    def __init__(
-        self,
-        method: Callable[..., Any],
-        load: Callable[[], ModuleType],
-        name: str,
-        data: tuple[str, ...],
-    ) -> None:
-        self.method, self.load, self.name, self.data = method, load, name, data
-
-    def function(self) -> Callable[..., Any]:
-        """The function the method calls (its module is imported now)."""
-        return cast(Callable[..., Any], getattr(self.load(), self.name))
-
-    def done(self, owner: type) -> Callable[..., Any]:
-        """The method, documented, in place of this entry of ``owner``."""
-        method = self.method
-        if method.__doc__ is None:
-            method.__doc__ = in_method_order(_docs.accessor_doc(self.function(), self.data), method)
-        if vars(owner).get(method.__name__) is self:
-            setattr(owner, method.__name__, method)
-        return method
-
-    def __get__(self, obj: object, owner: type | None = None) -> Any:
-        method = self.done(type(obj) if owner is None else owner)
-        return method if obj is None else method.__get__(obj, owner)
-
-
-def doc_later(
-    load: Callable[[], ModuleType], name: str | None = None, data: tuple[str, ...] = ("ds", "df")
-) -> Callable[[F], F]:
-    """:func:`doc_from` for a function of a module loaded on first use: ``load()`` imports
-    and returns the module, whose function ``name`` (default: the method's name) the method
-    calls; the docstring is rendered on the method's first look-up, not at import."""
-
-    def deco(method: F) -> F:
-        return cast(F, Later(method, load, name or method.__name__, data))
-
-    return deco
-
-
-def finish(cls: type) -> type:
-    """Document every method of ``cls`` that :func:`doc_later` left for its first look-up
-    (their modules are imported now): ``vars(cls)`` then holds plain functions."""
-    for member in list(vars(cls).values()):
-        if isinstance(member, Later):
-            member.done(cls)
+def documented(cls: T) -> T:
+    """Give every method of ``cls`` its stored docstring (a method added since the last
+    ``python -m cvframe.accessors.generate`` has none until it is run again, and
+    ``tests/test_accessors.py`` fails until then)."""
+    for name, text in stored().get(cls.__name__, {}).items():
+        method = vars(cls).get(name)
+        if callable(method):
+            method.__doc__ = text
     return cls
-
-
-def plain(member: Any) -> Any:
-    """A class attribute as looked up without side effects: a :class:`Later` entry's method
-    (undocumented yet), anything else as it is."""
-    return member.method if isinstance(member, Later) else member
-
-
-def compare_doc(method: F) -> F:
-    """The docstring of :func:`cvframe.compare` for ``ds.cv``/``df.cv``: no ``data``."""
-    return doc_later(compare_module, "compare", ("data",))(method)

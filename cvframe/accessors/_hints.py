@@ -17,8 +17,6 @@ import functools
 import inspect
 from typing import Any, NoReturn
 
-from ._common import plain
-
 __all__ = ["fail", "link", "missing", "plot_namespaces"]
 
 #: class -> {a name only its twin has: the message}; filled by :func:`link`
@@ -33,9 +31,8 @@ def _public(cls: type) -> set[str]:
 
 
 def _member(cls: type, name: str) -> Any:
-    """``cls.name`` without side effects: a method whose module loads on first use is not
-    loaded for its hint (``cvframe.accessors._common.doc_later``)."""
-    return plain(inspect.getattr_static(cls, name))
+    """``cls.name`` as the class holds it (a property is not run for its hint)."""
+    return inspect.getattr_static(cls, name)
 
 
 def _params(member: Any) -> set[str]:

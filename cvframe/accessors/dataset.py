@@ -1,15 +1,14 @@
-"""``ds.cv``: the accessor of a counts cube, one line per method over the module functions."""
+"""``ds.cv``: the accessor of a counts cube, one call per method to its module function (the
+docstrings are the functions', stored by ``python -m cvframe.accessors.generate``)."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
 
-from .. import multiclass, reduce, repeats
 from .._core.types import (
     CellMetric,
     Definition,
@@ -20,41 +19,19 @@ from .._core.types import (
     Metric,
     ZeroDivision,
 )
-from ._common import (
-    args,
-    compare_doc,
-    compare_function,
-    doc_from,
-    doc_later,
-    interval_module,
-    scores_module,
-)
+from ._common import args, documented
 from ._hints import missing, plot_namespaces
+
+if TYPE_CHECKING:
+    from .. import multiclass, reduce
 
 __all__ = ["CVDatasetAccessor"]
 
 
-# The modules below load when their method is called (and document it on its first look-up):
-# ``import cvframe`` does not pay for the report, the diagnostics and what they import.
-def _bootstrap() -> ModuleType:
-    from .. import bootstrap
-
-    return bootstrap
-
-
-def _diagnostics() -> ModuleType:
-    from .. import diagnostics
-
-    return diagnostics
-
-
-def _report() -> ModuleType:
-    from .. import report
-
-    return report
-
-
+# Each method imports its function's module when called: ``import cvframe`` loads none of
+# them (the reductions, the report, the diagnostics, the score metrics, the comparisons).
 @xr.register_dataset_accessor("cv")
+@documented
 class CVDatasetAccessor:
     """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
 
@@ -72,44 +49,51 @@ class CVDatasetAccessor:
             raise missing(self, name)
 
     # --- per fold (core) -------------------------------------------------------------------
-    @doc_from(reduce.precision)
     def precision(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        from .. import reduce
+
         return reduce.precision(self._obj, **args(locals()))
 
-    @doc_from(reduce.recall)
     def recall(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        from .. import reduce
+
         return reduce.recall(self._obj, **args(locals()))
 
-    @doc_from(reduce.f)
     def f(self, beta: float = 1.0, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        from .. import reduce
+
         return reduce.f(self._obj, **args(locals()))
 
-    @doc_from(reduce.accuracy)
     def accuracy(
         self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.accuracy(self._obj, **args(locals()))
 
-    @doc_from(reduce.error_rate)
     def error_rate(
         self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.error_rate(self._obj, **args(locals()))
 
-    @doc_from(reduce.specificity)
     def specificity(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
+        from .. import reduce
+
         return reduce.specificity(self._obj, **args(locals()))
 
-    @doc_from(reduce.valid)
     def valid(self) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.valid(self._obj, **args(locals()))
 
     # --- fold aggregation (core) -----------------------------------------------------------
-    @doc_from(reduce.pooled)
     def pooled(self, dim: Dims = "fold") -> xr.Dataset:
+        from .. import reduce
+
         return reduce.pooled(self._obj, **args(locals()))
 
-    @doc_from(reduce.aggregate)
     def aggregate(
         self,
         metric: CellMetric = "f",
@@ -120,15 +104,17 @@ class CVDatasetAccessor:
         skip_undefined: bool = False,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.aggregate(self._obj, **args(locals()))
 
-    @doc_from(reduce.f_tp_fp)
     def f_tp_fp(
         self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.f_tp_fp(self._obj, **args(locals()))
 
-    @doc_from(reduce.f_avg)
     def f_avg(
         self,
         beta: float = 1.0,
@@ -137,9 +123,10 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.f_avg(self._obj, **args(locals()))
 
-    @doc_from(reduce.f_pr_re)
     def f_pr_re(
         self,
         beta: float = 1.0,
@@ -148,16 +135,18 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.f_pr_re(self._obj, **args(locals()))
 
-    @doc_from(reduce.f_methods)
     def f_methods(
         self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
     ) -> xr.Dataset:
+        from .. import reduce
+
         return reduce.f_methods(self._obj, **args(locals()))
 
     # --- class averages, multiclass and repeats ------------------------------------------
-    @doc_from(multiclass.macro)
     def macro(
         self,
         metric: Metric = "f",
@@ -168,9 +157,10 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.macro(self._obj, **args(locals()))
 
-    @doc_from(multiclass.micro)
     def micro(
         self,
         metric: Metric = "f",
@@ -180,9 +170,10 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.micro(self._obj, **args(locals()))
 
-    @doc_from(multiclass.weighted)
     def weighted(
         self,
         metric: Metric = "f",
@@ -192,9 +183,10 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.weighted(self._obj, **args(locals()))
 
-    @doc_from(multiclass.kappa)
     def kappa(
         self,
         fold_method: KappaFoldMethod = "tp_fp",
@@ -202,13 +194,15 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.kappa(self._obj, **args(locals()))
 
-    @doc_from(multiclass.confusion)
     def confusion(self, dim: Dims = "fold") -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.confusion(self._obj, **args(locals()))
 
-    @doc_from(repeats.summary)
     def summary(
         self,
         result: xr.DataArray | xr.Dataset | None = None,
@@ -218,10 +212,11 @@ class CVDatasetAccessor:
         ddof: int = 1,
         interval: xr.Dataset | None = None,
     ) -> xr.Dataset:
+        from .. import repeats
+
         return repeats.summary(self._obj, **args(locals()))
 
     # --- means of precision and recall, kappa's chance matrix --------------------------------
-    @doc_from(multiclass.pr_mean)
     def pr_mean(
         self,
         kind: multiclass.PRKind = "harmonic",
@@ -232,21 +227,24 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.pr_mean(self._obj, **args(locals()))
 
-    @doc_from(multiclass.kappa_expected)
     def kappa_expected(self, dim: Dims = "fold") -> xr.DataArray:
+        from .. import multiclass
+
         return multiclass.kappa_expected(self._obj, **args(locals()))
 
     # --- .632 bootstrap ----------------------------------------------------------------------
-    @doc_later(_bootstrap)
     def bootstrap_632(
         self, metric: str = "error", plus: bool = False, *, dim: Dims = "fold"
     ) -> xr.DataArray:
-        return _bootstrap().bootstrap_632(self._obj, **args(locals()))
+        from .. import bootstrap
+
+        return bootstrap.bootstrap_632(self._obj, **args(locals()))
 
     # --- cost-sensitive analysis --------------------------------------------------------------
-    @doc_later(scores_module)
     def expected_cost(
         self,
         cost_matrix: Any = None,
@@ -255,10 +253,11 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        return scores_module().expected_cost(self._obj, **args(locals()))
+        from .. import scores
+
+        return scores.expected_cost(self._obj, **args(locals()))
 
     # --- diagnostics, report and plots -------------------------------------------------------
-    @doc_later(_diagnostics)
     def anomalies(
         self,
         *,
@@ -272,9 +271,10 @@ class CVDatasetAccessor:
         level: float = 0.95,
         fold_auc: xr.DataArray | None = None,
     ) -> pd.DataFrame:
-        return _diagnostics().anomalies(self._obj, **args(locals()))
+        from .. import diagnostics
 
-    @doc_later(_report)
+        return diagnostics.anomalies(self._obj, **args(locals()))
+
     def report(
         self,
         *,
@@ -292,10 +292,11 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> str:
-        return _report().report(self._obj, **args(locals()))
+        from .. import report
+
+        return report.report(self._obj, **args(locals()))
 
     # --- paired comparison of models -----------------------------------------------------------
-    @compare_doc
     def compare(
         self,
         metric: str = "f_tp_fp",
@@ -318,10 +319,11 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         sample: str | None = "sample",
     ) -> xr.Dataset:
-        return compare_function()(self._obj, **args(locals()))
+        from .. import comparison
 
-    # --- how sure: interval ---
-    @doc_later(interval_module, data=("data",))
+        return comparison.compare(self._obj, **args(locals()))
+
+    # --- how sure: interval ---)
     def interval(
         self,
         metric: str = "f",
@@ -341,10 +343,11 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return interval_module().interval(self._obj, **args(locals()))
+        from .. import intervals
+
+        return intervals.interval(self._obj, **args(locals()))
 
     # --- repeated CV: variance components ---
-    @doc_from(repeats.variance_components)
     def variance_components(
         self,
         metric: str = "f",
@@ -354,14 +357,16 @@ class CVDatasetAccessor:
         dim: str = "fold",
         dim_repeat: str = "repeat",
     ) -> xr.Dataset:
+        from .. import repeats
+
         return repeats.variance_components(self._obj, **args(locals()))
 
-    @doc_from(repeats.fold_composition)
     def fold_composition(self, *, dim: str = "fold") -> xr.Dataset:
+        from .. import repeats
+
         return repeats.fold_composition(self._obj, **args(locals()))
 
     # --- multilabel ---
-    @doc_from(reduce.f_samples)
     def f_samples(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
@@ -370,9 +375,10 @@ class CVDatasetAccessor:
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.f_samples(self._obj, **args(locals()))
 
-    @doc_from(reduce.jaccard)
     def jaccard(
         self,
         average: reduce.multilabel.JaccardAverage = "samples",
@@ -381,9 +387,10 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.jaccard(self._obj, **args(locals()))
 
-    @doc_from(reduce.subset_accuracy)
     def subset_accuracy(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
@@ -391,9 +398,10 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.subset_accuracy(self._obj, **args(locals()))
 
-    @doc_from(reduce.hamming_loss)
     def hamming_loss(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
@@ -401,9 +409,10 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
+        from .. import reduce
+
         return reduce.hamming_loss(self._obj, **args(locals()))
 
-    @doc_from(reduce.multilabel_metrics)
     def multilabel_metrics(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
@@ -412,6 +421,8 @@ class CVDatasetAccessor:
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
     ) -> xr.Dataset:
+        from .. import reduce
+
         return reduce.multilabel_metrics(self._obj, **args(locals()))
 
     @property

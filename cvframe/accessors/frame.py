@@ -1,5 +1,5 @@
-"""``df.cv``: the accessor of a predictions frame, one line per method over the module
-functions."""
+"""``df.cv``: the accessor of a predictions frame, one call per method to its module function
+(the docstrings are the functions', stored by ``python -m cvframe.accessors.generate``)."""
 
 from __future__ import annotations
 
@@ -9,25 +9,20 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import xarray as xr
 
-from .. import build, reduce
-from .._core.types import ZeroDivision
-from ._common import (
-    args,
-    compare_doc,
-    compare_function,
-    doc_from,
-    doc_later,
-    interval_module,
-    scores_module,
-)
+from .._core.types import Dims, ZeroDivision
+from ._common import args, documented
 from ._hints import missing, plot_namespaces
+
+if TYPE_CHECKING:
+    from .. import reduce
 
 __all__ = ["CVDataFrameAccessor"]
 
 
-# The score metrics load when their method is called (and document it on its first look-up):
-# ``import cvframe`` does not pay for them and what they import (``_common.scores_module``).
+# Each method imports its function's module when called: ``import cvframe`` loads none of
+# them (the cube's builders, the score metrics, the comparisons and intervals).
 @pd.api.extensions.register_dataframe_accessor("cv")
+@documented
 class CVDataFrameAccessor:
     """Cross-validation metrics of a predictions frame (one row per tested sample).
 
@@ -45,7 +40,6 @@ class CVDataFrameAccessor:
         def __getattr__(self, name: str) -> Any:  # pred.cv.counts().cv.f_tp_fp()
             raise missing(self, name)
 
-    @doc_from(build.counts_from_frame)
     def counts(
         self,
         labels: Sequence[Hashable] | None = None,
@@ -58,10 +52,11 @@ class CVDataFrameAccessor:
         sample_weight: str | None = None,
         dims: Sequence[str] | None = None,
     ) -> xr.Dataset:
+        from .. import build
+
         return build.counts_from_frame(self._obj, **args(locals()))
 
     # --- paired comparison of models -----------------------------------------------------------
-    @compare_doc
     def compare(
         self,
         metric: str = "f_tp_fp",
@@ -84,10 +79,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         sample: str | None = "sample",
     ) -> xr.Dataset:
-        return compare_function()(self._obj, **args(locals()))
+        from .. import comparison
+
+        return comparison.compare(self._obj, **args(locals()))
 
     # --- scores ------------------------------------------------------------------------------
-    @doc_later(scores_module)
     def auc(
         self,
         method: str = "avg",
@@ -101,9 +97,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().auc(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.auc(self._obj, **args(locals()))
+
     def auc_methods(
         self,
         undefined: str = "skip",
@@ -116,9 +113,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores_module().auc_methods(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.auc_methods(self._obj, **args(locals()))
+
     def average_precision(
         self,
         method: str = "avg",
@@ -132,9 +130,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().average_precision(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.average_precision(self._obj, **args(locals()))
+
     def precision_at_k(
         self,
         k: int,
@@ -149,9 +148,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().precision_at_k(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.precision_at_k(self._obj, **args(locals()))
+
     def r_precision(
         self,
         method: str = "avg",
@@ -165,9 +165,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().r_precision(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.r_precision(self._obj, **args(locals()))
+
     def roc(
         self,
         undefined: str = "skip",
@@ -180,9 +181,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().roc(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.roc(self._obj, **args(locals()))
+
     def score_rates(
         self,
         undefined: str = "skip",
@@ -194,10 +196,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().score_rates(self._obj, **args(locals()))
+        from .. import scores
+
+        return scores.score_rates(self._obj, **args(locals()))
 
     # --- break-even point over thresholds ----------------------------------------------------
-    @doc_later(scores_module)
     def break_even_point(
         self,
         method: str = "avg",
@@ -212,10 +215,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray | xr.Dataset:
-        return scores_module().break_even_point(self._obj, **args(locals()))
+        from .. import scores
+
+        return scores.break_even_point(self._obj, **args(locals()))
 
     # --- calibration: Brier score, its decomposition, log-loss ------------------------------
-    @doc_later(scores_module)
     def brier(
         self,
         method: str = "avg",
@@ -229,9 +233,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().brier(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.brier(self._obj, **args(locals()))
+
     def brier_decomposition(
         self,
         method: str = "avg",
@@ -246,9 +251,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores_module().brier_decomposition(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.brier_decomposition(self._obj, **args(locals()))
+
     def log_loss(
         self,
         method: str = "avg",
@@ -263,10 +269,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        return scores_module().log_loss(self._obj, **args(locals()))
+        from .. import scores
+
+        return scores.log_loss(self._obj, **args(locals()))
 
     # --- cost-sensitive ROC -------------------------------------------------------------------
-    @doc_later(scores_module)
     def roc_hull(
         self,
         method: str | None = None,
@@ -279,9 +286,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().roc_hull(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.roc_hull(self._obj, **args(locals()))
+
     def optimal_operating_point(
         self,
         cost_fp: float = 1.0,
@@ -297,10 +305,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return scores_module().optimal_operating_point(self._obj, **args(locals()))
+        from .. import scores
 
-    # --- how sure: interval ---
-    @doc_later(interval_module, data=("data",))
+        return scores.optimal_operating_point(self._obj, **args(locals()))
+
+    # --- how sure: interval ---)
     def interval(
         self,
         metric: str = "f",
@@ -320,10 +329,11 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        return interval_module().interval(self._obj, **args(locals()))
+        from .. import intervals
+
+        return intervals.interval(self._obj, **args(locals()))
 
     # --- thresholds and curves ---
-    @doc_later(scores_module)
     def metric_at_thresholds(
         self,
         metric: str | None = "f",
@@ -339,9 +349,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().metric_at_thresholds(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.metric_at_thresholds(self._obj, **args(locals()))
+
     def pr_curve(
         self,
         method: str = "both",
@@ -354,9 +365,10 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().pr_curve(self._obj, **args(locals()))
+        from .. import scores
 
-    @doc_later(scores_module)
+        return scores.pr_curve(self._obj, **args(locals()))
+
     def calibration_curve(
         self,
         bins: int = 10,
@@ -370,13 +382,15 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        return scores_module().calibration_curve(self._obj, **args(locals()))
+        from .. import scores
+
+        return scores.calibration_curve(self._obj, **args(locals()))
 
     # --- multilabel ---
-    @doc_from(build.multilabel_metrics)
     def multilabel_metrics(
         self,
         fold_method: reduce.multilabel.MLFoldMethod = "tp_fp",
+        dim: Dims = "fold",
         *,
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
@@ -388,7 +402,9 @@ class CVDataFrameAccessor:
         sample_weight: str | None = None,
         dims: Sequence[str] | None = None,
     ) -> xr.Dataset:
-        return build.multilabel_metrics(self._obj, **args(locals()))
+        from .. import measure
+
+        return measure.multilabel_metrics_from_frame(self._obj, **args(locals()))
 
     # --- plots -------------------------------------------------------------------------------
     @property

@@ -3,14 +3,15 @@
 :mod:`._kernel` counts (one ``bincount`` over a combined index of integer codes; numpy/dask
 only), :mod:`._lazy` counts dask inputs per partition, :mod:`.predictions` holds
 :func:`from_predictions` and :func:`counts_from_frame`, :mod:`.tables` :func:`from_counts`,
-:func:`from_confusion` and the cube assemblers, :mod:`.multilabel` the multilabel metrics of a
-predictions frame.
+:func:`from_confusion` and the cube assemblers. (``multilabel_metrics``, the metrics of a
+multilabel predictions frame, is :func:`cvframe.measure.multilabel_metrics_from_frame`; the
+old name still works here, with a FutureWarning.)
 """
 
 from __future__ import annotations
 
 from ..errors import ColumnError
-from .multilabel import multilabel_metrics
+from .multilabel import multilabel_metrics as multilabel_metrics  # deprecated name
 from .predictions import FRAME_DIMS, counts_from_frame, from_predictions
 from .tables import from_confusion, from_counts
 
@@ -21,5 +22,4 @@ __all__ = [
     "from_confusion",
     "from_counts",
     "from_predictions",
-    "multilabel_metrics",
 ]

@@ -4,15 +4,10 @@ The classes and groups label the cube, so they are known before any count is com
 ``labels=`` and known categoricals, and what is still unknown from ONE pass (the distinct
 values of every partition, computed together). Series are put side by side in one frame first,
 so a partition several of them come from is computed once.
-
-:func:`defer_dask_check` (run when this module is imported) keeps xarray from importing
-``dask.array`` on the first Variable made from numpy, and ``dask`` itself on the first index
-(:func:`defer_collection_check`), when nothing in the process uses dask.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -27,102 +22,10 @@ from . import _kernel
 __all__ = [
     "Coder",
     "dask_inputs",
-    "defer_collection_check",
-    "defer_dask_check",
     "known_categories",
     "lazy_counts",
     "observed_values",
 ]
-
-
-def defer_dask_check() -> bool:
-    """Make xarray's "is this a dask array?" check import ``dask.array`` only once it is used.
-
-    xarray asks ``isinstance(data, dask.array.Array)`` of every Variable it makes from a numpy
-    array, and to ask it imports ``dask.array`` (with scipy.sparse, numbagg and numba: about
-    0.4 s) when dask is installed, whoever needs it. No object is a dask array before
-    ``dask.array`` is imported, so until then the answer is "no" without the import: xarray's
-    cache of duck-array modules gets an entry for dask that imports nothing and answers
-    from ``sys.modules``; once ``dask.array`` is loaded it is xarray's own entry. Returns
-    True when the entry was installed, False when this xarray has no such cache (nothing is
-    changed: the first Variable then imports dask.array as before) or dask is loaded.
-    """
-    try:
-        from xarray.namedarray import pycompat
-    except ImportError:  # pragma: no cover - an xarray without namedarray
-        return False
-    cache: Any = getattr(pycompat, "_cached_duck_array_modules", None)
-    base: Any = getattr(pycompat, "DuckArrayModule", None)
-    if not isinstance(cache, dict) or not isinstance(base, type) or "dask" in cache:
-        return False
-    if sys.modules.get("dask.array") is not None:
-        return False
-
-    class _DaskOnceLoaded(base):
-        """xarray's entry for dask, made only when ``dask.array`` is in ``sys.modules``."""
-
-        def __init__(self) -> None:  # no import here
-            pass
-
-        def _real(self) -> Any:
-            real = base("dask")
-            cache["dask"] = real  # from now on xarray asks its own entry
-            return real
-
-        @property
-        def type(self) -> Any:
-            return self._real().type if sys.modules.get("dask.array") is not None else ()
-
-        @property
-        def module(self) -> Any:
-            return self._real().module
-
-        @property
-        def version(self) -> Any:
-            return self._real().version
-
-        @property
-        def available(self) -> Any:
-            return self._real().available
-
-    cache["dask"] = _DaskOnceLoaded()
-    return True
-
-
-def defer_collection_check() -> bool:
-    """Make xarray's "is this a dask collection?" import ``dask`` only for an object that
-    could be one.
-
-    xarray asks ``dask.base.is_dask_collection`` of every array it turns into an index or
-    reads back (``to_numpy``), and to ask it imports ``dask`` (with ``dask.delayed`` and
-    jinja2: 0.1-0.2 s) when dask is installed. dask's answer is False for an object without a
-    ``__dask_graph__`` attribute (a numpy array, a pandas Index): that is answered here
-    without the import; any other object, or any object once ``dask`` is loaded, is asked
-    of xarray's own function. xarray has no option for this; the wrapper is installed only
-    when ``xarray.namedarray.utils.is_dask_collection`` exists (else nothing changes) and
-    never twice. Returns True when it was installed.
-    """
-    try:
-        from xarray.namedarray import utils
-    except ImportError:  # pragma: no cover - an xarray without namedarray
-        return False
-    asked: Any = getattr(utils, "is_dask_collection", None)
-    if not callable(asked) or getattr(asked, "_cvframe_deferred", False):
-        return False
-
-    def is_dask_collection(x: object) -> Any:
-        if sys.modules.get("dask") is None and not hasattr(x, "__dask_graph__"):
-            return False  # dask's own answer for it, without importing dask
-        return asked(x)
-
-    is_dask_collection.__doc__ = asked.__doc__
-    is_dask_collection._cvframe_deferred = True  # type: ignore[attr-defined]
-    utils.is_dask_collection = is_dask_collection  # type: ignore[assignment]
-    return True
-
-
-defer_dask_check()
-defer_collection_check()
 
 
 def known_categories(x: Any) -> list[Hashable] | None:

@@ -31,17 +31,28 @@ matplotlib and seaborn are imported on first use.
 The accessors expose the cube and frame plots: ``ds.cv.plot.folds()``,
 ``ds.cv.plot.methods()``, ``ds.cv.plot.confusion()``, ``df.cv.plot.roc()``,
 ``df.cv.plot.score_rates()``, ``df.cv.plot.cost_roc()``, ``df.cv.plot.pr_curve()``,
-``df.cv.plot.calibration()``.
+``df.cv.plot.calibration()`` (:mod:`.namespaces`).
+
+One module per family of figures: :mod:`.aggregations` (``folds``, ``methods``),
+:mod:`.confusion_matrix`, :mod:`.roc_curves`, :mod:`.rate_curves`, :mod:`.precision_recall`,
+:mod:`.reliability` (the curve plots share the figure of :mod:`._facets`), :mod:`.cost`
+(``cost_roc``), :mod:`.surface` (``f_surface``), :mod:`.study` (``bias``, ``fold_risk``),
+:mod:`.compare` (``differences``, ``critical_difference``); :mod:`._style` holds the look
+and the layout they share.
 """
 
 from __future__ import annotations
 
 from ..tidy import METHOD_LABELS  # noqa: F401 - the display names, as before
+from .aggregations import folds, methods
 from .compare import critical_difference, differences
+from .confusion_matrix import confusion
 from .cost import cost_roc
-from .cube import DatasetPlotter, confusion, folds, methods
-from .curves import calibration, pr_curve
-from .frame import DataFramePlotter, roc, score_rates
+from .namespaces import DataFramePlotter, DatasetPlotter
+from .precision_recall import pr_curve
+from .rate_curves import score_rates
+from .reliability import calibration
+from .roc_curves import roc
 from .study import bias, fold_risk
 from .surface import f_surface
 

@@ -323,7 +323,8 @@ def finish(obj: Any) -> Any:
     """Lay the figure out so that every label lies inside it when saved (any savefig call).
 
     A FacetGrid gets its ``tight_layout`` (which leaves room for the legend outside); a figure
-    made here gets constrained layout. Fonts below :data:`MIN_FONT` are raised.
+    made here has constrained layout from the start (:func:`new_axes`), and a figure the caller
+    made keeps its own. Fonts below :data:`MIN_FONT` are raised.
     """
     fig = obj.figure
     for text in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text")):
@@ -332,8 +333,6 @@ def finish(obj: Any) -> Any:
     if isinstance(obj, sns().FacetGrid):
         obj.tight_layout()
         _below_suptitle(fig)
-    elif fig.get_layout_engine() is None and getattr(fig, "_cvframe_owned", False):
-        fig.set_layout_engine("constrained")
     return obj
 
 
@@ -461,8 +460,7 @@ def fit_cell_texts(axis: Any, texts: Sequence[Any], n_cells: int) -> None:
 
 def new_axes(figsize: tuple[float, float]) -> Any:
     """A new figure (constrained layout: nothing clips when saved) and its Axes."""
-    fig, ax = plt().subplots(figsize=figsize, layout="constrained")
-    fig._cvframe_owned = True
+    _, ax = plt().subplots(figsize=figsize, layout="constrained")
     return ax
 
 

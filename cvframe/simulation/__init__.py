@@ -10,12 +10,14 @@ cube with a ``trial`` dimension, so the estimators under test are the very same 
 
 Public functions: :func:`simulate` (the cube), :func:`bias_study` (relative bias and
 spread of the five estimators over a grid, exact where tractable, Monte Carlo otherwise,
-chunked on dask) and :func:`p_fold_without_positives` (the paper's Figure 9).
+chunked on dask), :func:`p_fold_without_positives` (the paper's Figure 9) and
+:func:`fold_risk_curve` (that figure's curves as a tidy frame, what
+:func:`cvframe.plot.fold_risk` draws).
 
 Layout: ``_model`` (the design, its argument checks and distributions), ``_sampler`` (the
 numpy draws, reproducible whatever the chunking), ``cube`` (:func:`simulate`), ``exact``
-(summed expectations and Figure 9), ``study`` (:func:`bias_study`) and ``_scheduler`` (dask
-threads or a distributed cluster).
+(summed expectations and Figure 9), ``risk`` (Figure 9's frame), ``study``
+(:func:`bias_study`) and ``_scheduler`` (dask threads or a distributed cluster).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from .coverage import coverage_study
 from .cube import simulate
 from .exact import p_fold_without_positives
 from .plan import Plan, plan
+from .risk import fold_risk_curve
 from .study import ESTIMATORS, EXACT_ESTIMATORS, bias_study, study_for_netcdf
 
 __all__ = [
@@ -32,6 +35,7 @@ __all__ = [
     "Plan",
     "bias_study",
     "coverage_study",
+    "fold_risk_curve",
     "p_fold_without_positives",
     "plan",
     "simulate",

@@ -1,0 +1,178 @@
+"""The reliability diagram of a predictions frame with probability scores (``calibration``):
+every fold's curve, the merged one and the band of the folds, one panel per class; it draws
+:func:`cvframe.scores.calibration_curve`."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from .. import scores
+from .._core.docs import doc
+from ..schema import CLASS, FOLD
+from ..tidy.curves import frame_args
+from ._facets import curve_colour, curve_keys, facet_curves, fold_handles
+from ._style import (
+    check_size,
+    figure_level,
+    given,
+)
+
+__all__ = ["calibration"]
+
+
+def _band(curves: pd.DataFrame) -> pd.DataFrame:
+    """Per bin with at least two fold curves: the mean predicted probability and the range
+    (min, max) of the observed fractions."""
+    by = curves.groupby("bin", sort=True)
+    band = pd.DataFrame(
+        {
+            "x": by["prob_pred"].mean(),
+            "lo": by["prob_true"].min(),
+            "hi": by["prob_true"].max(),
+            "n": by.size(),
+        }
+    )
+    return band[band["n"] >= 2]
+
+
+def _calibration_panel(
+    axis: Any, data: pd.DataFrame, hue: Any, color_of: dict[Any, Any], line_kw: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """The diagonal, the band of the folds, the fold curves (thin), the merged ones (bold)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    keys, merged_keys = curve_keys(data)
+    axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
+    folds = data[data["kind"] == "fold"]
+    merged = data[data["kind"] == "merged"]
+    band_keys = [k for k in merged_keys if k != CLASS or hue == CLASS]
+    has_band = False
+    for _key, part in folds.groupby(band_keys or (lambda _: 0), sort=False, dropna=False):
+        band = _band(part)
+        if len(band):
+            c = "0.5" if hue in (None, FOLD) else curve_colour(part, hue, color_of, True)
+            axis.fill_between(band["x"], band["lo"], band["hi"], color=c, alpha=0.18, lw=0)
+            has_band = True
+    for _key, curve in folds.groupby(keys, sort=False, dropna=False):
+        c = curve_colour(curve, hue, color_of, False)
+        axis.plot(curve["prob_pred"], curve["prob_true"], color=c, **line_kw)
+    for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
+        c = curve_colour(curve, hue, color_of, True)
+        axis.plot(curve["prob_pred"], curve["prob_true"], color=c, lw=2.2, marker="o", ms=3.5)
+    handles = fold_handles(folds, hue, color_of, keys)
+    if len(merged) and hue in (None, FOLD):
+        handles["merged"] = Line2D([], [], color="black", linewidth=2.2, marker="o", ms=3.5)
+    if has_band:
+        handles["range of folds"] = Patch(color="0.5", alpha=0.25, lw=0)
+    return handles, None
+
+
+@doc
+def calibration(
+    data: Any,
+    *,
+    bins: int = 10,
+    strategy: str = "uniform",
+    classes: Sequence[Hashable] | Hashable | None = None,
+    hue: str | None = None,
+    col: str | None = None,
+    row: str | None = None,
+    col_wrap: int | None = None,
+    height: float = 3.0,
+    aspect: float = 1.0,
+    palette: Any = None,
+    labels: Sequence[Hashable] | None = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+    **kwargs: Any,
+) -> Any:
+    """Reliability diagram: each fold's curve (thin), the pooled curve (bold), their band.
+
+    **Figure-level**: one panel per class (``col``), one colour per fold or per model
+    (``hue``). In every panel the dotted diagonal is perfect calibration; each fold's
+    calibration curve is a thin line, the merged (pooled) curve a bold line with markers,
+    and a shaded band spans, bin by bin, the lowest to the highest observed fraction of
+    positives among the folds (drawn at their mean predicted probability; bins with at
+    least two folds). A wide band says a pooled reliability diagram hides fold-to-fold
+    differences. The curves are :func:`cvframe.scores.calibration_curve`.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame (or dask DataFrame)
+        A predictions frame with probability scores, or its
+        :func:`cvframe.scores.calibration_curve` table, possibly filtered with pandas.
+    bins : int, default 10
+        As in :func:`cvframe.scores.calibration_curve`.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        As in :func:`cvframe.scores.calibration_curve`.
+    <<plot_classes>>
+    hue : str, optional
+        Column giving the colour: default ``model`` (or another stacked dim) when the frame
+        has several, else ``fold``.
+    col, row : str, optional
+        Columns giving the panels: default one column per class.
+    <<plot_col_wrap>>
+    <<plot_size>>
+    <<plot_palette>>
+    <<frame_columns>>
+    **kwargs
+        Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves.
+
+    Returns
+    -------
+    seaborn.FacetGrid
+
+    Raises
+    ------
+    ValueError
+        Scores outside [0, 1]; ``classes`` not among the frame's classes;
+        ``hue``/``col``/``row`` not a column.
+
+    References
+    ----------
+    <<calibration_refs>>
+
+    Examples
+    --------
+    >>> import pandas as pd, cvframe
+    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
+    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
+    ...                    "score": [0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]})
+    >>> g = df.cv.plot.calibration(bins=4)
+    >>> g.ax.get_xlabel(), g.ax.get_ylabel()
+    ('mean predicted probability', 'fraction of positives')
+    >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
+    ['fold 0', 'fold 1', 'merged', 'range of folds']
+    """
+    figure_level("calibration", kwargs, "one panel per class")
+    check_size(height, aspect)
+    kw = frame_args(data, locals())
+    pts = given(
+        data,
+        ("kind", "prob_pred", "prob_true"),
+        lambda d: scores.calibration_curve(d, bins, "both", strategy, **kw),
+        "calibration scores.calibration_curve",
+    )
+    line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
+    labels_ = ("mean predicted probability", "fraction of positives")
+    return facet_curves(
+        pts,
+        classes,
+        hue,
+        col,
+        row,
+        col_wrap,
+        height,
+        aspect,
+        palette,
+        _calibration_panel,
+        labels_,
+        line_kw,
+    )
