@@ -162,7 +162,7 @@ def _compare_result():
             "significant": ("contrast", [False, True]),
         },
         coords={"contrast": ["b - a", "c - a"]},
-        attrs={"test": "friedman", "alpha": 0.05},
+        attrs={"test": "friedman", "level": 0.95},
     )
 
 

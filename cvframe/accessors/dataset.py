@@ -207,10 +207,11 @@ class CVDatasetAccessor:
         self,
         result: xr.DataArray | xr.Dataset | None = None,
         dim: str = "repeat",
-        ci: float = 0.95,
+        level: float = 0.95,
         *,
         ddof: int = 1,
         interval: xr.Dataset | None = None,
+        ci: float | None = None,
     ) -> xr.Dataset:
         from .. import repeats
 
@@ -304,7 +305,7 @@ class CVDatasetAccessor:
         baseline: Hashable | None = None,
         dim: str = "model",
         test: str = "auto",
-        alpha: float = 0.05,
+        level: float = 0.95,
         n_resamples: int = 2000,
         random_state: int | None = None,
         rope: float = 0.01,
@@ -318,6 +319,7 @@ class CVDatasetAccessor:
         fold: str = "fold",
         repeat: str | None = "repeat",
         sample: str | None = "sample",
+        alpha: float | None = None,
     ) -> xr.Dataset:
         from .. import comparison
 

@@ -64,7 +64,7 @@ class CVDataFrameAccessor:
         baseline: Hashable | None = None,
         dim: str = "model",
         test: str = "auto",
-        alpha: float = 0.05,
+        level: float = 0.95,
         n_resamples: int = 2000,
         random_state: int | None = None,
         rope: float = 0.01,
@@ -78,6 +78,7 @@ class CVDataFrameAccessor:
         fold: str = "fold",
         repeat: str | None = "repeat",
         sample: str | None = "sample",
+        alpha: float | None = None,
     ) -> xr.Dataset:
         from .. import comparison
 

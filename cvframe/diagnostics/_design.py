@@ -179,7 +179,7 @@ def _contrasts(
         metric,
         baseline=baseline,
         test="corrected_t",
-        alpha=1.0 - level,
+        level=level,
         zero_division=0.0,
         average="macro" if task != "binary" else None,
     )

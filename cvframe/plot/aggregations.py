@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .. import tidy
+from .. import metrics, tidy
 from .._core.docs import doc
 from .._core.types import ZeroDivision
 from ..reduce import F_METHODS
@@ -39,6 +39,9 @@ from ._style import (
 )
 
 __all__ = ["folds", "methods"]
+
+#: The parts of F drawn beside it (precision and recall).
+_PARTS = metrics.REGISTRY["f"].components
 
 
 def _str_classes(frame: pd.DataFrame) -> list[str]:
@@ -68,7 +71,7 @@ def _fold_frames(
     """The points and the lines of ``folds``: each frame given is drawn as it is, the rest
     is computed (a fold table frame without metric columns is read as counts)."""
     kw = {"beta": beta, "zero_division": zero_division}
-    points = (FOLD, CLASS, "precision", "recall", "f")
+    points = (FOLD, CLASS, *_PARTS, "f")
     pf = given(data, points, lambda d: tidy.fold_table(cube_of(d, "folds"), **kw))
     if methods is not None and not isinstance(methods, pd.DataFrame):
         raise TypeError(
@@ -155,9 +158,7 @@ def folds(
     pf = pf.rename(columns={"f": "F"})
     classes_ = _str_classes(agg)
     pf[CLASS] = pf[CLASS].astype(str)
-    long = pf.melt(
-        id_vars=dims, value_vars=["precision", "recall", "F"], var_name="metric", value_name="value"
-    )
+    long = pf.melt(id_vars=dims, value_vars=[*_PARTS, "F"], var_name="metric", value_name="value")
     if len(groups) > 1:
         add_group(long, groups)
         add_group(agg, groups)
@@ -185,7 +186,7 @@ def folds(
         shades = list(seaborn.color_palette("tab10" if len(levels) <= 10 else "husl", len(levels)))
     else:
         shades = ["0.45"]
-    metric_order = ["precision", "recall", "F"]
+    metric_order = [*_PARTS, "F"]
     n_cols = long[col].nunique() if col else 1
     g = seaborn.FacetGrid(
         long,

@@ -60,7 +60,7 @@ def differences(
     **Axes-level**: draws on ``ax`` (or a new figure) and returns it.
 
     Each row is a contrast ``model - baseline`` of the compare result: a point at ``mean``,
-    a bar from ``low`` to ``high`` (the ``1 - alpha`` interval of the test), a line at 0 (no
+    a bar from ``low`` to ``high`` (the ``level`` interval of the test), a line at 0 (no
     difference) and, with ``annotate``, the p-value. Rows whose difference is significant
     are drawn filled, the others hollow. For a Friedman result the x axis is the mean-rank
     difference and the bars span it plus/minus the critical difference.
@@ -128,11 +128,11 @@ def differences(
         )
     ax.axvline(0, color="0.4", lw=1, ls="--")
     ax.set_yticks(pos, frame["row"].tolist())
-    alpha = result.attrs.get("alpha", 0.05)
+    level = result.attrs.get("level", 0.95)
     test = result.attrs.get("test", "")
     metric = result.attrs.get("metric", "")
     what = "mean-rank difference (> 0: ranks better)" if friedman else f"difference in {metric}"
-    ax.set_xlabel(f"{what}\n{1 - float(alpha):.0%} interval ({test})")
+    ax.set_xlabel(f"{what}\n{float(level):.0%} interval ({test})")
     if annotate:
         for xi, yi, p in zip(frame["high"].to_numpy(float), pos, frame["p_value"], strict=True):
             if np.isfinite(p):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import scores
+from .. import metrics, scores
 from .._core.docs import doc
 from ..schema import FOLD
 from ..tidy.curves import frame_args
@@ -20,6 +20,9 @@ from ._style import (
 )
 
 __all__ = ["pr_curve"]
+
+#: The axes of a precision-recall curve, the parts of F.
+_PARTS = metrics.REGISTRY["f"].components
 
 
 def _pr_panel(
@@ -127,12 +130,12 @@ def pr_curve(
     kw = frame_args(data, locals())
     pts = given(
         data,
-        ("kind", "precision", "recall"),
+        ("kind", *_PARTS),
         lambda d: scores.pr_curve(d, **kw),
         "pr_curve scores.pr_curve",
     )
     line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-    labels_ = ("recall", "precision")
+    labels_ = (_PARTS[1], _PARTS[0])  # recall on x, precision on y
     return facet_curves(
         pts, classes, hue, col, row, col_wrap, height, aspect, palette, _pr_panel, labels_, line_kw
     )

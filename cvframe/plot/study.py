@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
-import xarray as xr
 
 from .. import tidy
 from .._core.checks import choice
@@ -173,8 +171,8 @@ def fold_risk(
 
     Values from :func:`cvframe.p_fold_without_positives` (exact), one line per number of
     independent trials (splits, classes or data sets); the rows drawn are
-    :func:`cvframe.tidy.fold_risk_table`. **Axes-level**: draws on ``ax`` (or a new figure)
-    and returns it.
+    :func:`cvframe.simulation.fold_risk_curve`. **Axes-level**: draws on ``ax`` (or a new
+    figure) and returns it.
 
     Parameters
     ----------
@@ -203,17 +201,9 @@ def fold_risk(
     'P(some fold has no positives)'
     """
     if data is None:
-        from ..simulation import p_fold_without_positives
+        from ..simulation import fold_risk_curve
 
-        pos = np.atleast_1d(np.arange(10, 201) if n_pos is None else np.asarray(n_pos))
-        t = np.atleast_1d(np.asarray(trials))
-        p = p_fold_without_positives(pos[:, None], n=n, k=k, trials=t[None, :])
-        risk = xr.DataArray(
-            np.broadcast_to(p, (pos.size, t.size)),
-            coords={"n_pos": pos, "trials": t},
-            attrs={"n": n, "k": k},
-        )
-        data = tidy.fold_risk_table(risk)
+        data = fold_risk_curve(n_pos, n=n, k=k, trials=trials)
     missing = {"positives", "trials", "p"} - set(getattr(data, "columns", ()))
     if missing:
         raise ValueError(

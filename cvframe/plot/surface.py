@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import tidy
+from .. import metrics, tidy
 from .._core import checks as _checks
 from .._core.docs import doc
 from ._style import finish, new_axes
@@ -88,7 +88,7 @@ def f_surface(
         if not lines:
             raise ValueError("levels=[] is empty; give the F values to draw, or an int.")
     if kind == "pr":
-        xlabel, ylabel = "recall", "precision"
+        ylabel, xlabel = metrics.REGISTRY["f"].components
         title = f"F{b:g} over precision and recall"
     else:
         xlabel, ylabel = "false positive rate", "true positive rate"

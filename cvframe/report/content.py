@@ -125,7 +125,7 @@ def _class_averages(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.Da
     values = [c for c in per_repeat.columns if pd.api.types.is_float_dtype(per_repeat[c])]
     by = [c for c in per_repeat.columns if c not in values and c != _PER_REPEAT]
     long = per_repeat.rename(columns={_PER_REPEAT: REPEAT}).set_index([REPEAT, *by])[values]
-    s = repeats.summary(ds, long.to_xarray(), dim=REPEAT, ci=CI)
+    s = repeats.summary(ds, long.to_xarray(), dim=REPEAT, level=CI)
     # with no key column, drop_duplicates keeps every repeat's row: one row of averages
     keys = (
         per_repeat[by].drop_duplicates().reset_index(drop=True) if by else pd.DataFrame(index=[0])

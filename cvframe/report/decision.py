@@ -152,7 +152,7 @@ def decision(
 def _tested(out: dict[str, Any], table: pd.DataFrame, res: xr.Dataset, metric: str) -> None:
     """Fill the table's differences from ``compare``'s result, and the decision's attrs."""
     res = res.isel({CLASS: 0}, drop=True) if CLASS in res.dims else res
-    level = 1 - float(res.attrs.get("alpha", 0.05))
+    level = float(res.attrs["level"])
     test = str(res.attrs.get("test"))
     table["sentence"] = None
     for j, m in enumerate(res[MODEL].values):
