@@ -332,7 +332,7 @@ def test_explain_passes_on_the_warnings_of_what_it_computes_once_each():
         warnings.simplefilter("always")
         explain("0.5", df, "auc")
     texts = [str(w.message) for w in caught]
-    assert len(texts) == 1 and "undefined in 1 of 2 fold" in texts[0]
+    assert len(texts) == 1 and "undefined in 1 of 2" in texts[0]
 
 
 @pytest.mark.parametrize("stored", [True, "True"])

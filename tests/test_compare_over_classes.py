@@ -56,7 +56,6 @@ def fake(monkeypatch):
     )
     monkeypatch.setitem(formulas.METRIC_SPECS, NAME, spec)
     monkeypatch.setitem(metrics.REGISTRY, NAME, entry)
-    monkeypatch.setattr(metrics, "_NAMES", metrics._table())
     # the fold aggregation keeps two tables of METRIC_SPECS read at import (its names and
     # its warnings' words); a metric added to the table in a test reaches them here
     monkeypatch.setitem(_engine.UNDEFINED, NAME, spec.warning)

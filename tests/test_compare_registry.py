@@ -265,7 +265,7 @@ def test_scorer_names_and_spellings_mean_the_registry_metric():
     ("metric", "kw", "match"),
     [
         ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(bootstrap\\) or .f_avg."),
-        ("brier_merge", {}, r"scores.brier_arrays\), not written yet; compare fold-averaged Brier"),
+        ("brier_merge", {}, r"scores.brier_arrays\), not written yet; compare Brier_avg"),
         ("neg_log_loss", {"test": "friedman"}, "lower-is-better"),
         ("f", {"test": "mcnemar"}, "per-fold .F_avg.: test='mcnemar' does not fit it"),
         ("f_tp_fp", {"test": "mcnemar"}, "pooled .* test='mcnemar' does not fit.*'bootstrap'"),

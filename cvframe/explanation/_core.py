@@ -278,15 +278,14 @@ def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dic
     binary = df["y_true"].nunique() <= 2 and "score" in df.columns
     rows: list[dict[str, Any]] = []
     averages = [None] if binary else [a for a in entry.averages if a is not None]
-    with scores.one_parse():
-        for average in averages:
-            for variant in entry.variants:
-                kw = dict(average=average, pos_label=pos_label, repeat=repeat)
-                value = measure.frame(df, metric, variant, **kw)
-                name = metrics.display(metric, variant)
-                name = name if average is None else f"{average} {name}"
-                tools = entry.tools.get(variant) if average is None else None
-                rows += _rows(name, _meaning(entry, variant), tools, value)
+    parsed = scores.parse(df, pos_label=pos_label, repeat=repeat)  # one parse, one sort
+    for average in averages:
+        for variant in entry.variants:
+            value = measure.frame(parsed, metric, variant, average=average)
+            name = metrics.display(metric, variant)
+            name = name if average is None else f"{average} {name}"
+            tools = entry.tools.get(variant) if average is None else None
+            rows += _rows(name, _meaning(entry, variant), tools, value)
     return rows, None
 
 
