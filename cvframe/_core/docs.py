@@ -5,7 +5,8 @@ replaces the token by the fragment of that name, indented like the token's line.
 are written dedented: the first line at column 0, continuation lines indented by four
 spaces relative to it (numpydoc's parameter layout). :func:`accessor_doc` renders the same
 docstring for the ``ds.cv`` / ``df.cv`` method: the data parameter (``ds`` / ``df``) is
-dropped, because the accessor supplies it.
+dropped, because the accessor supplies it. A fragment named for a whole numpydoc section
+(``*_references``, ``*_examples``: :func:`section`) brings its heading.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["FRAGMENTS", "accessor_doc", "doc", "register"]
+__all__ = ["FRAGMENTS", "accessor_doc", "doc", "register", "section"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -94,7 +95,9 @@ average : {None, "macro", "weighted"}
     the folds of a repeat; per fold for ``method="fold"``). ``None`` keeps ``class``;
     ``result.mean("class")`` is then the macro average. Under ``undefined="skip"``
     classes with an undefined value are left out of the class average.""",
-    "score_refs": """\
+    "score_references": """\
+References
+----------
 .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls
    in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, §2.4
    and §3.2.""",
@@ -112,6 +115,11 @@ def register(fragments: Mapping[str, str]) -> None:
         if name in FRAGMENTS and FRAGMENTS[name] != text:
             raise ValueError(f"docstring fragment <<{name}>> is already registered")
         FRAGMENTS[name] = text
+
+
+def section(title: str, name: str) -> str:
+    """The fragment ``name`` as a numpydoc section headed ``title`` (e.g. "References")."""
+    return f"{title}\n{'-' * len(title)}\n{FRAGMENTS[name]}"
 
 
 def render(text: str) -> str:

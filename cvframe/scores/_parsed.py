@@ -29,6 +29,8 @@ from ._sums import STATS
 __all__ = ["ParsedFrame", "by_frame_dims", "one_parse", "parse", "read", "reads_dask"]
 
 _EXAMPLE = """\
+Examples
+--------
 >>> import pandas as pd
 >>> from cvframe import scores
 >>> df = pd.DataFrame({{"fold": {fold},
@@ -37,13 +39,13 @@ _EXAMPLE = """\
 _EIGHT = dict(fold=[0, 0, 0, 0, 1, 1, 1, 1], y=[0, 0, 1, 1, 0, 1, 0, 1])
 register(  # the predictions frames of the examples of every score metric
     {
-        "score_example": _EXAMPLE.format(
+        "score_examples": _EXAMPLE.format(
             **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]
         ),
-        "probability_example": _EXAMPLE.format(
+        "probability_examples": _EXAMPLE.format(
             **_EIGHT, score=[0.1, 0.4, 0.35, 0.8, 0.6, 0.7, 0.65, 0.9]
         ),
-        "cost_example": _EXAMPLE.format(
+        "cost_examples": _EXAMPLE.format(
             fold=[0] * 6, y=[1, 0, 1, 1, 0, 0], score=[0.9, 0.8, 0.7, 0.6, 0.5, 0.1]
         ),
     }
@@ -130,13 +132,9 @@ def parse(
     UserWarning
         When a score column holds only 0 and 1 (hard predictions), once here.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> parsed = scores.parse(df)
     >>> scores.auc(parsed).item(), round(scores.auc(parsed, "merge").item(), 4)
     (0.875, 0.6875)

@@ -24,7 +24,9 @@ __all__ = ["break_even_point"]
 
 register(
     {
-        "bep_refs": """\
+        "bep_references": """\
+References
+----------
 .. [1] R. Basili and S. Filice, "Performance Evaluation of Machine Learning Systems"
    (course slides, University of Roma Tor Vergata): "the BEP is the interpolated estimate
    of the value for which Recall = Precision".
@@ -209,13 +211,9 @@ def break_even_point(
     cvframe.multiclass.pr_mean : the micro break-even point :math:`(\mu P + \mu R)/2` of
         a counts cube.
 
-    References
-    ----------
-    <<bep_refs>>
+    <<bep_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> scores.break_even_point(df, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     >>> tied = pd.DataFrame({"fold": 0, "y_true": [1, 1, 0, 0, 1],

@@ -18,7 +18,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
-from .._core.docs import doc, register
+from .._core.docs import doc, register, section
 from .._core.labels.frame import Frame, FrameArgs, is_dask_frame
 from ..schema import CLASS, FOLD, REPEAT
 from ._driver import Method, Metric, Undefined, check, run
@@ -72,6 +72,7 @@ average : {None, "macro", "weighted", "multiclass"}
    and §3.2.""",
     }
 )
+register({"calibration_references": section("References", "calibration_refs")})
 
 
 # --- Options ------------------------------------------------------------------------------
@@ -231,13 +232,9 @@ def brier(
     log_loss : the logarithmic scoring rule.
     sklearn.metrics.brier_score_loss : the same number for one fold.
 
-    References
-    ----------
-    <<calibration_refs>>
+    <<calibration_references>>
 
-    Examples
-    --------
-    <<probability_example>>
+    <<probability_examples>>
     >>> scores.brier(df, method="fold").values.ravel().round(4).tolist()
     [0.1581, 0.2206]
     >>> round(scores.brier(df).item(), 4), round(scores.brier(df, method="merge").item(), 4)
@@ -301,13 +298,9 @@ def log_loss(
     brier : the quadratic scoring rule.
     sklearn.metrics.log_loss : the same number for one fold.
 
-    References
-    ----------
-    <<calibration_refs>>
+    <<calibration_references>>
 
-    Examples
-    --------
-    <<probability_example>>
+    <<probability_examples>>
     >>> scores.log_loss(df, method="fold").values.ravel().round(4).tolist()
     [0.4723, 0.607]
     """
@@ -392,13 +385,9 @@ def brier_decomposition(
     brier : the score alone.
     sklearn.calibration.calibration_curve : the points (:math:`\bar p_k`, :math:`\bar y_k`).
 
-    References
-    ----------
-    <<calibration_refs>>
+    <<calibration_references>>
 
-    Examples
-    --------
-    <<probability_example>>
+    <<probability_examples>>
     >>> d = scores.brier_decomposition(df, method="merge", bins=2).squeeze()
     >>> {k: round(float(v), 4) for k, v in d.data_vars.items()}
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -530,13 +519,9 @@ def calibration_curve(
     brier_decomposition : the calibration term is the bins' weighted squared gap.
     cvframe.plot.calibration : the reliability diagram of this table.
 
-    References
-    ----------
-    <<calibration_refs>>
+    <<calibration_references>>
 
-    Examples
-    --------
-    <<probability_example>>
+    <<probability_examples>>
     >>> cc = scores.calibration_curve(df, bins=2)
     >>> cc[cc.kind == "merged"][["bin", "count", "prob_pred", "prob_true"]].values.tolist()
     [[0.0, 3.0, 0.2833333333333333, 0.3333333333333333], [1.0, 5.0, 0.73, 0.6]]

@@ -20,7 +20,7 @@ import xarray as xr
 
 from .. import formulas
 from .._core import checks as _checks
-from .._core.docs import doc, register
+from .._core.docs import doc, register, section
 from .._core.labels.frame import Frame, FrameArgs
 from .._core.types import Dims, How, ZeroDivision
 from ..errors import few
@@ -54,6 +54,7 @@ prevalence : float in (0, 1), optional
     (``method="merge"``).""",
     }
 )
+register({"cost_references": section("References", "cost_refs")})
 
 
 # --- Scalar helpers and argument checks ---------------------------------------------------
@@ -91,9 +92,7 @@ def iso_cost_slope(cost_fp: float = 1.0, cost_fn: float = 1.0, prevalence: float
         The slope; ``inf`` when ``cost_fn`` is 0 (never predict positive), 0 when
         ``cost_fp`` is 0 (always predict positive).
 
-    References
-    ----------
-    <<cost_refs>>
+    <<cost_references>>
 
     Examples
     --------
@@ -162,13 +161,9 @@ def roc_hull(
     --------
     roc, optimal_operating_point
 
-    References
-    ----------
-    <<cost_refs>>
+    <<cost_references>>
 
-    Examples
-    --------
-    <<cost_example>>
+    <<cost_examples>>
     >>> scores.roc(df).query("kind == 'fold'")[["threshold", "fpr", "tpr"]].values.round(3)
     array([[  inf, 0.   , 0.   ],
            [0.9  , 0.   , 0.333],
@@ -335,13 +330,9 @@ def optimal_operating_point(
     --------
     roc_hull, iso_cost_slope, expected_cost
 
-    References
-    ----------
-    <<cost_refs>>
+    <<cost_references>>
 
-    Examples
-    --------
-    <<cost_example>>
+    <<cost_examples>>
     >>> op = scores.optimal_operating_point(df, cost_fp=1, cost_fn=1)
     >>> float(op.threshold.item()), round(float(op.expected_cost.item()), 4)
     (0.6, 0.1667)
@@ -471,9 +462,7 @@ def expected_cost(
         float64; ``class`` is kept for binary and multilabel cubes (one-vs-all) and dropped
         for multiclass ones, every other dimension is kept.
 
-    References
-    ----------
-    <<cost_refs>>
+    <<cost_references>>
 
     Examples
     --------

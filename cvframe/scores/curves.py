@@ -248,13 +248,9 @@ def roc(
     --------
     sklearn.metrics.roc_curve
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> pts = scores.roc(df)
     >>> pts[pts.kind == "fold"].query("fold == 0")[["threshold", "fpr", "tpr"]].values.tolist()
     [[inf, 0.0, 0.0], [0.8, 0.0, 0.5], [0.4, 0.5, 0.5], [0.35, 0.5, 1.0], [0.1, 1.0, 1.0]]
@@ -307,13 +303,9 @@ def score_rates(
         ``rate`` (``"fpr"`` or ``"tpr"``) and ``value``; ready for
         ``seaborn.relplot(x="threshold", y="value", hue="fold", col="rate", kind="line")``.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> sr = scores.score_rates(df)
     >>> sr[(sr.fold == 1) & (sr.rate == "tpr")][["threshold", "value"]].values.tolist()
     [[11.0, 0.5], [10.5, 1.0], [10.2, 1.0], [10.0, 1.0]]

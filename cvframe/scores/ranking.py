@@ -126,13 +126,9 @@ def auc(
     auc_methods : both aggregations side by side.
     sklearn.metrics.roc_auc_score : the same number for one fold.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> scores.auc(df).item()
     0.875
     >>> scores.auc(df, method="fold").values.ravel().tolist()
@@ -186,13 +182,9 @@ def auc_methods(
     sort of the small fold codes) regroups the sorted keys per fold. The numbers are the
     same either way.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> ds = scores.auc_methods(df)
     >>> float(ds.auc_avg.item()), round(float(ds.auc_merge.item()), 4)
     (0.875, 0.6875)
@@ -245,13 +237,9 @@ def average_precision(
     --------
     sklearn.metrics.average_precision_score : the same number for one fold.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> scores.average_precision(df, method="fold").values.ravel().round(4).tolist()
     [0.8333, 1.0]
     """
@@ -295,13 +283,9 @@ def precision_at_k(
     xarray.DataArray
         As :func:`auc`; attrs also record ``k``.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> scores.precision_at_k(df, 2, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     """
@@ -345,13 +329,9 @@ def r_precision(
     xarray.DataArray
         As :func:`auc`.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> scores.r_precision(df, method="fold").values.ravel().tolist()
     [0.5, 1.0]
     """
@@ -422,9 +402,7 @@ def auc_arrays(scores: Any, y: Any, weights: Any | None = None) -> np.ndarray:
     auc : the same statistic per fold of a predictions frame.
     sklearn.metrics.roc_auc_score : the same number for one row (``sample_weight=weights``).
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
     Examples
     --------
@@ -572,9 +550,7 @@ def delong_frame(
     E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, Biometrics 44(3), 1988; X. Sun and
     W. Xu, IEEE Signal Processing Letters 21(11), 2014.
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> res = scores.ranking.delong_frame(df)
     >>> round(float(res.auc.item()), 4), round(float(res["var"].item()), 4)
     (0.6875, 0.0495)

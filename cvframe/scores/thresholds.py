@@ -149,13 +149,9 @@ def metric_at_thresholds(
     pr_curve : precision and recall at every cut-off.
     sklearn.metrics.confusion_matrix_at_thresholds : the counts of one curve.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<probability_example>>
+    <<probability_examples>>
     >>> t = scores.metric_at_thresholds(df, "f")
     >>> t[t.kind == "merged"][["threshold", "tp", "fp", "f"]].round(3).values.tolist()[:3]
     [[0.9, 1.0, 0.0, 0.4], [0.8, 2.0, 0.0, 0.667], [0.7, 3.0, 0.0, 0.857]]
@@ -252,13 +248,9 @@ def pr_curve(
     break_even_point : where precision equals recall, and its threshold.
     metric_at_thresholds : the counts and any count metric at every cut-off.
 
-    References
-    ----------
-    <<score_refs>>
+    <<score_references>>
 
-    Examples
-    --------
-    <<score_example>>
+    <<score_examples>>
     >>> pr = scores.pr_curve(df)
     >>> fold0 = pr.query("kind == 'fold' and fold == 0")
     >>> fold0[["threshold", "precision", "recall"]].round(3).values.tolist()

@@ -142,9 +142,7 @@ def cost_roc_table(
         elsewhere), ``expected_cost``, ``prevalence``, ``slope``, ``intercept``. Attrs:
         ``cost_fp``, ``cost_fn``, ``method``.
 
-    References
-    ----------
-    <<cost_refs>>
+    <<cost_references>>
 
     Examples
     --------
