@@ -65,6 +65,7 @@ __all__ = [
     "from_attr",
     "group_codes",
     "is_dask",
+    "member",
     "merge",
     "observed",
     "plain",
@@ -154,19 +155,9 @@ def binary_pos(
             )
         return None
     if pos_label is not None:
-        pos_label = plain(pos_label)
-        k = find(pos_label, universe)
-        if k < 0:
-            raise ValueError(
-                f"pos_label={pos_label!r} is not among the labels {few(universe)}; pass one of "
-                "them."
-            )
-        if len(universe) > 2:
-            raise ValueError(
-                f"pos_label={pos_label!r} is for binary tasks, but there are {len(universe)} "
-                f"labels {few(universe)}; drop pos_label for a multiclass (one-vs-all) cube."
-            )
-        return universe[k]
+        many = "is for binary tasks, but there are {n} labels {labels}; drop pos_label for a "
+        many += "multiclass (one-vs-all) cube."
+        return member(pos_label, universe, f"pos_label={plain(pos_label)!r}", many=many)
     if not from_data:
         return None
     if universe and all(isinstance(u, (bool, np.bool_)) for u in universe):
@@ -291,16 +282,26 @@ def pos_from_attrs(value: Any, universe: Sequence[Hashable]) -> Any:
     pos = from_attr(value, full)
     if find(pos, full) < 0 and len(full) == 1:
         full = binary_universe(full, pos)  # only one of {0, 1} occurs
-    k = find(pos, full)
+    fix = "pass pos_label= (one of them), or fix df.attrs['pos_label']."
+    many = (
+        "names a positive class, but y_true has {n} labels {labels}; drop it (del "
+        "df.attrs['pos_label']) for one-vs-all over every class, or keep only two classes."
+    )
+    return member(pos, full, f"the frame's attrs['pos_label']={value!r}", fix, many)
+
+
+def member(
+    label: Any,
+    universe: Sequence[Hashable],
+    said: str,
+    fix: str = "pass one of them.",
+    many: str | None = None,
+) -> Any:
+    """The element of ``universe`` that ``label`` names, else a ValueError ``said ... fix``;
+    with ``many``, also one (``many`` formatted with ``n`` and ``labels``) for > 2 labels."""
+    k = find(label, universe)
     if k < 0:
-        raise ValueError(
-            f"the frame's attrs['pos_label']={value!r} is not among the labels {few(full)}; "
-            "pass pos_label= (one of them), or fix df.attrs['pos_label']."
-        )
-    if len(full) > 2:
-        raise ValueError(
-            f"the frame's attrs['pos_label']={value!r} names a positive class, but y_true has "
-            f"{len(full)} labels {few(full)}; drop it (del df.attrs['pos_label']) for "
-            "one-vs-all over every class, or keep only two classes."
-        )
-    return full[k]
+        raise ValueError(f"{said} is not among the labels {few(universe)}; {fix}")
+    if many is not None and len(universe) > 2:
+        raise ValueError(f"{said} " + many.format(n=len(universe), labels=few(universe)))
+    return plain(universe[k])

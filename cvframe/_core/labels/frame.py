@@ -186,13 +186,7 @@ def frame_pos_label(df: Any, pos_label: Any, labels: Any, universe: Sequence[Has
     if pos_label is None:
         raw = _labels.attrs_pos(getattr(df, "attrs", None), labels)
         return None if raw is None else _labels.pos_from_attrs(raw, universe)
-    k = _labels.find(pos_label, universe)
-    if k < 0:
-        raise ValueError(
-            f"pos_label={_labels.plain(pos_label)!r} is not among the labels {few(universe)}; "
-            "pass one of them."
-        )
-    return _labels.plain(universe[k])
+    return _labels.member(pos_label, universe, f"pos_label={_labels.plain(pos_label)!r}")
 
 
 class ScoreColumn(NamedTuple):
