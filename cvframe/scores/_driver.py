@@ -38,6 +38,7 @@ __all__ = [
     "Undefined",
     "check",
     "cube",
+    "dataset",
     "mean",
     "ranked",
     "run",
@@ -307,6 +308,14 @@ def run(
     if skip:
         warn(f"{metric.label or metric.name} ({metric.why})", parts)
     return out
+
+
+def dataset(out: dict[str, xr.DataArray], attrs: dict[str, Any]) -> xr.Dataset:
+    """The variables of one method of :func:`run` as a Dataset: ``attrs`` on it, none on them."""
+    ds = xr.Dataset(out, attrs=attrs)
+    for v in ds.data_vars.values():
+        v.attrs = {}
+    return ds
 
 
 def _present(fr: Frame, like: xr.DataArray) -> xr.DataArray:

@@ -231,6 +231,12 @@ class Ranked:
             self._blocks = (bs, be, bg)
         return self._blocks
 
+    def run_at(self, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end (exclusive) of the run of tied scores holding each position ``cut``."""
+        bs, be, _ = self.blocks()
+        b = np.searchsorted(bs, cut, side="right") - 1
+        return bs[b], be[b]
+
     def block_scores(self, bs: np.ndarray) -> np.ndarray:
         """The score value of the runs starting at ``bs``."""
         r = (self.key[bs] >> ONE) & np.uint64((1 << self.sbits) - 1)
@@ -372,9 +378,7 @@ class Ranked:
         if not self.ties:
             out[ok] = (self.cp_at(ge) - self.cp_at(cut)) / k[ok]
             return out
-        bs, be, _ = self.blocks()
-        b = np.searchsorted(bs, cut, side="right") - 1
-        s0, e0 = bs[b], be[b]
+        s0, e0 = self.run_at(cut)
         c_ge, c_e0, c_s0 = self.cp_at(ge), self.cp_at(e0), self.cp_at(s0)
         out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
         return out

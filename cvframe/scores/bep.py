@@ -16,7 +16,7 @@ import xarray as xr
 from .._core import checks as _checks
 from .._core.docs import doc, register
 from .._core.labels.frame import Frame, FrameArgs
-from ._driver import Average, Method, Metric, Undefined, ranked, run, sort
+from ._driver import Average, Method, Metric, Undefined, dataset, ranked, run, sort
 from ._parsed import by_frame_dims
 from ._rank import Ranked
 
@@ -39,6 +39,14 @@ References
 )
 
 
+def _cut(r: Ranked, npos: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per group with positives: its end ``ge`` in the ascending order, the cut at
+    :math:`k = n_+` (the top n_+ start there) and the run of tied scores holding it."""
+    ge = r.bounds[1:][ok]
+    cut = ge - npos[ok]
+    return (ge, cut, *r.run_at(cut))
+
+
 def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
     """(BEP, n_pos) per group (NaN without positives); the tied run holding the cut at
     :math:`k = n_+` spans ``[s0, e0)`` of the ascending scores (group end ``ge``)."""
@@ -50,12 +58,8 @@ def _bep_values(r: Ranked) -> tuple[np.ndarray, np.ndarray]:
     if not r.ties:  # the cut k = n_+ is a threshold: P = R exactly there
         out[ok] = r.precision_at(npos)[ok]
         return out, npos
-    ge = r.bounds[1:][ok]
+    ge, cut, s0, e0 = _cut(r, npos, ok)
     k = npos[ok].astype(np.float64)
-    cut = ge - npos[ok]
-    bs, be, _ = r.blocks()
-    b = np.searchsorted(bs, cut, side="right") - 1
-    s0, e0 = bs[b], be[b]
     c_ge = r.cp_at(ge)
     tp0 = (c_ge - r.cp_at(e0)).astype(np.float64)  # above the run
     tp1 = (c_ge - r.cp_at(s0)).astype(np.float64)  # down to and including the run
@@ -83,15 +87,11 @@ def _bep_thresholds(r: Ranked) -> tuple[np.ndarray, ...]:
     thr, above, exact = (np.full(r.n_groups, np.nan) for _ in range(3))
     ok = npos > 0
     if ok.any():
-        ge = r.bounds[1:][ok]
-        cut = ge - npos[ok]  # the top n_+ of each group start here (ascending order)
-        bs, be, _ = r.blocks()
-        b = np.searchsorted(bs, cut, side="right") - 1
-        thr[ok] = r.block_scores(bs[b])
-        top = be[b] >= ge  # no run above: the cut-off above predicts nothing (+inf)
-        nxt = np.minimum(b + 1, len(bs) - 1)
-        above[ok] = np.where(top, np.inf, r.block_scores(bs[nxt]))
-        exact[ok] = (bs[b] == cut).astype(np.float64)
+        ge, cut, s0, e0 = _cut(r, npos, ok)
+        thr[ok] = r.block_scores(s0)
+        top = e0 >= ge  # no run above: the cut-off above predicts nothing (+inf)
+        above[ok] = np.where(top, np.inf, r.block_scores(np.minimum(e0, r.n - 1)))
+        exact[ok] = (s0 == cut).astype(np.float64)
     return value, npos, thr, above, exact
 
 
@@ -187,12 +187,8 @@ def break_even_point(
     Returns
     -------
     xarray.DataArray or xarray.Dataset
-        As :func:`auc`: over ``class`` (length 1 holding ``pos_label`` when binary), plus
-        ``repeat`` when the frame has a repeat column, plus ``fold`` for ``method="fold"``;
-        without ``class`` when ``average`` is given. Attrs record ``metric``, ``method``,
-        ``undefined``, ``average``, ``reduced_dims`` and ``n_undefined``. With
-        ``return_threshold``: a Dataset of ``break_even_point``, ``threshold``,
-        ``threshold_above`` and ``exact`` (1.0 or 0.0; NaN where undefined).
+        As :func:`auc`. With ``return_threshold``: a Dataset of ``break_even_point``,
+        ``threshold``, ``threshold_above`` and ``exact`` (1.0 or 0.0; NaN where undefined).
 
     Raises
     ------
@@ -228,8 +224,4 @@ def break_even_point(
     if not _checks.flag("return_threshold", return_threshold):
         return run(df, BEP, (method,), undefined, average, args)[0]["break_even_point"]
     (out,) = run(df, BEP_THRESHOLD, (method,), undefined, average, args)
-    ds = xr.Dataset(out)
-    ds.attrs = dict(out["break_even_point"].attrs)
-    for v in ds.data_vars.values():
-        v.attrs = {}
-    return ds
+    return dataset(out, dict(out["break_even_point"].attrs))

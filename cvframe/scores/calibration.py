@@ -21,7 +21,7 @@ from .._core import checks as _checks
 from .._core.docs import doc, register, section
 from .._core.labels.frame import Frame, FrameArgs, is_dask_frame
 from ..schema import CLASS, FOLD, REPEAT
-from ._driver import Method, Metric, Undefined, check, run
+from ._driver import Method, Metric, Undefined, check, dataset, run
 from ._parsed import by_frame_dims, read, reads_dask
 from ._sums import Rows, from_dask, rows
 from .curves import curve_rows
@@ -403,11 +403,7 @@ def brier_decomposition(
     metric = _metric("brier_decomposition", _murphy, None, bins_value, {"bins": bins_attr})
     args = FrameArgs.of(locals())
     (out,) = run(df, metric, (method,), undefined, average, args)
-    ds = xr.Dataset(out)
-    ds.attrs = dict(out["brier"].attrs)
-    for v in ds.data_vars.values():
-        v.attrs = {}
-    return ds
+    return dataset(out, dict(out["brier"].attrs))
 
 
 def _murphy(g: np.ndarray, n_groups: int, _n: np.ndarray, r: Rows) -> dict[str, np.ndarray]:

@@ -26,7 +26,7 @@ from .._core.types import Dims, How, ZeroDivision
 from ..errors import few
 from ..reduce import fold_dims, fold_mean, warn
 from ..schema import CLASS, CONFUSION, PRED, TRUE, check_structure, provenance, read_counts
-from ._driver import Metric, Undefined, check, run
+from ._driver import Metric, Undefined, check, dataset, run
 from ._parsed import by_frame_dims, read
 from .curves import WHY, curve_rows, curve_table, hull_mask, points
 
@@ -347,18 +347,10 @@ def optimal_operating_point(
     method = _method(method)
     args = FrameArgs.of(locals())
     (out,) = run(df, _optimum_metric(cfp, cfn, pi), (method,), undefined, None, args)
-    ds = xr.Dataset(out)
-    for v in ds.data_vars.values():
-        v.attrs = {}
-    ds.attrs = {
-        "method": "optimal_operating_point",
-        "fold_method": method,
-        "cost_fp": cfp,
-        "cost_fn": cfn,
-        "prevalence": "data" if pi is None else pi,
-        "undefined": undefined,
-    }
-    return ds
+    prior = "data" if pi is None else pi
+    attrs = {"method": "optimal_operating_point", "fold_method": method, "cost_fp": cfp}
+    attrs.update(cost_fn=cfn, prevalence=prior, undefined=undefined)
+    return dataset(out, attrs)
 
 
 # --- Expected cost of the actual decisions (a counts cube) --------------------------------

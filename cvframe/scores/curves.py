@@ -199,7 +199,8 @@ def _rates(pts: dict[str, np.ndarray], keep: np.ndarray) -> tuple[np.ndarray, ..
 _NAN_RATES = "keep them with NaN rates"
 
 
-def _kept(pts: dict[str, np.ndarray], undefined: str) -> np.ndarray:
+def kept(pts: dict[str, np.ndarray], undefined: str) -> np.ndarray:
+    """Which groups a curve table shows: all that have rows, or (``"skip"``) the defined."""
     return pts["present"] & ~pts["bad"] if undefined == "skip" else pts["present"]
 
 
@@ -260,7 +261,7 @@ def roc(
     fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
-        grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))
+        grp, thr, fpr, tpr = _rates(pts, kept(pts, undefined))
         cols = {"threshold": thr, "fpr": fpr, "tpr": tpr}
         if with_auc:
             cols["auc"] = pts["auc"][grp]
@@ -314,7 +315,7 @@ def score_rates(
     fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
-        grp, thr, fpr, tpr = _rates(pts, _kept(pts, undefined))
+        grp, thr, fpr, tpr = _rates(pts, kept(pts, undefined))
         rate = {r: np.full(len(grp), r, dtype=object) for r in ("fpr", "tpr")}
         return [
             curve_rows(fr, True, None, grp, ci, {"threshold": thr, "rate": rate[r], "value": v})

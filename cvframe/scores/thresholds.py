@@ -24,7 +24,7 @@ from .._core.labels.frame import FrameArgs, place
 from ..errors import UndefinedMetricWarning, few, user_stacklevel
 from ._driver import Undefined, check
 from ._parsed import by_frame_dims, read
-from .curves import curve_rows, curve_table
+from .curves import curve_rows, curve_table, kept
 
 __all__ = ["CURVE_KINDS", "CurveMethod", "metric_at_thresholds", "pr_curve"]
 
@@ -261,8 +261,7 @@ def pr_curve(
     fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
-        keep = pts["present"] & ~pts["bad"] if undefined == "skip" else pts["present"]
-        grp, thr, tp, fp = _at(pts, keep, None, True)
+        grp, thr, tp, fp = _at(pts, kept(pts, undefined), None, True)
         with np.errstate(invalid="ignore", divide="ignore"):
             precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), 1.0)
             recall = tp / pts["npos"][grp].astype(np.float64)
