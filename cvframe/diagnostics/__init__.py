@@ -211,8 +211,7 @@ def anomalies(
     """
     tol = nonneg("tolerance", tolerance)
     max_gap = nonneg("gap", gap)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise ValueError(f"alpha={alpha!r} must be a number in (0, 1), e.g. alpha=0.01.")
+    _design.check_level(alpha, "alpha", 0.01)
     level = _design.check_level(level)
     if scores is not None and frame is not None and scores is not frame:
         raise ValueError(

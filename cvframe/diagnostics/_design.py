@@ -15,9 +15,10 @@ import xarray as xr
 
 from .. import metrics, reduce
 from .._core.labels import frame as labels_frame
+from .._core.labels import plain
 from ..errors import UndefinedMetricWarning
 from ..schema import CLASS, COUNTS, DUPLICATE, FOLD, REPEAT, SUBSET, TRUE, read_counts
-from ._folds import Findings, num, py
+from ._folds import Findings, num
 
 __all__ = [
     "BASELINE_METRICS",
@@ -52,7 +53,7 @@ def baseline_names(ds: xr.Dataset, frame: Any = None) -> list[Hashable]:
     whose name starts with ``"dummy_"``; only those in the cube's ``model`` dim."""
     if MODEL not in ds.dims:
         return []
-    models = [py(m) for m in ds[MODEL].values]
+    models = [plain(m) for m in ds[MODEL].values]
     listed = ds.attrs.get("baselines")
     if listed is None and frame is not None:
         listed = getattr(frame, "attrs", {}).get("baselines")
@@ -64,7 +65,7 @@ def baseline_names(ds: xr.Dataset, frame: Any = None) -> list[Hashable]:
     if listed is None:
         return [m for m in models if isinstance(m, str) and m.startswith("dummy_")]
     names = [listed] if isinstance(listed, (str, int)) else list(np.ravel(listed))
-    return [m for m in models if m in {py(n) for n in names}]
+    return [m for m in models if m in {plain(n) for n in names}]
 
 
 def not_better_than_baseline(
@@ -80,7 +81,7 @@ def not_better_than_baseline(
     from ..comparison import compare
 
     flat, cells = _flat(test)
-    models = [py(m) for m in flat[MODEL].values]
+    models = [plain(m) for m in flat[MODEL].values]
     bases = [m for m in models if cells.get(m, (m,))[0] in baselines]
     others = [m for m in models if m not in bases]
     if not bases or not others:
@@ -131,7 +132,7 @@ def _flat(test: xr.Dataset) -> tuple[xr.Dataset, dict[Hashable, tuple[Any, Any]]
     real = read_counts(stacked).is_fold
     keep = np.flatnonzero(real.any([d for d in real.dims if d != "_cell"]).values)
     stacked = stacked.isel(_cell=keep)
-    pairs = [(py(m), py(p)) for m, p in stacked.indexes["_cell"]]
+    pairs = [(plain(m), plain(p)) for m, p in stacked.indexes["_cell"]]
     labels = [f"{m} [{p}]" for m, p in pairs]
     flat = stacked.drop_vars(["_cell", MODEL, PARAM]).assign_coords(_cell=labels)
     flat.attrs = dict(test.attrs)
@@ -147,7 +148,7 @@ def _baseline_detail(
         if not bool(_fails(res).any()):
             continue
         worst = res.isel(baseline=int(np.argmin(np.nan_to_num(res["low"].values, nan=-1))))
-        base = py(worst["baseline"].item())
+        base = plain(worst["baseline"].item())
         parts.append(
             f"{BASELINE_METRICS[metric]} {float(worst['mean']):+.3f} vs "
             f"{cells.get(base, (base,))[0]} ({level:.0%} interval "
@@ -274,10 +275,10 @@ def _class_supports(ds: xr.Dataset) -> list[tuple[Hashable, xr.DataArray]]:
     out = []
     for label in ds[CLASS].values:
         sup = (read["tp"] + read["fn"]).sel({CLASS: label}, drop=True)
-        out.append((py(label), sup.fillna(0)))
+        out.append((plain(label), sup.fillna(0)))
     if ds.attrs.get("task") == "binary" and ds.sizes[CLASS] == 1:
-        pos = py(ds[CLASS].values[0])
-        labels = [py(t) for t in ds[TRUE].values] if TRUE in ds.coords else []
+        pos = plain(ds[CLASS].values[0])
+        labels = [plain(t) for t in ds[TRUE].values] if TRUE in ds.coords else []
         neg = next((t for t in labels if t != pos), f"not {pos}")
         sup = (read["fp"] + read["tn"]).isel({CLASS: 0}, drop=True)
         out.insert(0, (neg, sup.fillna(0)))
@@ -309,8 +310,8 @@ def train_duplicate(found: Findings, ds: xr.Dataset, frame: Any) -> None:
     found.add(mask, "train_duplicate", detail)
 
 
-def check_level(level: Any) -> float:
-    """``level`` as a float in (0, 1)."""
+def check_level(level: Any, name: str = "level", example: float = 0.95) -> float:
+    """``level`` (or the argument ``name``) as a float in (0, 1)."""
     if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-        raise ValueError(f"level={level!r} must be a number in (0, 1), e.g. level=0.95.")
+        raise ValueError(f"{name}={level!r} must be a number in (0, 1), e.g. {name}={example}.")
     return float(level)

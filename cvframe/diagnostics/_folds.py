@@ -15,6 +15,7 @@ import xarray as xr
 from .. import scores as score_metrics
 from .._core import labels as _labels
 from .._core.labels import frame as labels_frame
+from .._core.labels import plain
 from ..errors import UndefinedMetricWarning
 from ..reduce import F_METHODS
 from ..schema import CLASS, COUNTS, FOLD, REPEAT, check_structure, read_counts
@@ -58,9 +59,11 @@ class Findings:
         for raw in np.argwhere(np.asarray(mask.values)):
             pos = tuple(int(i) for i in raw)
             at: dict[Any, int] = dict(zip(dims, pos, strict=True))
-            row: dict[Any, Any] = {d: py(coords[d][at[d]]) if d in at else None for d in self.extra}
-            row[FOLD] = py(coords[FOLD][at[FOLD]]) if FOLD in at else None
-            row[CLASS] = py(coords[CLASS][at[CLASS]]) if CLASS in at else None
+            row: dict[Any, Any] = {
+                d: plain(coords[d][at[d]]) if d in at else None for d in self.extra
+            }
+            row[FOLD] = plain(coords[FOLD][at[FOLD]]) if FOLD in at else None
+            row[CLASS] = plain(coords[CLASS][at[CLASS]]) if CLASS in at else None
             row["kind"] = kind
             row["detail"] = detail(pos)
             self.rows.append(row)
@@ -96,12 +99,8 @@ def loaded(ds: xr.Dataset) -> xr.Dataset:
 
 def num(v: Any) -> str:
     """A count as text: integral values without a decimal point (NaN-padded cubes are float)."""
-    v = py(v)
+    v = plain(v)
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
-
-
-def py(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def fold_findings(

@@ -55,14 +55,13 @@ def _join(left: pd.DataFrame, right: pd.DataFrame) -> pd.DataFrame:
     return left.merge(right, on=on, how="left")
 
 
-def _interval_rows(
-    res: xr.Dataset | None, value: pd.DataFrame, note: str
-) -> tuple[pd.DataFrame, dict[str, str]]:
-    """``value`` with the interval's ends and method; the method -> estimand legend."""
+def _interval_rows(res: xr.Dataset | str, value: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """``value`` with the interval's ends and method (or why there is none, ``res`` a
+    string); the method -> estimand legend."""
     out = value.copy()
-    if res is None:
+    if isinstance(res, str):
         out["value_ci_low"] = out["value_ci_high"] = np.nan
-        out["interval"] = note
+        out["interval"] = res
         return out, {}
     ends = _frame(res["lower"], "value_ci_low")
     ends = _join(ends, _frame(res["upper"], "value_ci_high"))
@@ -136,9 +135,7 @@ def headline_table(
     metric = " ".join(filter(None, [average, metrics.display(HEADLINE, pooled)]))
     kw = {"beta": beta, "zero_division": zero_division, "level": level, "average": average}
     res = _attempt(ds, HEADLINE, **kw)
-    rows, legend = _interval_rows(
-        None if isinstance(res, str) else res, _spread(val, ds), res if isinstance(res, str) else ""
-    )
+    rows, legend = _interval_rows(res, _spread(val, ds))
     rows.insert(0, "metric", metric)
     parts = [rows]
     if auc_merge is not None:
@@ -156,11 +153,6 @@ def _auc_rows(
     """The AUC_merge row(s) of the headline table with their interval (or why none)."""
     if CLASS in merged.dims and merged.sizes[CLASS] > 1:
         merged = merged.mean(CLASS)
-    value = _spread(merged, ds)
-    if res is None:
-        res = "no interval"
-    rows, legend = _interval_rows(
-        None if isinstance(res, str) else res, value, res if isinstance(res, str) else ""
-    )
+    rows, legend = _interval_rows("no interval" if res is None else res, _spread(merged, ds))
     rows.insert(0, "metric", metrics.display(HEADLINE_SCORES, "merge"))
     return rows, legend

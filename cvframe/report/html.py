@@ -497,6 +497,12 @@ def _findings(c: dict[str, Any], max_rows: int) -> list[str]:
     return parts
 
 
+def _section(cls: str, title: str, meta: str, body: str) -> list[str]:
+    """One section of a cube's part: its heading, a note (none when empty), its body."""
+    note = f'<p class="meta">{meta}</p>' if meta else ""
+    return [f'<section class="{cls}">', f"<h2>{html.escape(title)}</h2>", note, body, "</section>"]
+
+
 def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int) -> list[str]:
     e = html.escape
     rep = c["methods_per_repeat"] is not None
@@ -511,66 +517,45 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
         f"beta={c['policy']['beta']:g} &mdash; {e(c['policy']['meaning'])}</p>",
         *_findings(c, max_fold_rows),
         *_summary(c),
-        '<section class="methods">',
-        "<h2>Five aggregations of the same folds</h2>",
-        (
-            f'<p class="meta">Mean over {n_rep} repeats; F_tp,fp sd: sd of F_tp,fp across '
-            "repeats.</p>"
-            if rep
-            else ""
+        *_section(
+            "methods",
+            "Five aggregations of the same folds",
+            f"Mean over {n_rep} repeats; F_tp,fp sd: sd of F_tp,fp across repeats." if rep else "",
+            _table(c["methods"], 4, "methods"),
         ),
-        _table(c["methods"], 4, "methods"),
-        "</section>",
     ]
+    over = f"; mean over {n_rep} repeats" if rep else ""
     if c.get("metrics") is not None:
-        parts += [
-            '<section class="metrics">',
-            f"<h2>{html.escape(METRICS_TITLE)}</h2>",
-            f'<p class="meta">mean over {n_rep} repeats; pooled_sd: sd across repeats</p>'
-            if rep
-            else "",
-            _table(c["metrics"], 4, "metrics"),
-            "</section>",
-        ]
+        meta = f"mean over {n_rep} repeats; pooled_sd: sd across repeats" if rep else ""
+        parts += _section("metrics", METRICS_TITLE, meta, _table(c["metrics"], 4, "metrics"))
     if c["class_averages"] is not None:
-        parts += [
-            '<section class="class-averages">',
-            "<h2>Averages over classes</h2>",
-            '<p class="meta">fold method tp_fp unless named; macro_f_avg_folds averages '
-            "per-fold values"
-            + (
-                f"; mean over {n_rep} repeats [{c['ci']:.0%} spread across the repeats' "
-                "partitions, not an interval for the metric]"
-                if rep and n_rep >= 2
-                else ""
-            )
-            + ".</p>",
-            _averages(c["class_averages"]),
-            "</section>",
-        ]
+        spread = (
+            f"; mean over {n_rep} repeats [{c['ci']:.0%} spread across the repeats' "
+            "partitions, not an interval for the metric]"
+            if rep and n_rep >= 2
+            else ""
+        )
+        meta = (
+            f"fold method tp_fp unless named; macro_f_avg_folds averages per-fold values{spread}."
+        )
+        parts += _section(
+            "class-averages", "Averages over classes", meta, _averages(c["class_averages"])
+        )
     if c.get("multilabel") is not None:
-        parts += [
-            '<section class="multilabel">',
-            "<h2>Multilabel metrics</h2>",
-            "<p class=\"meta\">scikit-learn's f1/jaccard average='samples', 'macro', "
-            "'micro', subset accuracy (accuracy_score), hamming_loss; tp_fp: pooled over all "
-            "tested samples, avg: mean of per-fold values"
-            + (f"; mean over {n_rep} repeats" if rep else "")
-            + ".</p>",
-            _table(c["multilabel"], 4, "multilabel"),
-            "</section>",
-        ]
+        meta = (
+            "scikit-learn's f1/jaccard average='samples', 'macro', 'micro', subset accuracy "
+            "(accuracy_score), hamming_loss; tp_fp: pooled over all tested samples, avg: mean "
+            f"of per-fold values{over}."
+        )
+        parts += _section(
+            "multilabel", "Multilabel metrics", meta, _table(c["multilabel"], 4, "multilabel")
+        )
     if c["auc"] is not None:
-        parts += [
-            '<section class="auc">',
-            "<h2>AUC_avg vs AUC_merge</h2>",
-            '<p class="meta">AUC_merge mixes calibration into ranking; the Brier score '
-            "(lower is better) measures calibration itself"
-            + (f"; mean over {n_rep} repeats" if rep else "")
-            + ".</p>",
-            _table(c["auc"], 4, "auc"),
-            "</section>",
-        ]
+        meta = (
+            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
+            f"measures calibration itself{over}."
+        )
+        parts += _section("auc", "AUC_avg vs AUC_merge", meta, _table(c["auc"], 4, "auc"))
     if figs:
         parts += ['<section class="plots">', "<h2>Plots</h2>"]
         parts += ['<div class="figures">', *(_img(f) for f in figs), "</div>"]

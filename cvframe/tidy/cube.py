@@ -269,26 +269,11 @@ def fold_aggregates(
 # --- confusion --------------------------------------------------------------------------------
 
 
-def _binary_confusion(ds: xr.Dataset, counts: dict[str, xr.DataArray]) -> xr.DataArray:
-    """The 2x2 table (rows true, columns predicted) of a binary cube without ``confusion``."""
-    pos = ds.attrs.get("pos_label", ds.indexes[CLASS][0] if CLASS in ds.indexes else 1)
-    c = {v: counts[v].isel({CLASS: 0}, drop=True) for v in COUNTS}
-    table = xr.concat(
-        [xr.concat([c["tp"], c["fn"]], dim=PRED), xr.concat([c["fp"], c["tn"]], dim=PRED)], dim=TRUE
-    )
-    labels = [str(pos), f"not {pos}"]
-    return table.assign_coords({TRUE: labels, PRED: labels})
-
-
-def _label_confusion(counts: dict[str, xr.DataArray]) -> xr.DataArray:
-    """The 2x2 table of every label of a multilabel cube (rows true, columns predicted: the
-    label present, absent; scikit-learn's ``multilabel_confusion_matrix`` reversed), over a
-    ``label`` dim."""
-    c = {v: counts[v].rename({CLASS: "label"}) for v in COUNTS}
-    table = xr.concat(
-        [xr.concat([c["tp"], c["fn"]], dim=PRED), xr.concat([c["fp"], c["tn"]], dim=PRED)], dim=TRUE
-    )
-    return table.assign_coords({TRUE: ["present", "absent"], PRED: ["present", "absent"]})
+def _two_by_two(c: dict[str, xr.DataArray], labels: list[str]) -> xr.DataArray:
+    """The 2x2 table of one-vs-all counts, rows true and columns predicted: the class, not
+    (a multilabel cube's labels: present, absent; ``multilabel_confusion_matrix`` reversed)."""
+    rows = [xr.concat([c["tp"], c["fn"]], dim=PRED), xr.concat([c["fp"], c["tn"]], dim=PRED)]
+    return xr.concat(rows, dim=TRUE).assign_coords({TRUE: labels, PRED: labels})
 
 
 def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataFrame:
@@ -329,15 +314,17 @@ def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataF
     """
     normalize = choice("normalize", normalize, [None, "true", "pred", "all"])
     check_structure(ds)
+    folds = [d for d in (FOLD, REPEAT) if d in ds.dims]
     if CONFUSION in ds.data_vars:
         dims = [d for d in ds[CONFUSION].dims if d in (FOLD, REPEAT)]
         table = multiclass.confusion(ds.fillna(0) if ds[CONFUSION].isnull().any() else ds, dim=dims)
     elif ds.attrs.get("task") == "binary" or ds.sizes.get(CLASS) == 1:
-        counts = read_counts(ds).as_dict()
-        table = _binary_confusion(ds, counts).sum([d for d in (FOLD, REPEAT) if d in ds.dims])
+        pos = ds.attrs.get("pos_label", ds.indexes[CLASS][0] if CLASS in ds.indexes else 1)
+        c = {v: x.isel({CLASS: 0}, drop=True) for v, x in read_counts(ds).as_dict().items()}
+        table = _two_by_two(c, [str(pos), f"not {pos}"]).sum(folds)
     elif ds.attrs.get("task") == "multilabel":  # one 2x2 table per label
-        counts = read_counts(ds).as_dict()
-        table = _label_confusion(counts).sum([d for d in (FOLD, REPEAT) if d in ds.dims])
+        c = {v: x.rename({CLASS: "label"}) for v, x in read_counts(ds).as_dict().items()}
+        table = _two_by_two(c, ["present", "absent"]).sum(folds)
     else:
         raise CountsError(
             "ds has no 'confusion' variable (a multiclass cube from counts); "
