@@ -1,18 +1,9 @@
 """The apples-to-apples report of a counts cube: text for the terminal, JSON, or one HTML file.
 
-The report composes the library's tables, in this order: the findings of
-:func:`cvframe.diagnostics.anomalies` (first, with every column they have), a summary (which
-model is better when the cube has several -- each difference with its interval, test,
-effect size and a sentence to paste -- then each headline number with its interval from
-:func:`cvframe.interval`, its method and estimand, and the spread across repeats labelled as
-what it is), the five F aggregations per class, the class averages with their spread across
-repeats, AUC_avg next to AUC_merge when a predictions frame with scores is given, the plots
-(HTML) and every fold's counts (capped, the rows with a finding first), with the
-``zero_division`` policy that produced the numbers. :mod:`.content` computes each table once
-(:mod:`.headline` the headline intervals, :mod:`.decision` the one decision); :mod:`.text`
-and :mod:`.html` draw them, the plots draw its frames; :func:`html_with_figures` returns the
-page with its PNGs (each plot drawn once), :func:`render` several formats of one
-computation.
+:func:`report` says what it holds and in which order. :mod:`.content` computes each table
+once (:mod:`.headline` the headline intervals, :mod:`.decision` the one decision);
+:mod:`.text` and :mod:`.html` draw them; :func:`html_with_figures` returns the page with its
+PNGs (each plot drawn once), :func:`render` several formats of one computation.
 """
 
 from __future__ import annotations
@@ -44,11 +35,8 @@ def _one_warning(
     sections: list[tuple[str, dict[str, Any], Any]],
     zero_division: Any,
 ) -> None:
-    """Emit the UndefinedMetricWarnings the tables raised (``caught``) as one for the report.
-
-    Other warnings pass through unchanged. The combined warning counts the (fold, class)
-    cells of every section where precision or recall is undefined.
-    """
+    """The UndefinedMetricWarnings the tables raised (``caught``) as one for the report,
+    counting the (fold, class) cells where precision or recall is undefined; others as they are."""
     inner = [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]
     for w in caught:
         if not issubclass(w.category, UndefinedMetricWarning):

@@ -1,19 +1,11 @@
 """What a report says: every table computed once, as a plain dict the renderers draw.
 
-:func:`content` computes each table of one cube's report once and hands the same frames to
-whatever needs them: every fold's counts and metrics (:func:`cvframe.tidy.fold_table`) feed
-the per-fold table, the undefined-cell count, the decision and the folds plot; the five F
-methods (:func:`cvframe.tidy.methods_table`, one :func:`cvframe.reduce.f_methods`) feed the
-methods table, the ``methods_disagree`` findings of :func:`cvframe.diagnostics.anomalies`
-and the methods plot; the class averages are computed once per repeat and summarised; the
-predictions frame is parsed once (:func:`cvframe.scores.parse`) and that parse is passed to
-the AUC table (AUC_avg next to AUC_merge, :func:`cvframe.scores.auc_methods`, with the Brier
-score of probability scores), the per-fold AUC of the findings, the AUC_merge interval and,
-for the HTML page, the ROC table (:func:`cvframe.scores.roc`); the decision is
-:func:`.decision.decision` on the cube; the headline numbers get their intervals from
-:func:`cvframe.interval` (:mod:`.headline`, AUC_merge from the AUC table's values). Nothing
-here formats text; :mod:`.text` and
-:mod:`.html` only draw what :func:`content` returns, and the plots draw its frames.
+:func:`content` hands the same frames to whatever needs them: the per-fold table
+(:func:`cvframe.tidy.fold_table`) feeds the undefined-cell count, the decision and the folds
+plot; the five F methods feed their table, the ``methods_disagree`` findings and their plot;
+the predictions frame is parsed once (:func:`cvframe.scores.parse`) for the AUC table, the
+per-fold AUC of the findings, the AUC_merge interval and the ROC table. Nothing here formats
+text: :mod:`.text` and :mod:`.html` draw what :func:`content` returns.
 """
 
 from __future__ import annotations
@@ -196,18 +188,10 @@ def score_args(frame: pd.DataFrame, ds: xr.Dataset, score_kwargs: dict[str, Any]
 def _score_tables(
     parsed: score_metrics.ParsedFrame, ds: xr.Dataset, kw: dict[str, Any], draw: bool
 ) -> tuple[pd.DataFrame, pd.DataFrame | None, str, tuple[xr.DataArray, Any], xr.DataArray]:
-    """The predictions frame read for the report: the AUC table and (``draw``) the ROC table.
-
-    The AUC table holds AUC_avg and AUC_merge per class (and per model/dataset column of the
-    frame), with Brier_avg and Brier_merge beside them when the scores are probabilities;
-    the ROC table (:func:`cvframe.scores.roc` with each curve's AUC) is of the first repeat,
-    the one the HTML page draws, which the returned note names; and AUC_merge per class and
-    repeat with its interval (the headline's); and the per-fold AUC (for the
-    ``worse_than_random`` findings). Every one reads ``parsed``, the frame parsed once
-    (:func:`cvframe.scores.parse`, read with ``kw``): one parse of each model's rows and
-    one sort of each class, which AUC_avg, AUC_merge, the per-fold AUC, the DeLong interval
-    and the ROC curves all read.
-    """
+    """The AUC table (AUC_avg and AUC_merge per class and model, Brier_avg and Brier_merge
+    beside them for probabilities), the ROC table of the first repeat (``draw``: the one the
+    page draws, which the note names), AUC_merge per repeat with its interval, and the
+    per-fold AUC of the findings: all read from ``parsed``, one sort of each class."""
     m = score_metrics.auc_methods(parsed, undefined="nan")
     fold_auc = score_metrics.auc(parsed, "fold", undefined="nan")
     shown = list(m.data_vars)  # AUC_avg and AUC_merge

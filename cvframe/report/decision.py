@@ -1,16 +1,11 @@
 """The report's lead when the cube has a ``model`` dim: which model is better, and is it real.
 
-One rule, whatever the entry point (``ds.cv.report()``, ``ds.cv.report(scores=frame)``,
-``cvframe report FILE``): :func:`decision` ranks the models by the mean per-fold F (F_avg;
-macro F_avg for multiclass cubes), read from the report's per-fold table, and compares every
-other model with the best one by :func:`cvframe.compare.compare` on the cube with
-``test="auto"`` (on repeated folds the corrected repeated k-fold t-test on per-fold F, macro
-averaged over the classes of a multiclass cube). The difference it shows is the difference
-of the value it shows, with its interval, p-value, effect size, the test auto chose and why,
-and one plain sentence a reviewer can paste (:func:`sentence`). F_tp,fp, the report's
-recommended number, is pooled over the folds: its paired bootstrap needs the per-sample
-predictions, and the note says so and how to run it. The result is plain data (JSON-ready);
-:func:`decision_lines` and :func:`decision_html` draw it.
+One rule, whatever the entry point (``ds.cv.report()``, ``cvframe report FILE``):
+:func:`decision` ranks the models by the mean per-fold F (F_avg; macro F_avg for multiclass
+cubes) and compares every other model with the best by :func:`cvframe.compare.compare` with
+``test="auto"``; F_tp,fp is pooled over the folds, and the note says how to test it on the
+predictions. The result is plain data (JSON-ready); :func:`decision_lines` and
+:func:`decision_html` draw it.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""The report's first screen: each headline number with its interval, method and estimand.
-
-:func:`headline_table` gives the recommended number per model -- F_tp,fp, macro F_tp,fp for
-multiclass cubes, and AUC_merge when the predictions frame has scores -- with the interval
-of :func:`cvframe.interval` (its method and what it estimates), and, with repeats, the
-standard deviation across repeats, labelled as what it is: how much the number moves with
-the partition of this data, not an interval for the metric (the repeats re-use the same
-samples).
+"""The report's first screen: each headline number with its interval, method and estimand
+(:func:`headline_table`), and the sd across repeats labelled as what it is (:data:`SPREAD_NOTE`).
 """
 
 from __future__ import annotations

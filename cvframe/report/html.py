@@ -1,12 +1,9 @@
 """The report as one self-contained HTML page: tables and plots embedded, no external resource.
 
-The page reads top to bottom at 1400 px: the findings (highlighted, first), the summary (the
-recommended number per model with its interval and method, and which model is better: each
-difference with its interval, test, effect size and a sentence to paste), the five
-methods, the class averages, the AUC table, the plots at their natural size, and the per-fold
-table (collapsed, the rows with a finding first and highlighted, capped). :func:`figures`
-draws each plot once, as PNG bytes that the page embeds and a caller can write to disk;
-:func:`draw_all` draws the plots of several reports in forked processes, one per core.
+The page reads top to bottom at 1400 px, in the order of :func:`cvframe.report.report`, the
+per-fold table collapsed. :func:`figures` draws each plot once, as PNG bytes that the page
+embeds and a caller can write to disk; :func:`draw_all` draws the plots of several reports
+in forked processes, one per core.
 """
 
 from __future__ import annotations

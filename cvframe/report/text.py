@@ -286,48 +286,26 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         if rep and n_rep >= 2
         else ""
     )
-    lines += [
-        "",
-        "Five aggregations of the same folds, per class"
-        + (
-            f" (mean over {n_rep} repeats; F_tp,fp sd = sd of F_tp,fp across repeats)"
-            if rep
-            else ""
-        )
-        + ":",
-        fmt_frame(c["methods"], 4).to_string(index=False),
-    ]
+    over = " (mean over repeats)" if rep else ""
+    sd = f" (mean over {n_rep} repeats; F_tp,fp sd = sd of F_tp,fp across repeats)" if rep else ""
+    lines += _block("Five aggregations of the same folds, per class" + sd, c["methods"])
     if c.get("metrics") is not None:
-        lines += ["", METRICS_TITLE + (" (mean over repeats):" if rep else ":")]
-        lines.append(fmt_frame(c["metrics"], 4).to_string(index=False))
+        lines += _block(METRICS_TITLE + over, c["metrics"])
     if c["class_averages"] is not None:
-        lines += [
-            "",
-            "Averages over classes (fold_method tp_fp unless named; "
-            "macro_f_avg_folds averages per-fold values)"
-            + (f" (mean over repeats{ci})" if rep else "")
-            + ":",
-            averages_frame(c["class_averages"], 4).to_string(index=False),
-        ]
+        title = "Averages over classes (fold_method tp_fp unless named; macro_f_avg_folds "
+        title += "averages per-fold values)" + (f" (mean over repeats{ci})" if rep else "")
+        lines += ["", title + ":", averages_frame(c["class_averages"], 4).to_string(index=False)]
     if c.get("multilabel") is not None:
-        lines += [
-            "",
+        title = (
             "Multilabel metrics (scikit-learn's f1/jaccard average='samples', 'macro', "
             "'micro', accuracy_score = subset accuracy, hamming_loss; tp_fp = pooled over all "
             "tested samples, avg = mean of per-fold values)"
-            + (" (mean over repeats)" if rep else "")
-            + ":",
-            fmt_frame(c["multilabel"], 4).to_string(index=False),
-        ]
+        )
+        lines += _block(title + over, c["multilabel"])
     if c["auc"] is not None:
-        lines += [
-            "",
-            "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' "
-            "pooled scores)" + (" (mean over repeats)" if rep else "") + ":",
-            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
-            "measures calibration itself.",
-            fmt_frame(c["auc"], 4).to_string(index=False),
-        ]
+        title = "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' pooled "
+        note = "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
+        lines += _block(title + "scores)" + over, c["auc"], note + "measures calibration itself.")
     pf = c["per_fold"]
     shown, hit = fold_rows(pf, findings, max_fold_rows)
     lines += [
@@ -342,6 +320,11 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         lines.append(fmt_frame(shown, 3).to_string(index=False))
     lines += ["", c["recommendation"]]
     return "\n".join(lines) + "\n"
+
+
+def _block(title: str, frame: pd.DataFrame, *note: str) -> list[str]:
+    """A section of the text report: a blank line, its title, its notes, its table."""
+    return ["", title + ":", *note, fmt_frame(frame, 4).to_string(index=False)]
 
 
 def _records(frame: pd.DataFrame | None) -> list[dict[str, Any]] | None:
