@@ -6,7 +6,7 @@ are written dedented: the first line at column 0, continuation lines indented by
 spaces relative to it (numpydoc's parameter layout). :func:`accessor_doc` renders the same
 docstring for the ``ds.cv`` / ``df.cv`` method: the data parameter (``ds`` / ``df``) is
 dropped, because the accessor supplies it. A fragment named for a whole numpydoc section
-(``*_references``, ``*_examples``: :func:`section`) brings its heading.
+(``*_parameters``, ``*_references``, ``*_examples``: :func:`section`) brings its heading.
 """
 
 from __future__ import annotations
@@ -117,9 +117,12 @@ def register(fragments: Mapping[str, str]) -> None:
         FRAGMENTS[name] = text
 
 
-def section(title: str, name: str) -> str:
-    """The fragment ``name`` as a numpydoc section headed ``title`` (e.g. "References")."""
-    return f"{title}\n{'-' * len(title)}\n{FRAGMENTS[name]}"
+def section(title: str, *names: str) -> str:
+    """The fragments ``names`` as a numpydoc section headed ``title`` (e.g. "References")."""
+    return "\n".join([title, "-" * len(title), *(FRAGMENTS[name] for name in names)])
+
+
+FRAGMENTS["frame_parameters"] = section("Parameters", "frame_params")
 
 
 def render(text: str) -> str:

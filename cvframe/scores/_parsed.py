@@ -115,9 +115,7 @@ def parse(
     once (by repeat, the fold in the lowest key bits), the sort every ranking metric and
     curve reads. A dask DataFrame is computed; a parsed frame is returned as it is.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
 
     Returns
     -------

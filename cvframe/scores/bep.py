@@ -176,9 +176,7 @@ def break_even_point(
     (:math:`t_{j-1}`, where :math:`P \ge R`; +inf when :math:`t_j` is the top score)
     and ``threshold`` (where :math:`P < R`), and the BEP is the interpolated value above.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<method_params>>
     return_threshold : bool, default False
         Return a Dataset with the BEP and its cut-off (``method`` "fold" or "merge",

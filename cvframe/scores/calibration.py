@@ -198,9 +198,7 @@ def brier(
     calibration directly, the property AUC_merge only mixes into ranking (Forman & Scholz
     2010, §2.4).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<calibration_method_params>>
 
     Returns
@@ -274,9 +272,7 @@ def log_loss(
     :math:`-\frac1n \sum_i \log p_{i,y_i}` of the true class's probability (scikit-learn's
     ``log_loss``; rows are not renormalized). Natural logarithm; lower is better.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<calibration_method_params>>
     eps : float or "auto", default "auto"
         Probabilities are clipped to ``[eps, 1 - eps]`` so that a confident mistake costs
@@ -359,9 +355,7 @@ def brier_decomposition(
     refinement is what remains when the scores are recalibrated per bin. ``"avg"`` averages
     each term over the folds (the identity survives: every term is linear).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<calibration_method_params>>
     bins : int or None, default 10
         Number of equal-width bins over [0, 1] (a score of 1 falls in the last bin); None
@@ -483,9 +477,7 @@ def calibration_curve(
     folds shifted against each other are the miscalibration across folds that lowers
     AUC_merge (Forman & Scholz 2010, §3.2).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     bins : int, default 10
         Number of bins (>= 1).
     method : {"both", "fold", "merge"}, default "both"

@@ -138,9 +138,7 @@ def roc_hull(
     point for *every* cost ratio and class prior, so only hull vertices can be optimal
     (see :func:`optimal_operating_point`). Collinear points are not vertices.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     method : {None, "fold", "merge"}, default None
         ``"fold"``: the hull of each fold's curve; ``"merge"``: of each repeat's pooled
         curve; ``None``: both, as :func:`roc` returns both kinds.
@@ -304,9 +302,7 @@ def optimal_operating_point(
     edge of slope exactly :math:`m`) go to the higher threshold. With the data's prevalence
     the cost is computed as :math:`(c_{FN} FN + c_{FP} FP)/n`.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<cost_params>>
     method : {"fold", "merge"}, default "fold"
         ``"fold"``: one optimum per fold (the ``fold`` dimension is kept); ``"merge"``: one

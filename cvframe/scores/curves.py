@@ -225,9 +225,7 @@ def roc(
     point (0, 0) at threshold +inf — scikit-learn's ``roc_curve(..., drop_intermediate=False)``.
     The trapezoidal area under each fold's points is its AUC.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     undefined : {"skip", "nan"}
         Curves of folds without positives or without negatives: ``"skip"`` leaves them out
         with one :class:`~cvframe.UndefinedMetricWarning`; ``"nan"`` keeps their points with
@@ -291,9 +289,7 @@ def score_rates(
     are not calibrated with each other — the reason AUC_merge falls below AUC_avg
     (Forman & Scholz 2010, Figure 3 and §3.2).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     undefined : {"skip", "nan"}
         As in :func:`roc`.
 

@@ -84,9 +84,7 @@ def auc(
     penalises fold models that are not calibrated with each other (Forman & Scholz 2010,
     §3.2: 92% AUC_avg vs 80% AUC_merge on the same folds).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<method_params>>
 
     Returns
@@ -159,9 +157,7 @@ def auc_methods(
     of a repeat sorted together (see :func:`auc`). They differ when the fold models are not
     calibrated with each other: AUC_merge < AUC_avg signals scores shifted between folds.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     undefined : {"skip", "nan"}
         As in :func:`auc`; one warning per call covers both variables.
     average : {None, "macro", "weighted"}
@@ -223,9 +219,7 @@ def average_precision(
     threshold (all tied samples enter together). A fold without positives has undefined AP;
     a fold without negatives has AP = 1.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<method_params>>
 
     Returns
@@ -271,9 +265,7 @@ def precision_at_k(
     positives in proportion to the places it takes (the expected value under random
     tie-breaking). A fold with fewer than k samples is undefined.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     k : int
         How many top-scored samples, >= 1.
     <<method_params>>
@@ -319,9 +311,7 @@ def r_precision(
     the R top-scored samples, where precision equals recall. Ties at the cut are shared as
     in :func:`precision_at_k`. A fold without positives is undefined.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<method_params>>
 
     Returns
@@ -535,9 +525,7 @@ def delong_frame(
     frame parsed once (:func:`cvframe.scores.parse`) sorted for AUC_merge is not sorted
     again.
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
 
     Returns
     -------

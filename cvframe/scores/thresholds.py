@@ -116,9 +116,7 @@ def metric_at_thresholds(
     would choose; the fold rows give each fold's choice and its spread
     (:class:`cvframe.PooledThresholdClassifierCV` does both).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     metric : {"f", "precision", "recall", "accuracy", "specificity"} or None, default "f"
         A metric of :data:`cvframe.formulas.METRIC_SPECS`; None gives the counts only.
     thresholds : array-like of float, optional
@@ -225,9 +223,7 @@ def pr_curve(
     mixes ranking with calibration across folds, as AUC_merge does (Forman & Scholz
     2010, §3.2).
 
-    Parameters
-    ----------
-    <<frame_params>>
+    <<frame_parameters>>
     <<curve_method>>
     undefined : {"skip", "nan"}
         Curves of folds without positives (recall 0/0): ``"skip"`` leaves them out with

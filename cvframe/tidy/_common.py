@@ -12,7 +12,7 @@ import pandas as pd
 import xarray as xr
 
 from .. import metrics
-from .._core.docs import register
+from .._core.docs import register, section
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRUE, check_structure
 
@@ -50,6 +50,7 @@ labels, pos_label, y_true, fold, repeat, score :
     column.""",
     }
 )
+register({"tidy_parameters": section("Parameters", "ds", "beta", "tidy_zero_division")})
 
 
 def loaded(ds: xr.Dataset) -> xr.Dataset:

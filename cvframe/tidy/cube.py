@@ -59,11 +59,7 @@ def fold_table(
     (:math:`V^{(i)}`: precision and recall both defined). Cells that are not folds (no
     samples, or NaN padding of a concatenation) are not rows.
 
-    Parameters
-    ----------
-    <<ds>>
-    <<beta>>
-    <<tidy_zero_division>>
+    <<tidy_parameters>>
 
     Returns
     -------
@@ -109,11 +105,7 @@ def methods_table(
     Columns: the cube's other dims, ``class`` and ``f_tp_fp``, ``f_avg``, ``f_pr_re``,
     ``f_avg_skip``, ``f_pr_re_skip`` (see :func:`cvframe.reduce.f_methods`).
 
-    Parameters
-    ----------
-    <<ds>>
-    <<beta>>
-    <<tidy_zero_division>>
+    <<tidy_parameters>>
 
     Returns
     -------
@@ -146,11 +138,7 @@ def metric_table(
     fold mean (``"avg"``); with repeats, their mean over repeats and the sd of the pooled
     value across repeats (:func:`over_repeats`). A metric added to the registry is a row.
 
-    Parameters
-    ----------
-    <<ds>>
-    <<beta>>
-    <<tidy_zero_division>>
+    <<tidy_parameters>>
 
     Returns
     -------
@@ -205,11 +193,7 @@ def fold_aggregates(
     :func:`cvframe.reduce.f_methods`. With a ``repeat`` dim each value is the mean over
     repeats. Cells that are not folds enter neither the sums nor the means.
 
-    Parameters
-    ----------
-    <<ds>>
-    <<beta>>
-    <<tidy_zero_division>>
+    <<tidy_parameters>>
     methods : pandas.DataFrame, optional
         The :func:`methods_table` of ``ds`` (same ``beta`` and ``zero_division``), already
         computed: its five F methods are the F lines. Default: computed here.
