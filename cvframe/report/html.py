@@ -346,9 +346,6 @@ def figures(
     return draw(c)
 
 
-# --- the page ---------------------------------------------------------------------------------
-
-
 def _table(
     frame: pd.DataFrame | None,
     digits: int,

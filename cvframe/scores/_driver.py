@@ -96,9 +96,6 @@ def check(
     _checks.choice("average", average, averages)
 
 
-# --- The ranking family: one sort per class -----------------------------------------------
-
-
 def sort(fr: Frame, c: int, per_fold: bool, both: bool = False) -> Ranked:
     """Class ``c``'s scores sorted per (repeat, fold) group (``per_fold``) or per repeat.
 
@@ -159,9 +156,6 @@ def ranked(
     return values
 
 
-# --- One cube, one mean, one warning ------------------------------------------------------
-
-
 def cube(fr: Frame, per_fold: bool, per_class: list[np.ndarray]) -> xr.DataArray:
     """Per-class group arrays as a DataArray over (repeat?, fold?, class).
 
@@ -211,9 +205,6 @@ def warn(
         UndefinedMetricWarning,
         stacklevel=user_stacklevel(),
     )
-
-
-# --- The run ------------------------------------------------------------------------------
 
 
 def _reduce(

@@ -128,8 +128,6 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
     return key, Packing(m, big_l, span), None
 
 
-# --- The stable counting pass by fold -----------------------------------------------------
-
 #: The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
 #: without numba; each gives the integers of its numpy pass.
 kernel: Callable[[], Any] = compiled(

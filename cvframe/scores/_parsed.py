@@ -185,9 +185,6 @@ def one_parse() -> contextlib.nullcontext[None]:
     return contextlib.nullcontext()
 
 
-# --- Frames that stack models, data sets or subsets -----------------------------------------
-
-
 def reads_dask(func: Any) -> Any:
     """Mark a metric that reduces a dask DataFrame lazily itself (see :func:`by_frame_dims`)."""
     func.reads_dask = True

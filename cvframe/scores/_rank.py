@@ -162,7 +162,6 @@ class Ranked:
         self._scratch = None
         self._cp = None
 
-    # --- per-element views ------------------------------------------------------------
     @property
     def y(self) -> np.ndarray:
         """Sorted labels as bool (``flatnonzero`` is several times faster on bool)."""
@@ -244,7 +243,6 @@ class Ranked:
             return self.uniques[r.astype(np.int64)]
         return self.packing.decode(r)
 
-    # --- metrics per group --------------------------------------------------------------
     def _rank_sums(self) -> tuple[np.ndarray, np.ndarray]:
         """Per group: the number of positives and the sum of their sorted positions."""
         pos = self.pos_idx

@@ -75,9 +75,6 @@ average : {None, "macro", "weighted", "multiclass"}
 register({"calibration_references": section("References", "calibration_refs")})
 
 
-# --- Options ------------------------------------------------------------------------------
-
-
 def _eps(eps: Any) -> float:
     if isinstance(eps, str) and eps == "auto":
         return float(np.finfo(np.float64).eps)
@@ -91,9 +88,6 @@ def _bins(bins: Any) -> int | None:
     return _checks.integer(
         "bins", bins, low=1, fix="bins is the number of equal-width bins over [0, 1], or None."
     )
-
-
-# --- Per-group sums, the cube, the fold reduction and the class average -------------------
 
 
 def _sum(g: np.ndarray, n_groups: int, w: np.ndarray) -> np.ndarray:
@@ -161,9 +155,6 @@ def _lazy(func: Any, args: dict[str, Any]) -> Any:
     check((args["method"],), args["undefined"], args["average"], averages=CALIBRATION_AVERAGES)
     columns = (args["y_true"], args["fold"], args["repeat"], args["score"])
     return func(from_dask(df, *columns, eps, bins), **args)
-
-
-# --- Public functions ---------------------------------------------------------------------
 
 
 @doc
@@ -433,9 +424,6 @@ def _murphy(g: np.ndarray, n_groups: int, _n: np.ndarray, r: Rows) -> dict[str, 
         "uncertainty": unc,
         "within_bin": within,
     }
-
-
-# --- The reliability curve ----------------------------------------------------------------
 
 
 def _edges(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:

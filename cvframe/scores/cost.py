@@ -57,9 +57,6 @@ prevalence : float in (0, 1), optional
 register({"cost_references": section("References", "cost_refs")})
 
 
-# --- Scalar helpers and argument checks ---------------------------------------------------
-
-
 def _costs(cost_fp: Any, cost_fn: Any) -> tuple[float, float]:
     fp = _checks.real("cost_fp", cost_fp, 0.0)
     fn = _checks.real("cost_fn", cost_fn, 0.0)
@@ -110,9 +107,6 @@ def iso_cost_slope(cost_fp: float = 1.0, cost_fn: float = 1.0, prevalence: float
 
 def _method(method: Any, allow_none: bool = False) -> Any:
     return _checks.choice("method", method, ((None,) if allow_none else ()) + COST_METHODS)
-
-
-# --- The ROC convex hull ------------------------------------------------------------------
 
 
 @doc
@@ -204,8 +198,6 @@ def roc_hull(
     ]
     return curve_table(fr, kinds, rows, "ROC hull", undefined, "keep them as NaN")
 
-
-# --- The optimal operating point ----------------------------------------------------------
 
 _OPTIMUM_VARS = ("threshold", "fpr", "tpr", "expected_cost", "prevalence", "slope", "intercept")
 
@@ -347,9 +339,6 @@ def optimal_operating_point(
     attrs = {"method": "optimal_operating_point", "fold_method": method, "cost_fp": cfp}
     attrs.update(cost_fn=cfn, prevalence=prior, undefined=undefined)
     return dataset(out, attrs)
-
-
-# --- Expected cost of the actual decisions (a counts cube) --------------------------------
 
 
 def _cost_array(cost_matrix: Any, labels: list[Any] | None, size: int) -> np.ndarray:

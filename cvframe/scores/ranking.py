@@ -53,9 +53,6 @@ def _precision_at_k(k: int) -> Metric:
     return Metric("precision_at_k", why, ranked(lambda r: (r.precision_at(at_k), r.npos)), {"k": k})
 
 
-# --- Public functions ---------------------------------------------------------------------
-
-
 @doc
 @by_frame_dims
 def auc(

@@ -45,9 +45,6 @@ __all__ = [
 ]
 
 
-# --- per fold and per method ------------------------------------------------------------------
-
-
 @doc
 def fold_table(
     ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = 0.0
@@ -250,9 +247,6 @@ def fold_aggregates(
     return over_repeats(pd.concat(parts, ignore_index=True), keys, ["value"])[[*keys, "value"]]
 
 
-# --- confusion --------------------------------------------------------------------------------
-
-
 def _two_by_two(c: dict[str, xr.DataArray], labels: list[str]) -> xr.DataArray:
     """The 2x2 table of one-vs-all counts, rows true and columns predicted: the class, not
     (a multilabel cube's labels: present, absent; ``multilabel_confusion_matrix`` reversed)."""
@@ -323,9 +317,6 @@ def confusion_table(ds: xr.Dataset, *, normalize: str | None = None) -> pd.DataF
     table = table.transpose(*groups, TRUE, PRED)
     frame = table.rename("value").to_dataframe().reset_index()
     return frame[[*groups, TRUE, PRED, "value"]]
-
-
-# --- class averages and repeats ---------------------------------------------------------------
 
 
 @doc

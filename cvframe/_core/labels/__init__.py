@@ -80,9 +80,6 @@ __all__ = [
 ]
 
 
-# --- the universe and the binary default --------------------------------------------------------
-
-
 def universe(y_true: Any, y_pred: Any = None, labels: Any = None) -> tuple[list[Hashable], bool]:
     """The class universe and whether it came from the data (only then a binary default applies).
 
@@ -187,9 +184,6 @@ def binary_universe(universe: Sequence[Hashable], pos: Hashable) -> list[Hashabl
     if pos in (0, 1):
         return [0, 1]
     return universe
-
-
-# --- attrs ------------------------------------------------------------------------------------
 
 
 def to_attr(label: Any) -> str | int | float:

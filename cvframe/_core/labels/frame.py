@@ -120,9 +120,6 @@ class Frame:
         return self.rep_codes, self.n_reps
 
 
-# --- Scores ---
-
-
 def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
     name = col.name
     if col.dtype.kind == "b" or col.dtype == "boolean":
@@ -148,9 +145,6 @@ def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
     return s, lo, hi
 
 
-# --- Labels ---
-
-
 def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
     """Codes of ``y_true`` into the class universe, and the universe (cf. ``counts()``)."""
     _labels.check_no_missing(yt, "y_true")
@@ -165,9 +159,6 @@ def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
         universe, _ = _labels.universe(np.asarray(seen), labels=labels)
     codes = _labels.recode(raw, uniq, universe, "y_true")
     return np.asarray(codes), [_labels.plain(u) for u in universe]
-
-
-# --- What the frame's attrs say: its positive class, its score column, its test rows ---
 
 
 def frame_pos_label(df: Any, pos_label: Any, labels: Any, universe: Sequence[Hashable]) -> Any:
@@ -315,9 +306,6 @@ def test_rows(df: Any) -> Any:
     return out
 
 
-# --- The frame ---
-
-
 def parse(
     df: pd.DataFrame,
     labels: Sequence[Hashable] | None,
@@ -439,9 +427,6 @@ def _read_scores(
     return arrays, ranges
 
 
-# --- Multilabel frames ---
-
-
 def multilabel_names(df: Any, y_true: str = "y_true") -> list[str] | None:
     """The label names of a multilabel predictions frame, None for a single-label one.
 
@@ -541,9 +526,6 @@ def place(fr: Frame, per_fold: bool, g: int | np.integer, cls: Any) -> str:
             0, f"repeat={_labels.plain(fr.rep_coord[g // fr.n_folds if per_fold else g])!r}"
         )
     return " ".join([*parts, f"class={_labels.plain(cls)!r}"])
-
-
-# --- Frames that stack models, data sets or subsets ---
 
 
 def is_dask_frame(df: Any) -> bool:
