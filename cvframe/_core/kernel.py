@@ -106,10 +106,6 @@ def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     return out
 
 
-def _num_den(metric: str, beta: float, tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:
-    return METRIC_SPECS[metric].num_den(tp, fp, fn, tn, beta)
-
-
 def cell_values(
     tp: Any, fp: Any, fn: Any, tn: Any, metric: str, beta: float = 1.0, fill: float = 0.0
 ) -> np.ndarray:
@@ -119,7 +115,7 @@ def cell_values(
     array([0.66666667, 0.        ])
     """
     f64 = [np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn)]
-    num, den = _num_den(metric, beta, *f64)
+    num, den = METRIC_SPECS[metric].num_den(*f64, beta)
     return _ratio(num, den, fill)
 
 
@@ -143,7 +139,7 @@ def _numpy_pass(
 
     if "tp_fp" in want:
         sums = [x.sum(axis=0) for x in (tp, fp, fn, tn)]
-        out[0] = _ratio(*_num_den(metric, beta, *sums), fill)
+        out[0] = _ratio(*METRIC_SPECS[metric].num_den(*sums, beta), fill)
     skip = "avg_skip" in want or "pr_re_skip" in want
     if skip:
         keep = ~METRIC_SPECS[metric].undefined(tp, fp, fn, tn)
@@ -151,7 +147,7 @@ def _numpy_pass(
             keep &= real
         n_keep = keep.sum(axis=0).astype(np.float64)
     if "avg" in want or "avg_skip" in want:
-        x = _ratio(*_num_den(metric, beta, tp, fp, fn, tn), fill)
+        x = _ratio(*METRIC_SPECS[metric].num_den(tp, fp, fn, tn, beta), fill)
         if "avg" in want:
             out[1] = mean(x, None if all_real else real, n_real)
         if "avg_skip" in want:
@@ -285,7 +281,7 @@ def pooled_exact(
                     "convert the cube to float64 with ds.astype('float64') to accept rounding)."
                 )
         sums.append(total.astype(np.float64))
-    return _ratio(*_num_den(metric, beta, *sums), fill)
+    return _ratio(*METRIC_SPECS[metric].num_den(*sums, beta), fill)
 
 
 # --- the entry point ----------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from ..reduce import fold_dims, fold_mean, warn
 from ..schema import CLASS, CONFUSION, PRED, TRUE, check_structure, provenance, read_counts
 from ._driver import Metric, Undefined, check, dataset, run
 from ._parsed import by_frame_dims, read
-from .curves import WHY, curve_rows, curve_table, hull_mask, points
+from .curves import WHY, curve_rows, curve_table, hull_mask, points, rates
 
 __all__ = ["expected_cost", "iso_cost_slope", "optimal_operating_point", "roc_hull"]
 
@@ -177,13 +177,8 @@ def roc_hull(
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
         grp, bad = pts["group"], pts["bad"]
-        vertex = hull_mask(grp, pts["fp"], pts["tp"]) & ~bad[grp]
-        grp_v = grp[vertex]
-        cols = {
-            "threshold": pts["threshold"][vertex],
-            "fpr": pts["fp"][vertex] / pts["nneg"][grp_v].astype(np.float64),
-            "tpr": pts["tp"][vertex] / pts["npos"][grp_v].astype(np.float64),
-        }
+        grp_v, thr, fpr, tpr = rates(pts, hull_mask(grp, pts["fp"], pts["tp"]) & ~bad[grp])
+        cols = {"threshold": thr, "fpr": fpr, "tpr": tpr}
         if undefined == "nan" and bad.any():  # one row of NaN per undefined curve
             gb = np.flatnonzero(bad)
             order = np.argsort(np.r_[grp_v, gb], kind="stable")

@@ -186,9 +186,8 @@ def curve_table(
     return out
 
 
-def _rates(pts: dict[str, np.ndarray], keep: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Group, threshold, FPR and TPR of the points of the ``keep`` groups."""
-    sel = keep[pts["group"]]
+def rates(pts: dict[str, np.ndarray], sel: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Group, threshold, FPR and TPR of the points ``sel``."""
     grp = pts["group"][sel]
     with np.errstate(invalid="ignore", divide="ignore"):
         fpr = pts["fp"][sel] / pts["nneg"][grp].astype(np.float64)
@@ -259,7 +258,7 @@ def roc(
     fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
-        grp, thr, fpr, tpr = _rates(pts, kept(pts, undefined))
+        grp, thr, fpr, tpr = rates(pts, kept(pts, undefined)[pts["group"]])
         cols = {"threshold": thr, "fpr": fpr, "tpr": tpr}
         if with_auc:
             cols["auc"] = pts["auc"][grp]
@@ -311,7 +310,7 @@ def score_rates(
     fr = read(df, FrameArgs.of(locals()))
 
     def rows(pts: dict[str, np.ndarray], per_fold: bool, kind: Any, ci: int) -> list[Any]:
-        grp, thr, fpr, tpr = _rates(pts, kept(pts, undefined))
+        grp, thr, fpr, tpr = rates(pts, kept(pts, undefined)[pts["group"]])
         rate = {r: np.full(len(grp), r, dtype=object) for r in ("fpr", "tpr")}
         return [
             curve_rows(fr, True, None, grp, ci, {"threshold": thr, "rate": rate[r], "value": v})

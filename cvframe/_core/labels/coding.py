@@ -490,9 +490,7 @@ def range_codes(a: Any) -> tuple[np.ndarray, np.ndarray] | None:
     occurs = np.bincount(shifted, minlength=hi - lo + 1) > 0
     values = np.flatnonzero(occurs)
     lut = np.cumsum(occurs, dtype=np.int64) - 1
-    size = len(values)
-    dt = np.int8 if size <= 127 else np.int16 if size <= 32767 else np.int32
-    return lut.astype(dt)[shifted], (values + lo).astype(a.dtype)
+    return lut.astype(code_dtype(len(values)))[shifted], (values + lo).astype(a.dtype)
 
 
 def column_groups(col: pd.Series, arg: str) -> tuple[np.ndarray, np.ndarray]:
