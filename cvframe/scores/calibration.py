@@ -195,10 +195,8 @@ def brier(
     Returns
     -------
     xarray.DataArray
-        Over ``class`` (length 1 holding ``pos_label`` when binary), plus ``repeat`` when the
-        frame has a repeat column, plus ``fold`` for ``method="fold"``, plus the frame's
-        ``model``/``dataset``/``subset`` columns; without ``class`` when ``average`` is
-        given. Attrs record ``metric``, ``method``, ``average`` and ``reduced_dims``.
+        As :func:`cvframe.scores.auc`: over ``class`` (none with ``average``), plus ``repeat``,
+        ``fold`` (``method="fold"``) and the frame's ``model``/``dataset``/``subset`` columns.
 
     Raises
     ------
@@ -391,7 +389,7 @@ def brier_decomposition(
     return dataset(out, dict(out["brier"].attrs))
 
 
-def _murphy(g: np.ndarray, n_groups: int, _n: np.ndarray, r: Rows) -> dict[str, np.ndarray]:
+def _murphy(g: np.ndarray, n_groups: int, n_all: np.ndarray, r: Rows) -> dict[str, np.ndarray]:
     """The decomposition of one class per group, from per-(group, bin) sums."""
     assert r.b is not None
     _, bcode = np.unique(r.b, return_inverse=True)
@@ -403,21 +401,16 @@ def _murphy(g: np.ndarray, n_groups: int, _n: np.ndarray, r: Rows) -> dict[str, 
     yk = np.bincount(cell, weights=r.y * r.n) / nk
     p2 = np.bincount(cell, weights=r.s2)
     py = np.bincount(cell, weights=r.y * r.s1)
-    n = np.bincount(cell_group, weights=nk, minlength=n_groups)
+    n = _sum(cell_group, n_groups, nk)
     with np.errstate(invalid="ignore", divide="ignore"):
-        ybar = np.bincount(cell_group, weights=nk * yk, minlength=n_groups) / n
-        cal = np.bincount(cell_group, weights=nk * (pk - yk) ** 2, minlength=n_groups) / n
-        res = (
-            np.bincount(cell_group, weights=nk * (yk - ybar[cell_group]) ** 2, minlength=n_groups)
-            / n
-        )
+        ybar = _sum(cell_group, n_groups, nk * yk) / n
+        cal = _sum(cell_group, n_groups, nk * (pk - yk) ** 2) / n
+        res = _sum(cell_group, n_groups, nk * (yk - ybar[cell_group]) ** 2) / n
         wb_k = (p2 - nk * pk**2) - 2 * (py - nk * pk * yk)
-        within = np.bincount(cell_group, weights=wb_k, minlength=n_groups) / n
-        se = np.bincount(g, weights=r.s2 - 2 * r.y * r.s1 + r.y * r.n, minlength=n_groups)
-        bs = se / n
+        within = _sum(cell_group, n_groups, wb_k) / n
     unc = ybar * (1 - ybar)
     return {
-        "brier": bs,
+        "brier": _squared(g, n_groups, n_all, r)["value"],
         "calibration": cal,
         "refinement": unc - res + within,
         "resolution": res,

@@ -167,13 +167,10 @@ def auc_methods(
 
     Notes
     -----
-    One sort per class gives both: the scores of each repeat are sorted once, with the fold
-    in the lowest bits of the packed key; AUC_merge is read off that order, and the per-fold
-    AUCs from the same order (a fold's scores keep their order inside the pooled sort), ties
-    counting one half in both. With numba installed (the ``fast`` extra) both come from one
-    compiled pass over the sorted keys; otherwise a stable counting pass by fold (a radix
-    sort of the small fold codes) regroups the sorted keys per fold. The numbers are the
-    same either way.
+    One sort per class gives both: each repeat's scores sorted once, the fold in the lowest
+    key bits; AUC_merge is read off that order and the per-fold AUCs from it (a fold's scores
+    keep their order), in one compiled pass with numba (the ``fast`` extra), else after a
+    stable counting pass by fold. The numbers are the same either way.
 
     <<score_references>>
 
@@ -184,13 +181,8 @@ def auc_methods(
     """
     args = FrameArgs.of(locals())
     avg, merge = run(df, AUC, ("avg", "merge"), undefined, average, args)
-    ds = xr.Dataset({"auc_avg": avg["auc"], "auc_merge": merge["auc"]})
-    ds.attrs = {
-        "metric": "auc",
-        "undefined": undefined,
-        "average": "none" if average is None else average,
-    }
-    return ds
+    attrs = {"metric": "auc", "undefined": undefined, "average": str(average).lower()}
+    return xr.Dataset({"auc_avg": avg["auc"], "auc_merge": merge["auc"]}, attrs=attrs)
 
 
 @doc
@@ -234,9 +226,8 @@ def average_precision(
     >>> scores.average_precision(df, method="fold").values.ravel().round(4).tolist()
     [0.8333, 1.0]
     """
-    return run(df, AP, (method,), undefined, average, FrameArgs.of(locals()))[0][
-        "average_precision"
-    ]
+    args = FrameArgs.of(locals())
+    return run(df, AP, (method,), undefined, average, args)[0]["average_precision"]
 
 
 @doc
@@ -281,10 +272,8 @@ def precision_at_k(
     k = _checks.integer(
         "k", k, low=1, fix="k must be an integer >= 1 (how many top-scored samples)."
     )
-    metric = _precision_at_k(k)
-    return run(df, metric, (method,), undefined, average, FrameArgs.of(locals()))[0][
-        "precision_at_k"
-    ]
+    metric, args = _precision_at_k(k), FrameArgs.of(locals())
+    return run(df, metric, (method,), undefined, average, args)[0]["precision_at_k"]
 
 
 @doc
