@@ -97,13 +97,15 @@ def engine(size: int) -> str:
     return "numpy"
 
 
-# --- per-fold values ------------------------------------------------------------------------
-
-
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:
     out = np.full(np.shape(den), fill, dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
     return out
+
+
+def _num_den(metric: str, beta: float, tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:
+    """The metric's numerator and denominator (:data:`METRIC_SPECS`), the counts spread in."""
+    return METRIC_SPECS[metric].num_den(tp, fp, fn, tn, beta)
 
 
 def cell_values(
@@ -115,11 +117,8 @@ def cell_values(
     array([0.66666667, 0.        ])
     """
     f64 = [np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn)]
-    num, den = METRIC_SPECS[metric].num_den(*f64, beta)
+    num, den = _num_den(metric, beta, *f64)
     return _ratio(num, den, fill)
-
-
-# --- the numpy engine -------------------------------------------------------------------------
 
 
 def _numpy_pass(
@@ -139,7 +138,7 @@ def _numpy_pass(
 
     if "tp_fp" in want:
         sums = [x.sum(axis=0) for x in (tp, fp, fn, tn)]
-        out[0] = _ratio(*METRIC_SPECS[metric].num_den(*sums, beta), fill)
+        out[0] = _ratio(*_num_den(metric, beta, *sums), fill)
     skip = "avg_skip" in want or "pr_re_skip" in want
     if skip:
         keep = ~METRIC_SPECS[metric].undefined(tp, fp, fn, tn)
@@ -147,7 +146,7 @@ def _numpy_pass(
             keep &= real
         n_keep = keep.sum(axis=0).astype(np.float64)
     if "avg" in want or "avg_skip" in want:
-        x = _ratio(*METRIC_SPECS[metric].num_den(tp, fp, fn, tn, beta), fill)
+        x = _ratio(*_num_den(metric, beta, tp, fp, fn, tn), fill)
         if "avg" in want:
             out[1] = mean(x, None if all_real else real, n_real)
         if "avg_skip" in want:
@@ -161,9 +160,6 @@ def _numpy_pass(
         if "pr_re_skip" in want:
             out[4] = f_from_pr(mean(p, keep, n_keep), mean(r, keep, n_keep), beta)
     return out
-
-
-# --- the compiled engine ------------------------------------------------------------------------
 
 
 def _loop(tp, fp, fn, tn, code, b2, fill, out):  # pragma: no cover
@@ -281,10 +277,7 @@ def pooled_exact(
                     "convert the cube to float64 with ds.astype('float64') to accept rounding)."
                 )
         sums.append(total.astype(np.float64))
-    return _ratio(*METRIC_SPECS[metric].num_den(*sums, beta), fill)
-
-
-# --- the entry point ----------------------------------------------------------------------------
+    return _ratio(*_num_den(metric, beta, *sums), fill)
 
 
 def fold_aggregates(

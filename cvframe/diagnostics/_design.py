@@ -71,13 +71,9 @@ def baseline_names(ds: xr.Dataset, frame: Any = None) -> list[Hashable]:
 def not_better_than_baseline(
     found: Findings, test: xr.Dataset, baselines: list[Hashable], level: float
 ) -> None:
-    """Add a finding for every model whose paired difference to a baseline does not exclude 0.
-
-    For each metric of :data:`BASELINE_METRICS` and each baseline, the corrected repeated
-    k-fold t interval (Nadeau & Bengio 2003) of the per-fold difference model - baseline
-    (:func:`cvframe.compare.compare`); the model is flagged when a lower bound is <= 0. With a
-    ``param`` dim every (model, candidate) that was run is one model of the comparison.
-    """
+    """Add a finding for every model whose paired difference to a baseline does not exclude 0
+    (see :func:`cvframe.diagnostics.anomalies`); with a ``param`` dim every (model, candidate)
+    that was run is one model of the comparison."""
     from ..comparison import compare
 
     flat, cells = _flat(test)
@@ -228,12 +224,8 @@ def train_test_gap(
 def class_missing_from_training(
     found: Findings, test: xr.Dataset, train: xr.Dataset | None, test_sets: Any
 ) -> None:
-    """Add a finding for every fold whose training set held no sample of a class.
-
-    With the training cells (``subset="train"``) their support is read; otherwise the folds
-    of a repeat must partition the data (``test_sets`` "partition" or unknown, and at least
-    two folds): a fold's training support is the repeat total minus its own test support.
-    """
+    """Add a finding for every fold whose training set held no sample of a class (see
+    :func:`cvframe.diagnostics.anomalies`: read, or the repeat total minus the fold's own)."""
     if train is None and test_sets not in (None, "partition"):
         return
     classes = _class_supports(test)

@@ -40,7 +40,7 @@ LOW, HIGH = "_ci_low", "_ci_high"
 
 
 def _cell(v: Any, digits: int, na: str) -> str:
-    if v is None or (isinstance(v, float) and not np.isfinite(v)) or v is pd.NA:
+    if _missing(v):
         return na
     if isinstance(v, (float, np.floating)):
         return f"{float(v):.{digits}f}"

@@ -5,6 +5,8 @@ the confusion matrix and the class averages. Every number comes from the core re
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -354,15 +356,14 @@ def class_averages(
         return None
     extra = extra_dims(ds)
     zd = zero_division
+    kw: dict[str, Any] = {"beta": beta, "zero_division": zd}
     with one_warning():
         out = {
-            "macro_f": multiclass.macro(ds, "f", "tp_fp", beta=beta, zero_division=zd),
-            "macro_f_avg_folds": multiclass.macro(ds, "f", "avg", beta=beta, zero_division=zd),
-            "macro_f_of_means": multiclass.macro(
-                ds, "f", "tp_fp", definition="f_of_means", beta=beta, zero_division=zd
-            ),
-            "micro_f": multiclass.micro(ds, "f", "tp_fp", beta=beta, zero_division=zd),
-            "weighted_f": multiclass.weighted(ds, "f", "tp_fp", beta=beta, zero_division=zd),
+            "macro_f": multiclass.macro(ds, "f", "tp_fp", **kw),
+            "macro_f_avg_folds": multiclass.macro(ds, "f", "avg", **kw),
+            "macro_f_of_means": multiclass.macro(ds, "f", "tp_fp", definition="f_of_means", **kw),
+            "micro_f": multiclass.micro(ds, "f", "tp_fp", **kw),
+            "weighted_f": multiclass.weighted(ds, "f", "tp_fp", **kw),
         }
         if CONFUSION in ds.data_vars:
             out["kappa"] = multiclass.kappa(ds, "tp_fp", zero_division=zd)

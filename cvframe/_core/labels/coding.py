@@ -15,8 +15,6 @@ import pandas as pd
 
 from ...errors import CountsError, few
 
-# --- small helpers -------------------------------------------------------------------------------
-
 
 def plain(v: Any) -> Any:
     """A numpy scalar as the Python scalar it holds; anything else unchanged.
@@ -62,9 +60,6 @@ def coord(values: Iterable[Hashable]) -> np.ndarray:
         return objects(vals)
     arr = np.asarray(vals) if vals else np.asarray(vals, dtype=object)
     return objects(vals) if arr.dtype.kind in "OUS" else arr
-
-
-# --- shape ------------------------------------------------------------------------------------
 
 
 def as_labels(x: Any, name: str, *, allow_2d: bool = False) -> Any:
@@ -158,9 +153,6 @@ def _as_dask(x: Any, name: str, allow_2d: bool) -> Any:
     raise ValueError(f"{name} has shape {x.shape}; pass 1-D labels, one per sample.")
 
 
-# --- checks -----------------------------------------------------------------------------------
-
-
 def refuse_missing(name: str, bad: Any, count: int) -> None:
     shown = pd.unique(np.asarray(bad, dtype=object)) if len(bad) else []
     raise CountsError(
@@ -252,9 +244,6 @@ def check_known(uniq: Any, universe: Sequence[Hashable], name: str) -> None:
             f"{name} has labels {few(unknown)} that are not among labels={few(universe)}; "
             "add them to labels (labels outside the declared universe are never dropped)."
         )
-
-
-# --- factorization ----------------------------------------------------------------------------
 
 
 def factorize(values: Any, name: str) -> tuple[Any, np.ndarray]:
@@ -385,9 +374,6 @@ def merge(parts: Sequence[np.ndarray], name: str) -> list[Hashable]:
     return [plain(v) for v in check_unique(union(parts), name)]
 
 
-# --- codes ------------------------------------------------------------------------------------
-
-
 def recode(codes: Any, uniques: Any, universe: Sequence[Hashable], name: str) -> Any:
     """Codes into ``uniques`` turned into codes into ``universe`` (small int dtype).
 
@@ -451,9 +437,6 @@ def group_codes(values: Any, name: str) -> tuple[Any, list[Hashable]]:
         return recode(c, uniq, keep, name), keep
     ordered: list[Hashable] = [plain(u) for u in check_unique(uniq, name)]
     return recode(c, uniq, ordered, name), ordered
-
-
-# --- columns of a frame -----------------------------------------------------------------------
 
 
 def check_no_missing(col: pd.Series, arg: str) -> None:
