@@ -80,12 +80,7 @@ def roc_table(
     <<reference>>
     (There: §3.2.)
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"fold": [0, 0, 0, 0, 1, 1, 1, 1],
-    ...                    "y_true": [0, 0, 1, 1, 0, 1, 0, 1],
-    ...                    "score": [0.1, 0.4, 0.35, 0.8, 10.0, 10.5, 10.2, 11.0]})
+    <<score_examples>>
     >>> t = roc_table(df)
     >>> t.groupby(["kind", "fold"], dropna=False)["auc"].first().tolist()
     [0.75, 1.0, 0.6875]
