@@ -346,12 +346,7 @@ def figures(
     return draw(c)
 
 
-def _table(
-    frame: pd.DataFrame | None,
-    digits: int,
-    cls: str,
-    hit: np.ndarray | None = None,
-) -> str:
+def _table(frame: pd.DataFrame | None, digits: int, cls: str, hit: np.ndarray | None = None) -> str:
     """A table with fixed decimals per column, numbers right-aligned, ``hit`` rows marked."""
     if frame is None:
         return ""

@@ -27,13 +27,7 @@ from ._sums import Rows, from_dask, rows
 from .curves import curve_rows
 from .thresholds import CURVE_KINDS, CurveMethod
 
-__all__ = [
-    "CALIBRATION_AVERAGES",
-    "brier",
-    "brier_decomposition",
-    "calibration_curve",
-    "log_loss",
-]
+__all__ = ["CALIBRATION_AVERAGES", "brier", "brier_decomposition", "calibration_curve", "log_loss"]
 
 CalibrationAverage = Literal["macro", "weighted", "multiclass", None]
 
