@@ -114,11 +114,7 @@ def _threshold_values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Any, Any
 
 
 BEP_THRESHOLD = Metric(
-    "break_even_point",
-    "no positives for a class",
-    _threshold_values,
-    methods=("fold", "merge"),
-    averages=(None,),
+    BEP.name, BEP.why, _threshold_values, methods=("fold", "merge"), averages=(None,)
 )
 
 

@@ -403,14 +403,8 @@ def _murphy(g: np.ndarray, n_groups: int, n_all: np.ndarray, r: Rows) -> dict[st
         wb_k = (p2 - nk * pk**2) - 2 * (py - nk * pk * yk)
         within = _sum(cell_group, n_groups, wb_k) / n
     unc = ybar * (1 - ybar)
-    return {
-        "brier": _squared(g, n_groups, n_all, r)["value"],
-        "calibration": cal,
-        "refinement": unc - res + within,
-        "resolution": res,
-        "uncertainty": unc,
-        "within_bin": within,
-    }
+    brier = _squared(g, n_groups, n_all, r)["value"]
+    return dict(zip(DECOMPOSITION, (brier, cal, unc - res + within, res, unc, within), strict=True))
 
 
 def _edges(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:

@@ -210,14 +210,8 @@ def _optimum_metric(cfp: float, cfn: float, pi: float | None) -> Metric:
             out.append({**opt, "support": pts["npos"]})
         return (out, None) if per_fold else (None, out)
 
-    return Metric(
-        "optimal_operating_point",
-        WHY,
-        values,
-        methods=COST_METHODS,
-        averages=(None,),
-        label="the optimal operating point",
-    )
+    kw: dict[str, Any] = {"averages": (None,), "label": "the optimal operating point"}
+    return Metric("optimal_operating_point", WHY, values, methods=COST_METHODS, **kw)
 
 
 def _optimum(
