@@ -166,12 +166,11 @@ def _small(png: bytes) -> bytes:
 
 
 class _Plot(NamedTuple):
-    """One plot to draw: its :class:`Figure` name and caption, and the :mod:`cvframe.plot`
-    call that draws it (function name, arguments: frames, picklable for another process)."""
+    """One plot to draw: its :class:`Figure` name (that of the :mod:`cvframe.plot` function
+    drawing it) and caption, and the call's arguments (frames, picklable for another process)."""
 
     name: str
     caption: str
-    function: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
 
@@ -179,30 +178,15 @@ class _Plot(NamedTuple):
 def _plots(c: dict[str, Any]) -> list[_Plot]:
     """The plots of one cube's report, in page order, from the frames ``c["plots"]``."""
     frames = c["plots"]
-    kw = {"beta": frames["beta"], "zero_division": frames["zero_division"]}
+    kw = {"methods": frames["lines"], **{k: frames[k] for k in ("beta", "zero_division")}}
+    folds = "Every fold's precision, recall and F per class (points) with the fold "
     out = [
-        _Plot(
-            "folds",
-            "Every fold's precision, recall and F per class (points) with the fold "
-            "aggregations (marked lines)",
-            "folds",
-            (frames["folds"],),
-            {"methods": frames["lines"], **kw},
-        ),
-        _Plot(
-            "methods", "The five F aggregations side by side", "methods", (frames["methods"],), {}
-        ),
+        _Plot("folds", folds + "aggregations (marked lines)", (frames["folds"],), kw),
+        _Plot("methods", "The five F aggregations side by side", (frames["methods"],), {}),
     ]
     if frames["confusion"] is not None:
-        out.append(
-            _Plot(
-                "confusion",
-                "Confusion matrix summed over folds (and repeats), normalised by true class",
-                "confusion",
-                (frames["confusion"],),  # drawn as it is
-                {"normalize": "true"},
-            )
-        )
+        what = "Confusion matrix summed over folds (and repeats), normalised by true class"
+        out.append(_Plot("confusion", what, (frames["confusion"],), {"normalize": "true"}))
     roc = frames["roc"]
     if roc is not None:
         k = c["dims"].get(CLASS, 1)
@@ -214,14 +198,14 @@ def _plots(c: dict[str, Any]) -> list[_Plot]:
         what = "Per-fold ROC curves and the merged one" + (
             ", one panel per class" if several else ""
         )
-        out.append(_Plot("roc", what + frames["roc_note"], "roc", (roc,), size))
+        out.append(_Plot("roc", what + frames["roc_note"], (roc,), size))
     return out
 
 
 def _drawn(p: _Plot) -> Figure:
     from .. import plot
 
-    return Figure(p.name, p.caption, _png(getattr(plot, p.function)(*p.args, **p.kwargs)))
+    return Figure(p.name, p.caption, _png(getattr(plot, p.name)(*p.args, **p.kwargs)))
 
 
 def draw(c: dict[str, Any]) -> list[Figure]:
