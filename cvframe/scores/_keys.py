@@ -86,12 +86,12 @@ def pack_signed(
     b = key.view(np.int64)
     sign = np.right_shift(s.view(np.int64), 63)  # -1 for negatives, 0 for positives
     np.bitwise_xor(b, sign, out=b)
-    big_l = _bits(lo) - m + 1
+    packing = _packing(lo, hi, m)
     np.bitwise_and(sign, _as_int64(2 * m - 1), out=sign)
     np.add(b, sign, out=b)
     u = key.view(np.uint64)
-    np.add(u, np.uint64((big_l + 1 - m) % _WRAP), out=u)
-    return u, Packing(m, big_l, big_l + 1 + (_bits(hi) - m)), sign
+    np.add(u, np.uint64((packing.L + 1 - m) % _WRAP), out=u)
+    return u, packing, sign
 
 
 def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.ndarray | None]:
@@ -118,14 +118,14 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
         if m == 0:  # exact zeros: find the smallest non-zero
             nz = key != 0
             m = int(np.min(key, where=nz, initial=np.uint64(_WRAP - 1))) if nz.any() else 0
-    big_l = _bits(lo) - m + 1 if has_neg else 0
+    packing = _packing(lo, hi, m)
+    big_l = packing.L
     np.add(key, np.uint64((big_l + 1 - m) % _WRAP), out=key)
     if has_neg:
         np.subtract(np.uint64((2 * big_l) % _WRAP), key, out=key, where=s < 0.0)
     if nz is not None:
         np.copyto(key, np.uint64(big_l), where=~nz)
-    span = big_l + 1 + (_bits(hi) - m) if has_pos else big_l - (nz is None)
-    return key, Packing(m, big_l, span), None
+    return key, packing, None
 
 
 #: The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
@@ -271,19 +271,11 @@ def _auc_both(jit: Any) -> Any:
     return auc_both
 
 
-def _packing(s: np.ndarray, lo: float, hi: float) -> Packing:
-    """The :class:`Packing` :func:`pack` would choose, without building the keys."""
-    if lo > 0.0:
-        m = _bits(lo)
-    elif hi < 0.0:
-        m = _bits(hi)
-    else:
-        m = int(kernel().min_bits(s))
+def _packing(lo: float, hi: float, m: int) -> Packing:
+    """The :class:`Packing` of scores in [lo, hi] whose smallest non-zero magnitude has the
+    bits ``m``; without positives the largest key is a zero's (L) or the smallest magnitude's."""
     big_l = _bits(lo) - m + 1 if lo < 0.0 else 0
-    if hi > 0.0:
-        span = big_l + 1 + (_bits(hi) - m)
-    else:  # no positives: the largest key is a zero's (L) or the smallest magnitude's
-        span = big_l if (hi == 0.0) else big_l - 1
+    span = big_l + 1 + (_bits(hi) - m) if hi > 0.0 else big_l if hi == 0.0 else big_l - 1
     return Packing(m, big_l, span)
 
 
@@ -404,7 +396,8 @@ def sorted_keys(
     key: np.ndarray | None = None
     if fast:  # the packing first, then the whole key in one compiled pass
         s = np.ascontiguousarray(s)
-        packing = _packing(s, lo, hi)
+        m = _bits(lo) if lo > 0.0 else _bits(hi) if hi < 0.0 else int(kernel().min_bits(s))
+        packing = _packing(lo, hi, m)
     else:
         key, packing, scratch = pack(s, lo, hi)
     sbits = int(packing.span).bit_length()
