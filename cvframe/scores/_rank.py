@@ -50,16 +50,21 @@ def auc_both(
     del sk
     if uniques is not None:
         return None
-    if rbounds is None and n_groups == 1:
-        rbounds = np.array([0, len(key)], dtype=np.int64)
-    elif rbounds is None:  # else the keys hold no group bits and their bounds are given
-        starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(sbits + 1 + lbits)
-        rbounds = np.append(np.searchsorted(key, starts), len(key)).astype(np.int64)
+    if rbounds is None:  # else the keys hold no group bits and their bounds are given
+        rbounds = _bounds(key, n_groups, sbits + 1 + lbits)
     m_s2, m_pos, f_s2, f_pos = kernel().auc_both(key, rbounds, n_low, np.uint64(lbits))
     del key
     f_neg = low_counts - f_pos
     m_neg = np.diff(rbounds) - m_pos
     return (_auc_value(m_s2, m_pos, m_neg), m_pos), (_auc_value(f_s2, f_pos, f_neg), f_pos)
+
+
+def _bounds(key: np.ndarray, n_groups: int, shift: int) -> np.ndarray:
+    """Where the sorted keys of each group (the bits above ``shift``) start, and their end."""
+    if n_groups == 1:
+        return np.array([0, len(key)], dtype=np.int64)
+    starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(shift)
+    return np.append(np.searchsorted(key, starts), len(key)).astype(np.int64)
 
 
 def _by_low(
@@ -141,13 +146,7 @@ class Ranked:
         self.key = key
         self.n = n
         self.n_groups = n_groups
-        if bounds is not None:
-            self.bounds = bounds
-        elif n_groups == 1:
-            self.bounds = np.array([0, n], dtype=np.int64)
-        else:
-            starts = np.arange(n_groups, dtype=np.uint64) << np.uint64(self.shift)
-            self.bounds = np.append(np.searchsorted(key, starts), n).astype(np.int64)
+        self.bounds = _bounds(key, n_groups, self.shift) if bounds is None else bounds
         self.size = np.diff(self.bounds)
         self._y: np.ndarray | None = None
         self._pos_idx: np.ndarray | None = None
