@@ -123,18 +123,12 @@ def _class_averages(ds: xr.Dataset, *, beta: float, zero_division: Any) -> pd.Da
         per_repeat[by].drop_duplicates().reset_index(drop=True) if by else pd.DataFrame(index=[0])
     )
     out = keys.copy()
+    idx = (pd.MultiIndex.from_frame(keys) if len(by) > 1 else pd.Index(keys[by[0]])) if by else None
     for col in values:
-        for stat, name in (
-            ("mean", col),
-            ("ci_low", f"{col}_ci_low"),
-            ("ci_high", f"{col}_ci_high"),
-        ):
+        names = (col, f"{col}_ci_low", f"{col}_ci_high")
+        for stat, name in zip(("mean", "ci_low", "ci_high"), names, strict=True):
             sel = s[stat].sel({repeats.STACKED: col})
-            if by:
-                idx = pd.MultiIndex.from_frame(keys) if len(by) > 1 else pd.Index(keys[by[0]])
-                out[name] = sel.to_series().reindex(idx).to_numpy()
-            else:
-                out[name] = [float(sel)]
+            out[name] = [float(sel)] if idx is None else sel.to_series().reindex(idx).to_numpy()
     return out
 
 
