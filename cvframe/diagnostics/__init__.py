@@ -1,12 +1,9 @@
 """Diagnostics: the findings a person should look at before trusting an aggregate.
 
 Forman & Scholz (2010) warn that anomalies in individual folds "go undiscovered when they
-are buried in aggregated results". :func:`anomalies` lists them, one row per finding, each
-with a stable ``code``, a ``severity`` and a one-line ``explanation`` (:data:`FINDINGS`):
-findings about single folds (:mod:`._folds`) and about the design of the study — a model
-that does not beat the dummy baselines, a train-test gap, a class missing from a training
-set, test rows that duplicate training rows (:mod:`._design`). The tidy tables the report and
-the plots draw (``fold_table``, ``methods_table``) live in :mod:`cvframe.tidy`; they are
+are buried in aggregated results". :func:`anomalies` lists them, one row per finding
+(:data:`FINDINGS`): about single folds (:mod:`._folds`) and about the design of the study
+(:mod:`._design`). ``fold_table`` and ``methods_table`` live in :mod:`cvframe.tidy` and are
 importable from here too.
 
 Cells that are not folds (all four counts 0 or all NaN: the padding of ``xr.concat`` of

@@ -27,6 +27,7 @@ from .content import content
 from .decision import decision_frame, decision_html
 from .headline import HEADLINE
 from .text import (
+    AUC_NOTE,
     METRICS_TITLE,
     averages_frame,
     findings_counts,
@@ -524,11 +525,9 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
             "multilabel", "Multilabel metrics", meta, _table(c["multilabel"], 4, "multilabel")
         )
     if c["auc"] is not None:
-        meta = (
-            "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
-            f"measures calibration itself{over}."
+        parts += _section(
+            "auc", "AUC_avg vs AUC_merge", AUC_NOTE + over + ".", _table(c["auc"], 4, "auc")
         )
-        parts += _section("auc", "AUC_avg vs AUC_merge", meta, _table(c["auc"], 4, "auc"))
     if figs:
         parts += ['<section class="plots">', "<h2>Plots</h2>"]
         parts += ['<div class="figures">', *(_img(f) for f in figs), "</div>"]

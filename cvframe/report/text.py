@@ -34,6 +34,9 @@ METRICS_TITLE = (
     "Every metric of the counts, pooled over the folds and averaged over them (macro over "
     "the classes of a multiclass cube)"
 )
+#: What the AUC table's note says of AUC_merge and the Brier score.
+AUC_NOTE = "AUC_merge mixes calibration into ranking; the Brier score (lower is better) measures "
+AUC_NOTE += "calibration itself"
 
 #: Suffixes of the interval columns drawn next to their value: ``x [x_ci_low, x_ci_high]``.
 LOW, HIGH = "_ci_low", "_ci_high"
@@ -304,8 +307,7 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         lines += _block(title + over, c["multilabel"])
     if c["auc"] is not None:
         title = "AUC_avg (mean of per-fold AUC) vs AUC_merge (one ROC over all folds' pooled "
-        note = "AUC_merge mixes calibration into ranking; the Brier score (lower is better) "
-        lines += _block(title + "scores)" + over, c["auc"], note + "measures calibration itself.")
+        lines += _block(title + "scores)" + over, c["auc"], AUC_NOTE + ".")
     pf = c["per_fold"]
     shown, hit = fold_rows(pf, findings, max_fold_rows)
     lines += [

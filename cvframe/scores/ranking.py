@@ -21,6 +21,7 @@ from ..errors import few
 from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
 from ._parsed import by_frame_dims
 from ._rank import Ranked, auc_both
+from .curves import WHY
 
 __all__ = [
     "AVERAGES",
@@ -41,9 +42,8 @@ __all__ = [
 
 
 _NO_POS = "no positives for a class"
-_NO_PAIR = "no positives or no negatives for a class"
-AUC = Metric("auc", _NO_PAIR, ranked(Ranked.auc, auc_both))
-DELONG = Metric("auc", _NO_PAIR, ranked(Ranked.delong), methods=("merge",), averages=(None,))
+AUC = Metric("auc", WHY, ranked(Ranked.auc, auc_both))
+DELONG = Metric("auc", WHY, ranked(Ranked.delong), methods=("merge",), averages=(None,))
 AP = Metric("average_precision", _NO_POS, ranked(Ranked.average_precision))
 R_PRECISION = Metric("r_precision", _NO_POS, ranked(lambda r: (r.precision_at(r.npos), r.npos)))
 
