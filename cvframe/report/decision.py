@@ -158,9 +158,7 @@ def _tested(out: dict[str, Any], table: pd.DataFrame, res: xr.Dataset, metric: s
             plain(m), out["best"], metric, *vals, test=test, level=level
         )
     out.update(test=test, tested_metric=res.attrs.get("metric"), level=level)
-    out["interval"] = res.attrs.get("interval", "")
-    out["reason"] = res.attrs.get("reason", "")
-    out["effect_size"] = res.attrs.get("effect_size", "")
+    out.update({k: res.attrs.get(k, "") for k in ("interval", "reason", "effect_size")})
     out["note"] = POOLED_NOTE
 
 
@@ -197,8 +195,7 @@ def sentence(
     )
     head = f"{model} - {best} in {metric}: {nums} ({how}); "
     if not (low == low and high == high):
-        verdict = "no interval: judge by the p-value alone"
-        return head + verdict + "."
+        return head + "no interval: judge by the p-value alone."
     if low <= 0 <= high:
         return (
             head + f"the interval includes 0: this data does not show {best} to be better "

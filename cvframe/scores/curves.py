@@ -137,11 +137,8 @@ def curve_rows(
         data[REPEAT] = label_col(fr.rep_coord, rep)
     fcodes = grp % fr.n_folds if per_fold else np.full(len(grp), -1)
     data[FOLD] = label_col(fr.fold_coord, fcodes)
-    data[CLASS] = (
-        np.full(len(grp), fr.classes[ci], dtype=object)
-        if isinstance(fr.classes[ci], str)
-        else np.full(len(grp), fr.classes[ci])
-    )
+    cls = fr.classes[ci]
+    data[CLASS] = np.full(len(grp), cls, dtype=object if isinstance(cls, str) else None)
     data.update(cols)
     return pd.DataFrame(data)
 
