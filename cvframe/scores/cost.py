@@ -240,10 +240,8 @@ def _optimum(
     best = order[first]
     out = {v: np.full(n_groups, np.nan) for v in _OPTIMUM_VARS}
     gb = g[best]
-    out["threshold"][gb] = thr[best]
-    out["fpr"][gb] = fpr[best]
-    out["tpr"][gb] = tpr[best]
-    out["expected_cost"][gb] = ec[best]
+    for v, at in zip(_OPTIMUM_VARS, (thr, fpr, tpr, ec), strict=False):  # the first four
+        out[v][gb] = at[best]
     out["prevalence"] = np.asarray(prev, dtype=np.float64)
     out["slope"] = np.asarray(slope, dtype=np.float64)
     with np.errstate(invalid="ignore"):

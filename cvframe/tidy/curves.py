@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable, Sequence
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 from .. import scores
 from .._core.checks import choice
 from .._core.docs import doc
-from .._core.labels.frame import is_dask_frame
+from .._core.labels.frame import FrameArgs, is_dask_frame
 from ..schema import FOLD
 
 __all__ = ["FRAME_ARGS", "PARTS", "cost_roc_table", "frame_args", "in_memory", "roc_table"]
@@ -23,7 +24,7 @@ __all__ = ["FRAME_ARGS", "PARTS", "cost_roc_table", "frame_args", "in_memory", "
 PARTS = ("roc", "hull", "optimum")
 
 #: The column arguments every reader of a predictions frame with scores takes.
-FRAME_ARGS = ("labels", "pos_label", "y_true", "fold", "repeat", "score")
+FRAME_ARGS = tuple(f.name for f in fields(FrameArgs))
 
 
 def frame_args(df: Any, scope: dict[str, Any]) -> dict[str, Any]:
