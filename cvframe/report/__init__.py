@@ -375,6 +375,8 @@ fold, repeat, score :
         raise ValueError(f"n_jobs=0 draws nothing. {_N_JOBS_FIX}")
     several, cubes, frames = _cubes(data, scores)
     kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": repeat}
+    opts: dict[str, Any] = {"zero_division": zero_division, "beta": beta, "tolerance": tolerance}
+    opts.update(alpha=alpha, score_kwargs=kw, draw=draw_plots)
     workers = plot_workers(n_jobs, len(cubes)) if draw_plots else 1
     names = list(cubes)
     if workers > 1:  # the cube with the most classes first: its plots take longest
@@ -384,17 +386,8 @@ fold, repeat, score :
     def computed() -> Iterator[dict[str, Any]]:
         for name in names:
             cube = cubes[name]
-            contents[name] = content(
-                cube,
-                frames.get(name),
-                zero_division=zero_division,
-                beta=beta,
-                tolerance=tolerance,
-                alpha=alpha,
-                score_kwargs=kw,
-                title=title if not several else default_title(cube, name),
-                draw=draw_plots,
-            )
+            named = title if not several else default_title(cube, name)
+            contents[name] = content(cube, frames.get(name), title=named, **opts)
             yield contents[name]
 
     with warnings.catch_warnings(record=True) as caught:

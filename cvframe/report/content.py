@@ -243,8 +243,9 @@ def content(
     extra = tidy.extra_dims(ds)
     has_repeat = REPEAT in extra
     by = [d for d in extra if d != REPEAT] + [CLASS]
-    per_fold = tidy.fold_table(ds, beta=beta, zero_division=zero_division)
-    methods = tidy.methods_table(ds, beta=beta, zero_division=zero_division)
+    zb: dict[str, Any] = {"beta": beta, "zero_division": zero_division}  # every table's
+    per_fold = tidy.fold_table(ds, **zb)
+    methods = tidy.methods_table(ds, **zb)
     auc = roc = None
     roc_note = ""
     merged: tuple[xr.DataArray | None, Any] = (None, None)
@@ -259,22 +260,11 @@ def content(
         parsed = score_metrics.parse(rows, **kw)
         auc, roc, roc_note, merged, fold_auc = _score_tables(parsed, ds, kw, draw)
     # the findings lead every format: what a reader must look at before any number
-    findings = diagnostics.anomalies(
-        ds,
-        tolerance=tolerance,
-        alpha=alpha,
-        beta=beta,
-        methods=methods,
-        frame=frame,
-        fold_auc=fold_auc if frame is not None else None,
-    )
+    given = {"methods": methods, "frame": frame}
+    given["fold_auc"] = fold_auc if frame is not None else None
+    findings = diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta, **given)
     headline, legend = headline_table(
-        ds,
-        beta=beta,
-        zero_division=zero_division,
-        level=CI,
-        auc_merge=merged[0],
-        auc_interval=merged[1],
+        ds, **zb, level=CI, auc_merge=merged[0], auc_interval=merged[1]
     )
     out = {
         "findings": findings,
@@ -282,7 +272,7 @@ def content(
         "summary": headline,
         "intervals": legend,
         "spread": SPREAD_NOTE,
-        "decision": decision(ds, per_fold, beta=beta, zero_division=zero_division),
+        "decision": decision(ds, per_fold, **zb),
         "ci": CI,
         "dims": {str(k): int(v) for k, v in ds.sizes.items()},
         "count_dims": [str(d) for d in ds["tp"].dims],
@@ -298,10 +288,8 @@ def content(
         },
         "methods": tidy.over_repeats(methods, by, list(F_METHODS), has_repeat),
         "methods_per_repeat": methods if has_repeat else None,
-        "metrics": tidy.metric_table(ds, beta=beta, zero_division=zero_division),
-        "class_averages": _with_kappa_band(
-            _class_averages(ds, beta=beta, zero_division=zero_division)
-        ),
+        "metrics": tidy.metric_table(ds, **zb),
+        "class_averages": _with_kappa_band(_class_averages(ds, **zb)),
         "multilabel": _multilabel(ds, zero_division),
         "auc": auc,
         "per_fold": per_fold,
@@ -317,9 +305,7 @@ def content(
             "beta": beta,
             "zero_division": zero_division,
             "folds": per_fold,
-            "lines": tidy.fold_aggregates(
-                ds, beta=beta, zero_division=zero_division, methods=methods
-            ),
+            "lines": tidy.fold_aggregates(ds, **zb, methods=methods),
             "methods": methods,
             "confusion": tidy.confusion_table(ds, normalize="true") if has_confusion else None,
             "roc": roc,

@@ -318,17 +318,8 @@ def figures(
     (['folds', 'methods', 'confusion'], True, True)
     """
     kw = {"y_true": y_true, "fold": fold, "score": score, "repeat": repeat}
-    c = content(
-        ds,
-        scores,
-        zero_division=zero_division,
-        beta=beta,
-        tolerance=0.05,
-        alpha=0.01,
-        score_kwargs=kw,
-        draw=True,
-    )
-    return draw(c)
+    opts: dict[str, Any] = {"tolerance": 0.05, "alpha": 0.01, "score_kwargs": kw, "draw": True}
+    return draw(content(ds, scores, zero_division=zero_division, beta=beta, **opts))
 
 
 def _table(frame: pd.DataFrame | None, digits: int, cls: str, hit: np.ndarray | None = None) -> str:
