@@ -329,9 +329,7 @@ def _block(title: str, frame: pd.DataFrame, *note: str) -> list[str]:
     return ["", title + ":", *note, fmt_frame(frame, 4).to_string(index=False)]
 
 
-def _records(frame: pd.DataFrame | None) -> list[dict[str, Any]] | None:
-    if frame is None:
-        return None
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [
         {str(k): plain(v) for k, v in row.items()}
         for row in frame.astype(object).to_dict("records")
@@ -340,15 +338,7 @@ def _records(frame: pd.DataFrame | None) -> list[dict[str, Any]] | None:
 
 def to_json(c: dict[str, Any]) -> str:
     """One cube's report as strict JSON (NaN as null)."""
-    out = {}
-    for k, v in c.items():
-        if k == "plots":
-            continue
-        out[k] = (
-            _records(v)
-            if isinstance(v, pd.DataFrame)
-            or v is None
-            and k in ("class_averages", "multilabel", "auc", "methods_per_repeat", "metrics")
-            else v
-        )
+    out = {
+        k: _records(v) if isinstance(v, pd.DataFrame) else v for k, v in c.items() if k != "plots"
+    }
     return json.dumps(out, indent=1, allow_nan=False, default=plain)

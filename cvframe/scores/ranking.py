@@ -436,16 +436,11 @@ def _rows(scores: Any, y: Any, weights: Any | None) -> tuple[Ranked | None, tupl
         return None, lead
     flat = np.ascontiguousarray(s).reshape(-1)
     g = np.repeat(np.arange(n_rows, dtype=np.int64), n) if n_rows > 1 else None
-    ranked = Ranked(
-        flat,
-        float(flat.min()),
-        float(flat.max()),
-        np.ascontiguousarray(yv, dtype=bool).reshape(-1),
-        g,
-        n_rows,
-        weights=None if w is None else np.ascontiguousarray(w).reshape(-1),
-    )
-    return ranked, lead
+    y_flat = np.ascontiguousarray(yv, dtype=bool).reshape(-1)
+    w_flat = None if w is None else np.ascontiguousarray(w).reshape(-1)
+    return Ranked(
+        flat, float(flat.min()), float(flat.max()), y_flat, g, n_rows, weights=w_flat
+    ), lead
 
 
 @doc
