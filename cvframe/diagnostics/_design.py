@@ -171,14 +171,9 @@ def _contrasts(
     others: list[Hashable],
 ) -> xr.Dataset:
     """``compare`` of every model against ``baseline``: mean, low, high over ``model``."""
+    kw = {"test": "corrected_t", "level": level, "zero_division": 0.0}
     res = compare(
-        test,
-        metric,
-        baseline=baseline,
-        test="corrected_t",
-        level=level,
-        zero_division=0.0,
-        average="macro" if task != "binary" else None,
+        test, metric, baseline=baseline, average="macro" if task != "binary" else None, **kw
     )
     out = res[["mean", "low", "high"]]
     out = out.drop_vars([MODEL, "baseline"], errors="ignore")

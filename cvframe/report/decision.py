@@ -127,15 +127,9 @@ def decision(
         )
     else:
         try:
-            res = compare(
-                ds,
-                METRIC,
-                baseline=best,
-                test="auto",
-                beta=beta,
-                zero_division=zero_division,
-                average=None if is_binary else "macro",
-            )
+            kw = {"beta": beta, "zero_division": zero_division}
+            average = None if is_binary else "macro"
+            res = compare(ds, METRIC, baseline=best, test="auto", average=average, **kw)
         except ValueError as err:
             out["note"] = f"no test: {err}"
         else:

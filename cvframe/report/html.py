@@ -235,12 +235,10 @@ def draw_all(contents: Iterable[dict[str, Any]], workers: int = 1) -> list[list[
     """The plots of several cubes' reports (:func:`draw` of each), drawn in parallel.
 
     With ``workers`` > 1 (:func:`plot_workers`), each plot is drawn in one of ``workers``
-    forked processes (they import nothing again) that return its PNG bytes, in the order
-    of ``contents``: give the cube with the most classes first (its plots take longest), the
-    small plots fill in at the end. ``contents`` may be an iterator that computes them:
-    the plots of one cube are drawn while the next is computed. With 1, or if a process
-    dies, the plots are drawn here, each cube's after its content. The PNGs are the same
-    either way; warnings raised while drawing are raised again in this process.
+    forked processes (:func:`._common.forked`), in the order of ``contents``: give the cube
+    with the most classes first (its plots take longest). ``contents`` may be an iterator
+    that computes them: the plots of one cube are drawn while the next is computed. With 1,
+    or if a process dies, the plots are drawn here. The PNGs are the same either way.
     """
     plots: list[list[_Plot]] = []
 
