@@ -97,8 +97,7 @@ def _attempt(data: Any, metric: str, **kw: Any) -> Any:
 def auc_interval(scores: pd.DataFrame, kw: dict[str, Any], *, level: float, binary: bool) -> Any:
     """The interval of AUC_merge (macro over classes for multiclass) of the predictions
     frame read with ``kw``, or why there is none (a string)."""
-    average = None if binary else "macro"
-    return _attempt(scores, HEADLINE_SCORES, level=level, average=average, **kw)
+    return _attempt(scores, HEADLINE_SCORES, level=level, average=None if binary else "macro", **kw)
 
 
 def headline_table(

@@ -210,21 +210,15 @@ def _drawn(p: _Plot) -> Figure:
 
 
 def draw(c: dict[str, Any]) -> list[Figure]:
-    """The plots of one cube's report, drawn from the frames :func:`.content.content` computed.
-
-    ``c["plots"]`` holds them (``content(..., draw=True)``): every fold (the per-fold table
-    and the aggregation lines), the five methods (the methods table), the confusion matrix
-    (its table, when the cube has one) and the ROC curves (the ROC table of the first
-    repeat, when the report has scores).
-    """
+    """The plots of one cube's report (those :func:`figures` lists), drawn from the frames
+    :func:`.content.content` computed (``c["plots"]``, ``content(..., draw=True)``)."""
     return [_drawn(p) for p in _plots(c)]
 
 
 def plot_workers(n_jobs: int, cubes: int) -> int:
     """How many processes :func:`draw_all` should draw the plots of ``cubes`` reports in, for
-    ``n_jobs`` (-1: one per core; 1: this one): at most one per core and per plot, and
-    forked processes only where the ``fork`` start method exists and matplotlib's backend is
-    Agg (a file backend: no window to share with a child); else 1."""
+    ``n_jobs`` (:func:`._common.fork_workers`): 1 unless matplotlib's backend is Agg (a file
+    backend: no window to share with a child)."""
     import matplotlib
 
     workers = fork_workers(n_jobs, 4 * cubes)  # at most four plots a cube
