@@ -22,21 +22,25 @@ from ..tidy.curves import in_memory
 
 GROUP = "group"
 
+_LAYOUT = {
+    "plot_col_wrap": """\
+col_wrap : int, optional
+    Panels per row (default: at most 4, balanced); not with ``row``.""",
+    "plot_size": """\
+height, aspect : float
+    Size of each panel (inches; width = height * aspect).""",
+    "plot_palette": """\
+palette : seaborn palette, optional
+    Colours of the ``hue`` levels.""",
+}
 register(
     {
         "plot_classes": """\
 classes : label or list of labels, optional
     Draw only these classes (default all); an unknown class is an error listing the
     valid ones.""",
-        "plot_col_wrap": """\
-col_wrap : int, optional
-    Panels per row (default: at most 4, balanced); not with ``row``.""",
-        "plot_size": """\
-height, aspect : float
-    Size of each panel (inches; width = height * aspect).""",
-        "plot_palette": """\
-palette : seaborn palette, optional
-    Colours of the ``hue`` levels.""",
+        **_LAYOUT,
+        "plot_layout": "\n".join(_LAYOUT.values()),
     }
 )
 #: Smallest font size of any text the plots write (points).

@@ -3,7 +3,6 @@ paper's Figure 3), one panel per rate and class; it draws :func:`cvframe.scores.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -13,17 +12,14 @@ import pandas as pd
 from .. import scores
 from .._core.docs import doc
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
-from ..tidy.curves import frame_args
+from ._facets import curve_table
 from ._style import (
     CONTEXT,
     check_single_panel_dims,
-    check_size,
     column_arg,
     context,
-    figure_level,
     finish,
     fold_palette,
-    given,
     hue_colors,
     n_values,
     select_classes,
@@ -77,9 +73,7 @@ def score_rates(
     col, row : str, optional
         Columns giving the panels; ``col="rate"`` puts FPR and TPR side by side. Default
         row: the class or model when there are several (both: one row per pair).
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<plot_layout>>
     logx : bool, default False
         The paper's log axis with '0' at the smallest score (Figure 3): the x data are the
         thresholds shifted so that the panel's smallest score sits just right of the
@@ -114,11 +108,8 @@ def score_rates(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['false positive rate', 'true positive rate']
     """
-    figure_level("score_rates", kwargs, "one panel per rate")
-    check_size(height, aspect)
-    args = frame_args(data, locals())
-    compute = functools.partial(scores.score_rates, **args)
-    sr = given(data, ("rate", "value", "threshold"), compute, "score_rates scores.score_rates")
+    columns, table = ("rate", "value", "threshold"), "scores.score_rates"
+    sr = curve_table("score_rates", data, locals(), columns, scores.score_rates, table, "per rate")
     sr = select_classes(sr, classes)
     sr = sr[np.isfinite(sr["threshold"].astype(float))]
     if logx:
