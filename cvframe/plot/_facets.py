@@ -1,5 +1,5 @@
 """The figure every curve plot shares: the checks and the table it starts with
-(:func:`curve_plot`), a FacetGrid of panels, one per class by default (:func:`facet_grid`), each
+(:func:`curve_table`), a FacetGrid of panels, one per class by default (:func:`facet_grid`), each
 drawn by its plot's panel function with its legend beside it (:func:`facet_curves`); and what
 the panels share (the keys of a curve, its colour, the fold and merged lines, the legend
 entries of the folds)."""
@@ -40,7 +40,6 @@ __all__ = [
     "Panel",
     "curve_colour",
     "curve_keys",
-    "curve_plot",
     "draw_curves",
     "facet_curves",
     "facet_grid",
@@ -82,25 +81,6 @@ Panel = Callable[
 ]
 
 
-def curve_plot(
-    name: str,
-    data: Any,
-    scope: dict[str, Any],
-    columns: tuple[str, ...],
-    compute: Callable[..., pd.DataFrame],
-    table: str,
-    draw: Panel,
-    axis_labels: tuple[str, str],
-) -> Any:
-    """The curve plot ``name`` (:func:`cvframe.plot.roc`, ``pr_curve``, ``calibration``) of
-    ``data``, its arguments the plot's ``locals()`` (``scope``): the figure-level checks, the
-    table it draws (``data`` when it has ``columns``, else ``compute(data, **frame columns)``,
-    which is ``cvframe.<table>``), and :func:`facet_curves` of it."""
-    pts = curve_table(name, data, scope, columns, compute, table)
-    line_kw = {"linewidth": 1.0, "alpha": 0.75} | scope["kwargs"]
-    return facet_curves(pts, scope, draw, axis_labels, line_kw)
-
-
 def curve_table(
     name: str,
     data: Any,
@@ -110,8 +90,10 @@ def curve_table(
     table: str,
     panels: str = "per class",
 ) -> pd.DataFrame:
-    """The checks a figure-level plot of a predictions frame starts with (no ``ax=``, the
-    panel size), and the table it draws (see :func:`curve_plot`)."""
+    """The checks a figure-level plot ``name`` of a predictions frame starts with (no
+    ``ax=``, the panel size), its arguments the plot's ``locals()`` (``scope``); and the table
+    it draws: ``data`` when it has ``columns``, else ``compute(data, **frame columns)``, which
+    is ``cvframe.<table>``."""
     figure_level(name, scope["kwargs"], f"one panel {panels}")
     check_size(scope["height"], scope["aspect"])
     kw = frame_args(data, scope)
@@ -153,16 +135,13 @@ def facet_grid(
 
 
 def facet_curves(
-    pts: pd.DataFrame,
-    scope: dict[str, Any],
-    draw: Panel,
-    axis_labels: tuple[str, str],
-    line_kw: dict[str, Any],
+    pts: pd.DataFrame, scope: dict[str, Any], draw: Panel, axis_labels: tuple[str, str]
 ) -> Any:
     """The figure of :func:`cvframe.plot.roc`, :func:`pr_curve` and :func:`calibration`: a
-    :func:`facet_grid` on the unit square, each panel drawn by ``draw`` with its legend
-    beside it."""
+    :func:`facet_grid` on the unit square, each panel drawn by ``draw`` (the fold curves with
+    the plot's ``kwargs``) with its legend beside it."""
     g, pts, hue, color_of = facet_grid(pts, scope, axis_labels)
+    line_kw = {"linewidth": 1.0, "alpha": 0.75} | scope["kwargs"]
     for (i, j, _k), part in g.facet_data():
         if not len(part):
             continue

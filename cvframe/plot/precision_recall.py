@@ -11,7 +11,7 @@ import pandas as pd
 from .. import metrics, scores
 from .._core.docs import doc
 from ..schema import FOLD
-from ._facets import curve_colour, curve_keys, curve_plot, draw_curves, fold_handles
+from ._facets import curve_colour, curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["pr_curve"]
 
@@ -103,4 +103,5 @@ def pr_curve(
     ['fold 0', 'fold 1', 'merged', 'share of positives']
     """
     table, columns = "scores.pr_curve", ("kind", *_PARTS)
-    return curve_plot("pr_curve", data, locals(), columns, scores.pr_curve, table, _pr_panel, _XY)
+    pts = curve_table("pr_curve", data, locals(), columns, scores.pr_curve, table)
+    return facet_curves(pts, locals(), _pr_panel, _XY)

@@ -13,7 +13,7 @@ import pandas as pd
 from .. import scores
 from .._core.docs import doc
 from ..schema import CLASS, FOLD
-from ._facets import curve_colour, curve_keys, curve_plot, draw_curves, fold_handles
+from ._facets import curve_colour, curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["calibration"]
 
@@ -140,4 +140,5 @@ def calibration(
         scores.calibration_curve, bins=bins, method="both", strategy=strategy
     )
     table = "scores.calibration_curve"
-    return curve_plot("calibration", data, locals(), columns, compute, table, _panel, axes)
+    pts = curve_table("calibration", data, locals(), columns, compute, table)
+    return facet_curves(pts, locals(), _panel, axes)

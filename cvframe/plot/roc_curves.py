@@ -14,7 +14,7 @@ import xarray as xr
 from .. import repeats, tidy
 from .._core.docs import doc
 from ..schema import FOLD
-from ._facets import curve_keys, curve_plot, draw_curves, fold_handles
+from ._facets import curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["roc"]
 
@@ -105,9 +105,8 @@ def roc(
     """
     # a roc_table (AUC in the legends) or a scores.roc frame (curves only) is drawn as it is
     columns, axes = ("kind", "fpr", "tpr"), ("false positive rate", "true positive rate")
-    return curve_plot(
-        "roc", data, locals(), columns, tidy.roc_table, "tidy.roc_table", _panel, axes
-    )
+    pts = curve_table("roc", data, locals(), columns, tidy.roc_table, "tidy.roc_table")
+    return facet_curves(pts, locals(), _panel, axes)
 
 
 def _panel(
