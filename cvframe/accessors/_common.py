@@ -17,8 +17,6 @@ from importlib import resources
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["STORE", "Lazy", "args", "documented", "lazy", "stored"]
-
 T = TypeVar("T", bound=type)
 
 #: The file of the stored docstrings, beside this module: ``{class: {method: [lines]}}`` (a

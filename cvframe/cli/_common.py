@@ -19,27 +19,6 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-__all__ = [
-    "HelpFormatter",
-    "Parser",
-    "Steps",
-    "UserError",
-    "csv_engine",
-    "first_line",
-    "integer",
-    "label",
-    "labels",
-    "listing",
-    "number",
-    "out_dir",
-    "progress",
-    "read_csv",
-    "read_frame",
-    "save_figure",
-    "translate",
-    "zero_division",
-]
-
 
 class UserError(Exception):
     """A problem with the user's input: reported in one line, exit code 2."""

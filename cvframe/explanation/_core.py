@@ -25,14 +25,6 @@ from ..errors import user_stacklevel
 from ..schema import CLASS, REPEAT
 from ..tidy import all_folds
 
-__all__ = [
-    "Explanation",
-    "as_cube",
-    "base_metric",
-    "explain",
-    "parse_reported",
-]
-
 #: The kinds of metric :func:`explain` and :func:`cvframe.reconcile` read: of the counts
 #: cube, or of the scores of a predictions frame.
 KINDS = ("count", "score")

@@ -27,8 +27,6 @@ from ..schema import CLASS, FOLD, REPEAT
 from ._core import KINDS, as_cube, check_metric, parse_reported, scored_frame
 from ._recipes import Counts, Recipe, Scores, evaluate
 
-__all__ = ["METRICS", "ORDER", "Recipe", "Reconciliation", "reconcile"]
-
 #: The metrics :func:`reconcile` knows: every count and score metric of the registry (a view
 #: of :data:`cvframe.metrics.REGISTRY`; ``"error"`` is 1 - accuracy, mlr's ``mmce``).
 METRICS = tuple(metrics.names(KINDS))

@@ -35,17 +35,6 @@ from ._style import (
     wrap,
 )
 
-__all__ = [
-    "MAX_FOLD_ENTRIES",
-    "Panel",
-    "curve_colour",
-    "curve_keys",
-    "draw_curves",
-    "facet_curves",
-    "facet_grid",
-    "fold_handles",
-]
-
 register(
     {
         "curve_facets": """\
