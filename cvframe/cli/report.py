@@ -30,13 +30,18 @@ from ._common import (
 
 __all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "add_report_options", "columns", "run"]
 
+#: The library arguments that name a column, and the help of their ``--<name>-col`` options.
+COLUMNS = {
+    "fold": "fold column",
+    "y_true": "true label column",
+    "y_pred": "predicted label column",
+    "repeat": "repeat column, used when present",
+    "score": "binary score column (multiclass: a score_<label> column per class)",
+}
+
 #: Library argument names and the options that set them.
 OPTIONS = {
-    "y_true": "--y-true-col",
-    "y_pred": "--y-pred-col",
-    "fold": "--fold-col",
-    "repeat": "--repeat-col",
-    "score": "--score-col",
+    **{name: f"--{name.replace('_', '-')}-col" for name in COLUMNS},
     "pos_label": "--pos-label",
     "labels": "--labels",
     "zero_division": "--zero-division",
@@ -55,13 +60,7 @@ FORMATS_IN = list(READER_FORMATS)
 
 def columns(args: argparse.Namespace) -> dict[str, str]:
     """The library arguments that name a column, and the columns the user gave."""
-    return {
-        "y_true": args.y_true_col,
-        "y_pred": args.y_pred_col,
-        "fold": args.fold_col,
-        "repeat": args.repeat_col,
-        "score": args.score_col,
-    }
+    return {name: getattr(args, f"{name}_col") for name in COLUMNS}
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -79,18 +78,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="PREDICTIONS",
         help="a .csv or .parquet file, one row per tested sample",
     )
-    p.add_argument("--fold-col", default="fold", metavar="COL", help="fold column")
-    p.add_argument("--y-true-col", default="y_true", metavar="COL", help="true label column")
-    p.add_argument("--y-pred-col", default="y_pred", metavar="COL", help="predicted label column")
-    p.add_argument(
-        "--repeat-col", default="repeat", metavar="COL", help="repeat column, used when present"
-    )
-    p.add_argument(
-        "--score-col",
-        default="score",
-        metavar="COL",
-        help="binary score column (multiclass: a score_<label> column per class)",
-    )
+    for name, text in COLUMNS.items():
+        p.add_argument(OPTIONS[name], default=name, metavar="COL", help=text)
     p.add_argument(
         "--model-col",
         default=None,
@@ -119,24 +108,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "in the file must be one of them (default: the labels in the file); with two "
         "labels, a one-vs-all report of both",
     )
-    p.add_argument(
-        "--zero-division",
-        default="0",
-        metavar="{warn,0,1,nan}",
-        help="value of undefined precision/recall (0 is the paper's)",
-    )
-    p.add_argument(
-        "--tolerance",
-        default="0.05",
-        metavar="X",
-        help="flag classes whose five F methods differ by more",
-    )
-    p.add_argument(
-        "--alpha",
-        default="0.01",
-        metavar="A",
-        help="false-alarm rate of the outlying-fold tests, in (0, 1)",
-    )
+    for flag, default, meta, text in (
+        ("--zero-division", "0", "{warn,0,1,nan}", "value of undefined precision/recall (0 is "
+         "the paper's)"),
+        ("--tolerance", "0.05", "X", "flag classes whose five F methods differ by more"),
+        ("--alpha", "0.01", "A", "false-alarm rate of the outlying-fold tests, in (0, 1)"),
+    ):  # fmt: skip
+        p.add_argument(flag, default=default, metavar=meta, help=text)
     p.add_argument("--format", default="text", choices=["text", "json", "html"], help="output")
     add_report_options(p, "report title (default: the file name)", "no plots in the HTML report")
     p.add_argument(
@@ -215,7 +193,7 @@ def _dims(args: argparse.Namespace, frame: Any) -> tuple[Any, list[str] | None]:
             f"--dims: {args.predictions!r} has no column {listing(missing)}; its columns "
             f"are {listing(cols)}."
         )
-    own = {args.fold_col, args.y_true_col, args.y_pred_col, args.repeat_col, args.score_col}
+    own = set(columns(args).values())
     taken = [d for d in given if d in own or str(d).startswith("score_")]
     if taken:
         raise UserError(
@@ -250,18 +228,13 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
         return _write(args, data, opts, steps)
     if data is not None:  # a tool's per-sample output, read into cvframe's own columns
         frame = data
-        args = argparse.Namespace(**vars(args))
-        args.fold_col, args.y_true_col, args.y_pred_col = "fold", "y_true", "y_pred"
-        args.repeat_col, args.score_col = "repeat", "score"
+        args = argparse.Namespace(**(vars(args) | {f"{c}_col": c for c in COLUMNS}))
         if args.pos_label is None and frame.attrs.get("pos_label") is not None:
             args.pos_label = str(frame.attrs["pos_label"])
     if multilabel_names(frame, args.y_true_col):  # <y_true>_<label>, <y_pred>_<label> columns
         return _multilabel(args, frame, opts, steps)
-    cols = {
-        "--fold-col": args.fold_col,
-        "--y-true-col": args.y_true_col,
-        "--y-pred-col": args.y_pred_col,
-    }
+    given = columns(args)
+    cols = {OPTIONS[c]: given[c] for c in ("fold", "y_true", "y_pred")}
     missing = [f"{opt} {col!r}" for opt, col in cols.items() if col not in frame.columns]
     if missing:
         raise UserError(

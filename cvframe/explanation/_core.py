@@ -21,6 +21,7 @@ import xarray as xr
 
 from .. import formulas, measure, metrics, multiclass, scores
 from .._core import checks as _checks
+from .._core.docs import doc
 from ..errors import user_stacklevel
 from ..schema import CLASS, REPEAT
 from ..tidy import all_folds
@@ -412,6 +413,7 @@ def _suffix(name: str) -> str:
     return ""
 
 
+@doc
 def explain(
     value: Any,
     data: Any,
@@ -478,8 +480,7 @@ def explain(
 
     References
     ----------
-    G. Forman and M. Scholz (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement. ACM SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .. import metrics
 from .._core import checks as _checks
+from .._core.docs import doc
 from ..schema import CLASS, FOLD, REPEAT
 from ._core import KINDS, as_cube, check_metric, parse_reported, scored_frame
 from ._recipes import Counts, Recipe, Scores, evaluate
@@ -172,6 +173,7 @@ def _part_name(kind: str, before: Recipe, after: Recipe, metric: str) -> str:
 # --- the function ----------------------------------------------------------------------------
 
 
+@doc
 def reconcile(
     a: Any,
     b: Any,
@@ -233,8 +235,7 @@ def reconcile(
 
     References
     ----------
-    G. Forman and M. Scholz (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement. ACM SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------

@@ -305,8 +305,7 @@ def cross_validate(
 
     References
     ----------
-    Forman, G. & Scholz, M. (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls
-    in Classifier Performance Measurement. SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------
