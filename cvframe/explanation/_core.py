@@ -320,16 +320,18 @@ def as_cube(data: Any, pos_label: Any) -> xr.Dataset:
 # --- the paragraph ---------------------------------------------------------------------------
 
 
-def _num(x: float, digits: int) -> str:
+def num(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals; "undefined" for NaN."""
     return f"{x:.{digits}f}" if math.isfinite(x) else "undefined"
 
 
-def _signed(x: float, digits: int) -> str:
+def signed(x: float, digits: int) -> str:
+    """``x`` with its sign and ``digits`` decimals (a true minus sign)."""
     return f"{x:+.{digits}f}".replace("-", "\u2212")
 
 
 def _one(row: pd.Series, digits: int) -> str:
-    return f"{row['name']} ({row['meaning']}, {_num(row['value'], max(digits + 1, 3))})"
+    return f"{row['name']} ({row['meaning']}, {num(row['value'], max(digits + 1, 3))})"
 
 
 def _check(entry: metrics.Metric) -> str:
@@ -346,7 +348,7 @@ def _check(entry: metrics.Metric) -> str:
 def _text(e: Explanation, percent: bool) -> str:
     value, digits, (lo, hi), reference = e.value, e.digits, e.interval, e.reference
     matches, cands = e.matches, e.candidates
-    head = f"{e.reported} (read as {_num(value, digits)})" if percent else e.reported
+    head = f"{e.reported} (read as {num(value, digits)})" if percent else e.reported
     ref = None
     if reference is not None:
         pick = matches if len(matches) else cands
@@ -367,7 +369,7 @@ def _text(e: Explanation, percent: bool) -> str:
             return "" if scored else " This is the recommended pooled aggregation."
         lead = f"The other method, {ref['name']}," if scored else f"The recommended {ref['name']}"
         d = max(digits, 3)
-        return f" {lead} is {_num(ref['value'], d)} ({_signed(ref['value'] - value, d)})."
+        return f" {lead} is {num(ref['value'], d)} ({signed(ref['value'] - value, d)})."
 
     if len(matches) == 1:
         best = matches.iloc[0]
@@ -382,7 +384,7 @@ def _text(e: Explanation, percent: bool) -> str:
             listed = ", ".join(shown_rows) + f" and {more} more"
         text = (
             f"{head} matches {len(matches)} aggregations within its rounding "
-            f"({_num(lo, digits + 1)} to {_num(hi, digits + 1)}): {listed}; with {digits} "
+            f"({num(lo, digits + 1)} to {num(hi, digits + 1)}): {listed}; with {digits} "
             f"digit{'' if digits == 1 else 's'} the reported number cannot tell them apart."
         )
         best = matches.iloc[0]
@@ -392,13 +394,13 @@ def _text(e: Explanation, percent: bool) -> str:
     finite = cands[np.isfinite(cands["value"].astype(float))]
     text = (
         f"{head} matches none of the {len(cands)} aggregations computed from these folds "
-        f"within its rounding ({_num(lo, digits + 1)} to {_num(hi, digits + 1)})"
+        f"within its rounding ({num(lo, digits + 1)} to {num(hi, digits + 1)})"
     )
     if len(finite):
         near = finite.iloc[0]
         text += (
             f"; the nearest is {_one(near, digits)}, "
-            f"{_signed(near['value'] - value, max(digits + 1, 3))}."
+            f"{signed(near['value'] - value, max(digits + 1, 3))}."
         )
     else:
         text += "."

@@ -25,7 +25,7 @@ from .. import metrics
 from .._core import checks as _checks
 from .._core.docs import doc
 from ..schema import CLASS, FOLD, REPEAT
-from ._core import KINDS, as_cube, check_metric, parse_reported, scored_frame
+from ._core import KINDS, as_cube, check_metric, num, parse_reported, scored_frame, signed
 from ._recipes import Counts, Recipe, Scores, evaluate
 
 #: The metrics :func:`reconcile` knows: every count and score metric of the registry (a view
@@ -386,14 +386,6 @@ def _tools(r: Recipe, metric: str) -> str:
     return metrics.REGISTRY[metric].tools.get(r.variant(metric), "")
 
 
-def _num(x: float, d: int) -> str:
-    return f"{x:.{d}f}" if math.isfinite(x) else "undefined"
-
-
-def _signed(x: float, d: int) -> str:
-    return f"{x:+.{d}f}".replace("-", "\u2212")
-
-
 #: Why a part is not zero, by the start of its name.
 _WHY = {
     "repeat": "One number takes the repeats another way (their mean, all their folds "
@@ -420,16 +412,16 @@ def _text(rec: Reconciliation, places: int, sizes: tuple[int, int] | None) -> st
     ):
         tools = _tools(r, rec.metric)
         if ok:
-            sentences.append(f"{s} is {name} ({_num(c, d)})" + (f", {tools}" if tools else ""))
+            sentences.append(f"{s} is {name} ({num(c, d)})" + (f", {tools}" if tools else ""))
         else:
             sentences.append(
-                f"{s} matches no recipe within its rounding; the nearest is {name} ({_num(c, d)})"
+                f"{s} matches no recipe within its rounding; the nearest is {name} ({num(c, d)})"
             )
     parts = rec.parts[rec.parts["value"].abs() >= 0.5 * 10.0**-d]
-    listed = ", ".join(f"{p['part']} {_signed(p['value'], d)}" for _, p in parts.iterrows())
+    listed = ", ".join(f"{p['part']} {signed(p['value'], d)}" for _, p in parts.iterrows())
     order = "repeat handling, undefined folds, fold weighting, then the aggregation"
     text = (
-        "; ".join(sentences) + f". The gap {_signed(rec.gap, d)} splits into "
+        "; ".join(sentences) + f". The gap {signed(rec.gap, d)} splits into "
         f"{listed or 'nothing: the numbers agree'} (changing one choice at a time from the "
         f"fold-averaged number: {order}; the parts add up to the gap)."
     )
