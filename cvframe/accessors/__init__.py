@@ -13,15 +13,10 @@ diagnostics, the score metrics or the comparisons. No ``__wrapped__``: ``help`` 
 ``inspect.signature`` show the method as it is called. The function API is the typed API; the
 accessor is sugar; ``tests/test_parity.py`` keeps the two in step.
 
-Each method's docstring is its function's, rendered for the method (without the ``ds``/``df``
-parameter, the parameters in the method's order) by ``python -m cvframe.accessors.generate``
-and stored in ``docstrings.json``; the classes get them when they are made
-(:func:`cvframe.accessors._common.documented`), and ``tests/test_accessors.py`` fails when a
-stored docstring is not what its function renders now.
-
-A name that only the other accessor (or its ``plot`` namespace) has raises an AttributeError
-that says which object has it and how to get there (``cvframe.accessors._hints``):
-``pred.cv.f_tp_fp()`` -> ``pred.cv.counts().cv.f_tp_fp()``, ``ds.cv.roc()`` -> ``df.cv.roc()``.
+The methods' docstrings are their functions', stored with the package
+(:mod:`cvframe.accessors._common`, written by ``python -m cvframe.accessors.generate``); a name
+that only the other accessor (or its ``plot`` namespace) has says where it lives
+(:mod:`cvframe.accessors._hints`): ``pred.cv.f_tp_fp()`` -> ``pred.cv.counts().cv.f_tp_fp()``.
 """
 
 from __future__ import annotations

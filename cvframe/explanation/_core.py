@@ -1,11 +1,5 @@
-"""The matching of one reported number: :func:`explain`, its parser and its tables.
-
-Computes every fold aggregation of a metric of :data:`cvframe.metrics.REGISTRY` (each of its
-variants, each class average, per repeat and over repeats, through :mod:`cvframe.measure`)
-and keeps those within the rounding of the reported number's digits; what each aggregation
-is and which tools report it come from the registry too (shared with
-:func:`cvframe.explain.reconcile`).
-"""
+"""The matching of one reported number: :func:`explain`, its parser and its tables (what each
+aggregation is and which tools report it, from the registry; shared with ``reconcile``)."""
 
 from __future__ import annotations
 

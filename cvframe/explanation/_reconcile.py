@@ -1,15 +1,5 @@
-"""Why do two reported numbers disagree? :func:`reconcile` names both and splits the gap.
-
-Each number is matched, within the rounding of its digits (the reading of :func:`explain`),
-to a *recipe*: an aggregation (pooled counts, the fold mean, F of the mean precision and
-recall; AUC_merge or AUC_avg), a fold weighting (every fold the same, or by its size), an
-undefined-fold policy (0, skipped, or 1) and a repeat handling (one repeat, the mean over
-repeats, or the folds of all repeats together). The gap is then split by changing one choice
-at a time, from the fold-averaged number towards the other, in a fixed order: repeat
-handling, undefined folds, fold weighting, then the aggregation itself (for AUC the
-fold-to-fold calibration shift). The parts telescope, so with the rounding of the reported
-numbers they add up to the whole gap.
-"""
+"""Why do two reported numbers disagree? :func:`reconcile` names both and splits the gap into
+additive parts, one choice of the recipe at a time (its docstring says how)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
-r"""The decision threshold chosen on the pooled out-of-fold scores:
-:class:`PooledThresholdClassifierCV`.
-
-scikit-learn's ``TunedThresholdClassifierCV`` scores every fold's curve over thresholds and
-averages the curves; this meta-estimator pools the out-of-fold scores of
-:func:`cvframe.cross_validate` and chooses the threshold that maximises the pooled metric
-(F_tp,fp by default), reports what the fold-averaged curve would choose, the choice of each
-fold and repeat with its spread, and the folds where a class is absent. The counts at every
-threshold come from :func:`cvframe.scores.metric_at_thresholds`, the metrics from
-:func:`cvframe.reduce.aggregate` (one path for every number).
-"""
+"""The decision threshold chosen on the pooled out-of-fold scores:
+:class:`PooledThresholdClassifierCV` (its docstring compares it with scikit-learn's
+``TunedThresholdClassifierCV``). The counts at every threshold come from
+:func:`cvframe.scores.metric_at_thresholds`, the metrics from :mod:`cvframe.measure`."""
 
 from __future__ import annotations
 
