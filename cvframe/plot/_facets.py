@@ -14,26 +14,7 @@ import pandas as pd
 from .._core.docs import register
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from ..tidy.curves import frame_args
-from ._style import (
-    CONTEXT,
-    beside_axes,
-    check_single_panel_dims,
-    check_size,
-    column_arg,
-    context,
-    default_col,
-    default_hue,
-    figure_level,
-    finish,
-    given,
-    grow_for_legends,
-    hue_colors,
-    n_values,
-    select_classes,
-    set_titles,
-    sns,
-    wrap,
-)
+from . import _style
 
 register(
     {
@@ -83,10 +64,11 @@ def curve_table(
     ``ax=``, the panel size), its arguments the plot's ``locals()`` (``scope``); and the table
     it draws: ``data`` when it has ``columns``, else ``compute(data, **frame columns)``, which
     is ``cvframe.<table>``."""
-    figure_level(name, scope["kwargs"], f"one panel {panels}")
-    check_size(scope["height"], scope["aspect"])
+    _style.figure_level(
+        name, scope["kwargs"], f"one panel {panels}", scope["height"], scope["aspect"]
+    )
     kw = frame_args(data, scope)
-    return given(data, columns, lambda d: compute(d, **kw), f"{name} {table}")
+    return _style.given(data, columns, lambda d: compute(d, **kw), f"{name} {table}")
 
 
 def facet_grid(
@@ -100,27 +82,27 @@ def facet_grid(
     labels and titles; also those rows, the ``hue`` column (default: the stacked dim with
     several values, else ``fallback(rows)``) and the colour of each ``hue`` level."""
     hue, col, row = scope["hue"], scope["col"], scope["row"]
-    pts = select_classes(pts, scope["classes"])
+    pts = _style.select_classes(pts, scope["classes"])
     for name, value in (("hue", hue), ("col", col), ("row", row)):
-        column_arg(name, value, pts)
-    hue = hue if hue is not None else default_hue(pts, fallback(pts))
+        _style.column_arg(name, value, pts)
+    hue = hue if hue is not None else _style.default_hue(pts, fallback(pts))
     if col is None and row is None:
-        col = default_col(pts, [hue])
-    check_single_panel_dims(pts, [hue, col, row], [*FRAME_DIMS, CLASS])
-    n_panels = n_values(pts, col) if col else 1
-    g = sns().FacetGrid(
+        col = _style.default_col(pts, [hue])
+    _style.check_single_panel_dims(pts, [hue, col, row], [*FRAME_DIMS, CLASS])
+    n_panels = _style.n_values(pts, col) if col else 1
+    g = _style.sns().FacetGrid(
         pts,
         col=col,
         row=row,
-        col_wrap=wrap(n_panels, scope["col_wrap"], row) if col else None,
+        col_wrap=_style.wrap(n_panels, scope["col_wrap"], row) if col else None,
         height=scope["height"],
         aspect=scope["aspect"],
         col_order=list(dict.fromkeys(pts[col])) if col else None,
         row_order=list(dict.fromkeys(pts[row])) if row else None,
     )
     g.set_axis_labels(*axis_labels)
-    set_titles(g, row, col, context(pts, [hue, col, row], (CLASS, *CONTEXT)))
-    return g, pts, hue, hue_colors(pts, hue, scope["palette"])
+    _style.set_titles(g, row, col, _style.context(pts, [hue, col, row], (CLASS, *_style.CONTEXT)))
+    return g, pts, hue, _style.hue_colors(pts, hue, scope["palette"])
 
 
 def facet_curves(
@@ -148,10 +130,10 @@ def facet_curves(
                 frameon=True,
                 framealpha=0.85,
                 handlelength=1.5,
-                **beside_axes(axis),
+                **_style.beside_axes(axis),
             )
-    grow_for_legends(g)
-    return finish(g)
+    _style.grow_for_legends(g)
+    return _style.finish(g)
 
 
 def curve_keys(data: pd.DataFrame) -> tuple[list[str], list[str]]:
@@ -199,7 +181,7 @@ def fold_handles(
                 out[str(level)] = Line2D([], [], color=color, linewidth=2.2)
         return out
     n_curves = folds.groupby(curve_keys(folds)[0], sort=False, dropna=False).ngroups
-    one_rep = n_values(folds, REPEAT) <= 1
+    one_rep = _style.n_values(folds, REPEAT) <= 1
     if hue == FOLD and n_curves <= MAX_FOLD_ENTRIES and one_rep:
         for f, part in folds.groupby(FOLD, sort=False):
             out[label(f"fold {f}", part)] = Line2D([], [], color=color_of.get(f, "0.6"), lw=1.2)

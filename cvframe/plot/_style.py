@@ -303,8 +303,9 @@ def check_size(height: Any, aspect: Any) -> None:
             _checks.real(name, value, 0.0, None, low_open=True, fix=fix)
 
 
-def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
-    """Refuse ``ax=`` on a figure-level plot with a clear error (it is no Axes-level call).
+def figure_level(name: str, kwargs: dict[str, Any], panels: str, height: Any, aspect: Any) -> None:
+    """The checks a figure-level plot starts with: the panel size (:func:`check_size`), and
+    no ``ax=`` (it is no Axes-level call).
 
     Figure-level plots return a seaborn FacetGrid and lay out their own panels, like
     ``relplot``/``catplot``; an ``ax`` passed through ``**kwargs`` would otherwise reach a
@@ -318,6 +319,7 @@ def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
             "g.savefig(path); the Axes-level plots that take ax= are confusion (one matrix), "
             "f_surface, fold_risk, differences and critical_difference."
         )
+    check_size(height, aspect)
 
 
 # --- layout -----------------------------------------------------------------------------------
