@@ -1,5 +1,6 @@
-"""What both accessors share: the one way a method hands its arguments to its function, the
-function modules loaded on first use, and the methods' docstrings, stored with the package.
+"""What both accessors share: their base (the object, the hint for a name the other one has),
+the one way a method hands its arguments to its function, the function modules loaded on first
+use, and the methods' docstrings, stored with the package.
 
 Each method's docstring is its function's, rendered for the method (the data parameter left
 out, the parameters in the method's order) by ``python -m cvframe.accessors.generate`` and
@@ -15,13 +16,29 @@ import json
 from functools import cache
 from importlib import resources
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ._hints import missing
 
 T = TypeVar("T", bound=type)
 
 #: The file of the stored docstrings, beside this module: ``{class: {method: [lines]}}`` (a
 #: docstring's lines one per line of the file, so that a change reads as a diff of its lines).
 STORE = "docstrings.json"
+
+
+class Accessor:
+    """``ds.cv`` / ``df.cv``: stateless, the object itself its only field."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+
+    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
+
+        def __getattr__(self, name: str) -> Any:  # ds.cv.roc says: df.cv.roc()
+            raise missing(self, name)
 
 
 def args(scope: dict[str, Any]) -> dict[str, Any]:

@@ -19,8 +19,8 @@ from .._core.types import (
     Metric,
     ZeroDivision,
 )
-from ._common import args, documented, lazy
-from ._hints import missing, plot_namespaces
+from ._common import Accessor, args, documented, lazy
+from ._hints import plot_namespaces
 
 if TYPE_CHECKING:
     from .. import multiclass, reduce
@@ -35,21 +35,13 @@ __all__ = ["CVDatasetAccessor"]
 
 @xr.register_dataset_accessor("cv")
 @documented
-class CVDatasetAccessor:
+class CVDatasetAccessor(Accessor):
     """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
 
     Every reducing method takes ``dim=`` (default ``"fold"``) and keeps every other dimension.
     """
 
-    __slots__ = ("_obj",)
-
-    def __init__(self, ds: xr.Dataset) -> None:
-        self._obj = ds
-
-    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
-
-        def __getattr__(self, name: str) -> Any:  # ds.cv.roc says: df.cv.roc()
-            raise missing(self, name)
+    __slots__ = ()
 
     # --- per fold (core) -------------------------------------------------------------------
     def precision(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:

@@ -10,8 +10,8 @@ import pandas as pd
 import xarray as xr
 
 from .._core.types import Dims, ZeroDivision
-from ._common import args, documented, lazy
-from ._hints import missing, plot_namespaces
+from ._common import Accessor, args, documented, lazy
+from ._hints import plot_namespaces
 
 if TYPE_CHECKING:
     from .. import reduce
@@ -24,22 +24,14 @@ __all__ = ["CVDataFrameAccessor"]
 
 @pd.api.extensions.register_dataframe_accessor("cv")
 @documented
-class CVDataFrameAccessor:
+class CVDataFrameAccessor(Accessor):
     """Cross-validation metrics of a predictions frame (one row per tested sample).
 
     Columns: ``fold``, optional ``repeat``, ``y_true``, ``y_pred`` and scores (``score`` for
     binary, ``score_<label>`` per class); every method takes the column names as arguments.
     """
 
-    __slots__ = ("_obj",)
-
-    def __init__(self, df: pd.DataFrame) -> None:
-        self._obj = df
-
-    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
-
-        def __getattr__(self, name: str) -> Any:  # pred.cv.counts().cv.f_tp_fp()
-            raise missing(self, name)
+    __slots__ = ()
 
     def counts(
         self,
