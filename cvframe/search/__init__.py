@@ -310,12 +310,8 @@ class PooledSearchCV(BaseSearchCV):
         _checks.integer("verbose", self.verbose, low=0)
         _checks.flag("return_train_score", self.return_train_score)
         err = self.error_score
-        if (
-            isinstance(err, str)
-            and err != "raise"
-            or isinstance(err, bool)
-            or not (isinstance(err, (str, int, float, np.number)))
-        ):
+        number = isinstance(err, (int, float, np.number)) and not isinstance(err, bool)
+        if not (number or isinstance(err, str) and err == "raise"):
             raise ValueError(
                 f"error_score={err!r} is not valid; pass 'raise' or a number such as np.nan "
                 "(the score of a candidate whose fit failed)."
