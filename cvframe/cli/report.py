@@ -242,12 +242,7 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
             f"are {listing(frame.columns)} (name yours with --fold-col, "
             "--y-true-col, --y-pred-col)."
         )
-    repeat = args.repeat_col if args.repeat_col in frame.columns else None
-    if args.repeat_col != "repeat" and repeat is None:
-        raise UserError(
-            f"{args.predictions!r} has no column --repeat-col "
-            f"{args.repeat_col!r}; its columns are {listing(frame.columns)}."
-        )
+    repeat = _repeat(args, frame)
     frame, dims = _dims(args, frame)
     truth = frame[args.y_true_col]
     pos_label = label(args.pos_label, truth)
@@ -279,17 +274,9 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
         frame = frame.drop(
             columns=[c for c in frame.columns if str(c).startswith("score_") and c not in keep]
         )
-    kwargs = dict(
-        opts,
-        scores=frame if has_scores else None,
-        y_true=args.y_true_col,
-        fold=args.fold_col,
-        repeat=repeat,
-        score=args.score_col,
-    )
     if data is not None:
         ds.attrs["source"] = f"{ds.attrs['source']} ({frame.attrs.get('source', 'cvframe')})"
-    return _write(args, ds, kwargs, steps)
+    return _write(args, ds, _kwargs(opts, args, frame if has_scores else None, repeat), steps)
 
 
 def _multilabel(args: argparse.Namespace, frame: Any, opts: dict[str, Any], steps: Steps) -> int:
@@ -302,23 +289,38 @@ def _multilabel(args: argparse.Namespace, frame: Any, opts: dict[str, Any], step
                 f"({args.y_true_col}_<label> columns): every label is reported one-vs-rest "
                 "(to report fewer labels, drop their columns)."
             )
-    repeat = args.repeat_col if args.repeat_col in frame.columns else None
-    if args.fold_col not in frame.columns or (args.repeat_col != "repeat" and repeat is None):
-        name = "--fold-col" if args.fold_col not in frame.columns else "--repeat-col"
+    if args.fold_col not in frame.columns:
         raise UserError(
-            f"{args.predictions!r} has no column {name} "
-            f"{args.fold_col if name == '--fold-col' else args.repeat_col!r}; its columns are "
+            f"{args.predictions!r} has no column --fold-col {args.fold_col!r}; its columns are "
             f"{listing(frame.columns)}."
         )
+    repeat = _repeat(args, frame)
     frame, dims = _dims(args, frame)
     steps.step("counting")
     cols = {"y_true": args.y_true_col, "y_pred": args.y_pred_col, "fold": args.fold_col}
     ds = frame.cv.counts(**cols, repeat=repeat, dims=dims)
     ds.attrs["source"] = os.path.basename(args.predictions)
     scored = any(str(c).startswith(f"{args.score_col}_") for c in frame.columns)
-    kwargs = dict(opts, scores=frame if scored else None, y_true=args.y_true_col)
-    kwargs.update(fold=args.fold_col, repeat=repeat, score=args.score_col)
-    return _write(args, ds, kwargs, steps)
+    return _write(args, ds, _kwargs(opts, args, frame if scored else None, repeat), steps)
+
+
+def _repeat(args: argparse.Namespace, frame: Any) -> str | None:
+    """The repeat column: ``--repeat-col`` when the file has it (its default may be absent)."""
+    repeat = args.repeat_col if args.repeat_col in frame.columns else None
+    if args.repeat_col != "repeat" and repeat is None:
+        raise UserError(
+            f"{args.predictions!r} has no column --repeat-col {args.repeat_col!r}; its columns "
+            f"are {listing(frame.columns)}."
+        )
+    return repeat
+
+
+def _kwargs(
+    opts: dict[str, Any], args: argparse.Namespace, scores: Any, repeat: str | None
+) -> dict[str, Any]:
+    """The report's arguments: the options, the frame with scores (or None) and its columns."""
+    cols = {"y_true": args.y_true_col, "fold": args.fold_col, "score": args.score_col}
+    return dict(opts, scores=scores, repeat=repeat, **cols)
 
 
 def _text_output(path: str, format_in: str | None) -> Any:
