@@ -25,22 +25,6 @@ from ..tidy import all_folds
 KINDS = ("count", "score")
 
 
-def base_metric(metric: Any, known: Any = None) -> Any:
-    """The registry metric a name stands for: any spelling :func:`cvframe.metrics.resolve`
-    takes (a scikit-learn scorer name, a pooled name, an alias); a name in ``known`` is
-    kept. Anything else is returned as is, for the caller's check.
-
-    >>> base_metric("f1"), base_metric("roc_auc"), base_metric("f_tp_fp"), base_metric("mmce")
-    ('f', 'auc', 'f', 'error')
-    """
-    if not isinstance(metric, str) or (known is not None and metric in known):
-        return metric
-    try:
-        return metrics.resolve(metric).metric
-    except ValueError:
-        return metric
-
-
 def check_metric(metric: Any) -> metrics.Metric:
     """The registry entry of ``metric``, which must be a count or a score metric."""
     return metrics.REGISTRY[metrics.resolve(metric, kinds=KINDS).metric]
@@ -228,7 +212,7 @@ def _count_rows(ds: xr.Dataset, metric: str, beta: float) -> tuple[list[dict[str
     entry = metrics.REGISTRY[metric]
     multi = ds.attrs.get("task") == "multiclass" and ds.sizes.get(CLASS, 1) > 1
     averaged = multi and entry.scope == "class"
-    flat = all_folds(ds) if _repeated(ds) else None
+    flat = all_folds(ds) if ds.sizes.get(REPEAT, 1) > 1 else None
     rows: list[dict[str, Any]] = []
     for variant in entry.variants:
         name, means = metrics.display(metric, variant), _meaning(entry, variant)
@@ -274,10 +258,6 @@ def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dic
             tools = entry.tools.get(variant) if average is None else None
             rows += _rows(name, _meaning(entry, variant), tools, value)
     return rows, None
-
-
-def _repeated(ds: xr.Dataset) -> bool:
-    return "repeat" in ds.dims and ds.sizes["repeat"] > 1
 
 
 def scored_frame(data: Any, metric: str) -> pd.DataFrame:
