@@ -166,7 +166,7 @@ def folds(
     elif hue == REPEAT and len(levels) > 1:
         shades = list(seaborn.color_palette("Greys", len(levels) + 3)[3:])
     elif len(levels) > 1:
-        shades = list(seaborn.color_palette("tab10" if len(levels) <= 10 else "husl", len(levels)))
+        shades = list(_style.fold_palette(len(levels)))
     else:
         shades = ["0.45"]
     metric_order = [*_PARTS, "F"]
