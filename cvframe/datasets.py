@@ -19,13 +19,19 @@ __all__ = ["NAMES", "basili_confusion", "load", "slides_confusion", "table1", "t
 
 
 def _paper_table(
-    negatives: list[int], positives: list[int], tp: list[int], fp: list[int]
+    negatives: list[int], positives: list[int], tp: list[int], fp: list[int], source: str
 ) -> xr.Dataset:
     neg, pos, tp_, fp_ = (np.asarray(a, dtype=np.int64) for a in (negatives, positives, tp, fp))
     ds = from_counts(
         {"tp": tp_, "fp": fp_, "fn": pos - tp_, "tn": neg - fp_}, task="binary", pos_label=1
     )
-    ds.attrs["stratified"] = "yes"
+    ds.attrs.update(stratified="yes", source=f"Forman & Scholz 2010, {source}")
+    return ds
+
+
+def _confusion(matrix: list[list[int]], labels: list[str], source: str) -> xr.Dataset:
+    ds = from_confusion(matrix, labels)
+    ds.attrs["source"] = source
     return ds
 
 
@@ -40,9 +46,7 @@ def table1() -> xr.Dataset:
     >>> table1().fold.values.tolist()
     [0, 1, 2, 3]
     """
-    ds = _paper_table([373, 372, 372, 372], [3, 4, 4, 4], [3, 4, 4, 3], [0, 1, 13, 5])
-    ds.attrs["source"] = "Forman & Scholz 2010, Table 1"
-    return ds
+    return _paper_table([373, 372, 372, 372], [3, 4, 4, 4], [3, 4, 4, 3], [0, 1, 13, 5], "Table 1")
 
 
 def table2() -> xr.Dataset:
@@ -55,9 +59,7 @@ def table2() -> xr.Dataset:
     >>> int(table2().tp.sel(fold=1).item() + table2().fp.sel(fold=1).item())
     0
     """
-    ds = _paper_table([372, 372, 372, 372], [4, 4, 4, 4], [2, 0, 4, 4], [0, 0, 0, 0])
-    ds.attrs["source"] = "Forman & Scholz 2010, Table 2"
-    return ds
+    return _paper_table([372, 372, 372, 372], [4, 4, 4, 4], [2, 0, 4, 4], [0, 0, 0, 0], "Table 2")
 
 
 def slides_confusion() -> xr.Dataset:
@@ -69,9 +71,8 @@ def slides_confusion() -> xr.Dataset:
     >>> int(slides_confusion().confusion.sum())
     200
     """
-    ds = from_confusion([[88, 10, 2], [14, 40, 6], [18, 10, 12]], ["A", "B", "C"])
-    ds.attrs["source"] = "evaluation-of-learning slides, multiclass averaging example"
-    return ds
+    source = "evaluation-of-learning slides, multiclass averaging example"
+    return _confusion([[88, 10, 2], [14, 40, 6], [18, 10, 12]], ["A", "B", "C"], source)
 
 
 def basili_confusion() -> xr.Dataset:
@@ -80,9 +81,8 @@ def basili_confusion() -> xr.Dataset:
     >>> int(basili_confusion().tp.sum())
     125
     """
-    ds = from_confusion([[38, 12, 0], [5, 43, 2], [6, 0, 44]], ["a", "b", "c"])
-    ds.attrs["source"] = "Basili & Filice, performance evaluation slides"
-    return ds
+    matrix = [[38, 12, 0], [5, 43, 2], [6, 0, 44]]
+    return _confusion(matrix, ["a", "b", "c"], "Basili & Filice, performance evaluation slides")
 
 
 NAMES = {

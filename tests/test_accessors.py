@@ -30,8 +30,9 @@ def test_every_accessor_method_has_the_functions_docstring(name):
 
 
 def test_accessors_hold_no_state_and_do_not_validate_on_init():
-    assert CVDatasetAccessor.__slots__ == ("_obj",)
-    assert CVDataFrameAccessor.__slots__ == ("_obj",)
+    for cls in (CVDatasetAccessor, CVDataFrameAccessor):  # the object is the only field
+        assert [s for c in cls.__mro__ for s in vars(c).get("__slots__", ())] == ["_obj"]
+        assert not hasattr(cls(xr.Dataset()), "__dict__")
     bad = xr.Dataset({"x": ("fold", [1, 2])})
     acc = bad.cv  # no error on access ...
     with pytest.raises(cvframe.CountsError, match="missing count variable"):

@@ -7,21 +7,16 @@ Importing this package (``import cvframe`` does) registers both: ``ds.cv``
 Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate nothing in
 ``__init__``. Each method has its own explicit signature (the data argument is the accessor's
 object, the other parameters keep the function's names and defaults) and is one call
-``module.func(self._obj, **args(locals()))``; a method over a module that ``import cvframe``
-does not load (the report, the diagnostics, the score metrics, the comparisons) imports it in
-its body. No ``__wrapped__``: ``help`` and ``inspect.signature`` show the method as it is
-called. The function API is the typed API; the accessor is sugar; ``tests/test_parity.py``
-keeps the two in step.
+``module.func(self._obj, **args(locals()))``; ``module`` is loaded on that first call
+(:class:`cvframe.accessors._common.Lazy`), so ``import cvframe`` loads none of the report, the
+diagnostics, the score metrics or the comparisons. No ``__wrapped__``: ``help`` and
+``inspect.signature`` show the method as it is called. The function API is the typed API; the
+accessor is sugar; ``tests/test_parity.py`` keeps the two in step.
 
-Each method's docstring is its function's, rendered for the method (without the ``ds``/``df``
-parameter, the parameters in the method's order) by ``python -m cvframe.accessors.generate``
-and stored in ``docstrings.json``; the classes get them when they are made
-(:func:`cvframe.accessors._common.documented`), and ``tests/test_accessors.py`` fails when a
-stored docstring is not what its function renders now.
-
-A name that only the other accessor (or its ``plot`` namespace) has raises an AttributeError
-that says which object has it and how to get there (``cvframe.accessors._hints``):
-``pred.cv.f_tp_fp()`` -> ``pred.cv.counts().cv.f_tp_fp()``, ``ds.cv.roc()`` -> ``df.cv.roc()``.
+The methods' docstrings are their functions', stored with the package
+(:mod:`cvframe.accessors._common`, written by ``python -m cvframe.accessors.generate``); a name
+that only the other accessor (or its ``plot`` namespace) has says where it lives
+(:mod:`cvframe.accessors._hints`): ``pred.cv.f_tp_fp()`` -> ``pred.cv.counts().cv.f_tp_fp()``.
 """
 
 from __future__ import annotations

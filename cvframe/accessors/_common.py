@@ -1,5 +1,6 @@
-"""What both accessors share: the one way a method hands its arguments to its function, and
-the methods' docstrings, stored with the package.
+"""What both accessors share: their base (the object, the hint for a name the other one has),
+the one way a method hands its arguments to its function, the function modules loaded on first
+use, and the methods' docstrings, stored with the package.
 
 Each method's docstring is its function's, rendered for the method (the data parameter left
 out, the parameters in the method's order) by ``python -m cvframe.accessors.generate`` and
@@ -10,13 +11,14 @@ with plain docstrings and no function module is imported for it.
 
 from __future__ import annotations
 
+import importlib
 import json
 from functools import cache
 from importlib import resources
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["STORE", "args", "documented", "stored"]
+from ._hints import missing
 
 T = TypeVar("T", bound=type)
 
@@ -25,17 +27,47 @@ T = TypeVar("T", bound=type)
 STORE = "docstrings.json"
 
 
+class Accessor:
+    """``ds.cv`` / ``df.cv``: stateless, the object itself its only field."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+
+    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
+
+        def __getattr__(self, name: str) -> Any:  # ds.cv.roc says: df.cv.roc()
+            raise missing(self, name)
+
+
 def args(scope: dict[str, Any]) -> dict[str, Any]:
-    """A method's arguments by name: its ``locals()`` without ``self`` and the module its
-    body imported for the call.
+    """A method's arguments by name: its ``locals()`` without ``self`` (and without a module a
+    method body may import for its call).
 
     Every method is one call, ``module.func(self._obj, **args(locals()))``: the method's
     parameters have the function's names (``tests/test_parity.py`` checks it), so each reaches
-    the function unchanged and no call lists the parameters a second time. A method over a
-    module that ``import cvframe`` does not load imports it first (``from .. import report``),
-    which puts that module among its locals: a module is never an argument, so it is left out.
+    the function unchanged and no call lists the parameters a second time.
     """
     return {k: v for k, v in scope.items() if k != "self" and not isinstance(v, ModuleType)}
+
+
+class Lazy:
+    """The module ``cvframe.<name>``, imported when an attribute is first asked of it: the
+    accessors' function modules, which ``import cvframe`` does not load."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(f"cvframe.{self._name}"), attr)
+
+
+def lazy(*names: str) -> tuple[Any, ...]:
+    """One :class:`Lazy` module per name."""
+    return tuple(Lazy(n) for n in names)
 
 
 @cache

@@ -17,8 +17,6 @@ import functools
 import inspect
 from typing import Any, NoReturn
 
-__all__ = ["fail", "link", "missing", "plot_namespaces"]
-
 #: class -> {a name only its twin has: the message}; filled by :func:`link`
 HINTS: dict[type, dict[str, str]] = {}
 

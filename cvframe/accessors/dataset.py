@@ -19,79 +19,58 @@ from .._core.types import (
     Metric,
     ZeroDivision,
 )
-from ._common import args, documented
-from ._hints import missing, plot_namespaces
+from ._common import Accessor, args, documented, lazy
+from ._hints import plot_namespaces
 
 if TYPE_CHECKING:
     from .. import multiclass, reduce
+else:
+    multiclass, reduce = lazy("multiclass", "reduce")
+bootstrap, comparison, diagnostics, intervals, repeats, report, scores = lazy(
+    "bootstrap", "comparison", "diagnostics", "intervals", "repeats", "report", "scores"
+)
 
 __all__ = ["CVDatasetAccessor"]
 
 
-# Each method imports its function's module when called: ``import cvframe`` loads none of
-# them (the reductions, the report, the diagnostics, the score metrics, the comparisons).
 @xr.register_dataset_accessor("cv")
 @documented
-class CVDatasetAccessor:
+class CVDatasetAccessor(Accessor):
     """Cross-validation metrics of a counts cube: ``ds.cv.f_tp_fp()``, ``ds.cv.macro()``, ...
 
     Every reducing method takes ``dim=`` (default ``"fold"``) and keeps every other dimension.
     """
 
-    __slots__ = ("_obj",)
-
-    def __init__(self, ds: xr.Dataset) -> None:
-        self._obj = ds
-
-    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
-
-        def __getattr__(self, name: str) -> Any:  # ds.cv.roc says: df.cv.roc()
-            raise missing(self, name)
+    __slots__ = ()
 
     # --- per fold (core) -------------------------------------------------------------------
     def precision(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        from .. import reduce
-
         return reduce.precision(self._obj, **args(locals()))
 
     def recall(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        from .. import reduce
-
         return reduce.recall(self._obj, **args(locals()))
 
     def f(self, beta: float = 1.0, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        from .. import reduce
-
         return reduce.f(self._obj, **args(locals()))
 
     def accuracy(
         self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.accuracy(self._obj, **args(locals()))
 
     def error_rate(
         self, how: How = None, dim: Dims = "fold", *, zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.error_rate(self._obj, **args(locals()))
 
     def specificity(self, *, zero_division: ZeroDivision = "warn") -> xr.DataArray:
-        from .. import reduce
-
         return reduce.specificity(self._obj, **args(locals()))
 
     def valid(self) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.valid(self._obj, **args(locals()))
 
     # --- fold aggregation (core) -----------------------------------------------------------
     def pooled(self, dim: Dims = "fold") -> xr.Dataset:
-        from .. import reduce
-
         return reduce.pooled(self._obj, **args(locals()))
 
     def aggregate(
@@ -104,15 +83,11 @@ class CVDatasetAccessor:
         skip_undefined: bool = False,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.aggregate(self._obj, **args(locals()))
 
     def f_tp_fp(
         self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.f_tp_fp(self._obj, **args(locals()))
 
     def f_avg(
@@ -123,8 +98,6 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.f_avg(self._obj, **args(locals()))
 
     def f_pr_re(
@@ -135,15 +108,11 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.f_pr_re(self._obj, **args(locals()))
 
     def f_methods(
         self, beta: float = 1.0, *, dim: Dims = "fold", zero_division: ZeroDivision = "warn"
     ) -> xr.Dataset:
-        from .. import reduce
-
         return reduce.f_methods(self._obj, **args(locals()))
 
     # --- class averages, multiclass and repeats ------------------------------------------
@@ -157,8 +126,6 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.macro(self._obj, **args(locals()))
 
     def micro(
@@ -170,8 +137,6 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.micro(self._obj, **args(locals()))
 
     def weighted(
@@ -183,8 +148,6 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.weighted(self._obj, **args(locals()))
 
     def kappa(
@@ -194,13 +157,9 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.kappa(self._obj, **args(locals()))
 
     def confusion(self, dim: Dims = "fold") -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.confusion(self._obj, **args(locals()))
 
     def summary(
@@ -213,8 +172,6 @@ class CVDatasetAccessor:
         interval: xr.Dataset | None = None,
         ci: float | None = None,
     ) -> xr.Dataset:
-        from .. import repeats
-
         return repeats.summary(self._obj, **args(locals()))
 
     # --- means of precision and recall, kappa's chance matrix --------------------------------
@@ -228,21 +185,15 @@ class CVDatasetAccessor:
         dim: Dims = "fold",
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.pr_mean(self._obj, **args(locals()))
 
     def kappa_expected(self, dim: Dims = "fold") -> xr.DataArray:
-        from .. import multiclass
-
         return multiclass.kappa_expected(self._obj, **args(locals()))
 
     # --- .632 bootstrap ----------------------------------------------------------------------
     def bootstrap_632(
         self, metric: str = "error", plus: bool = False, *, dim: Dims = "fold"
     ) -> xr.DataArray:
-        from .. import bootstrap
-
         return bootstrap.bootstrap_632(self._obj, **args(locals()))
 
     # --- cost-sensitive analysis --------------------------------------------------------------
@@ -254,8 +205,6 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.expected_cost(self._obj, **args(locals()))
 
     # --- diagnostics, report and plots -------------------------------------------------------
@@ -272,8 +221,6 @@ class CVDatasetAccessor:
         level: float = 0.95,
         fold_auc: xr.DataArray | None = None,
     ) -> pd.DataFrame:
-        from .. import diagnostics
-
         return diagnostics.anomalies(self._obj, **args(locals()))
 
     def report(
@@ -293,8 +240,6 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> str:
-        from .. import report
-
         return report.report(self._obj, **args(locals()))
 
     # --- paired comparison of models -----------------------------------------------------------
@@ -321,8 +266,6 @@ class CVDatasetAccessor:
         sample: str | None = "sample",
         alpha: float | None = None,
     ) -> xr.Dataset:
-        from .. import comparison
-
         return comparison.compare(self._obj, **args(locals()))
 
     # --- how sure: interval ---)
@@ -345,8 +288,6 @@ class CVDatasetAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        from .. import intervals
-
         return intervals.interval(self._obj, **args(locals()))
 
     # --- repeated CV: variance components ---
@@ -359,13 +300,9 @@ class CVDatasetAccessor:
         dim: str = "fold",
         dim_repeat: str = "repeat",
     ) -> xr.Dataset:
-        from .. import repeats
-
         return repeats.variance_components(self._obj, **args(locals()))
 
     def fold_composition(self, *, dim: str = "fold") -> xr.Dataset:
-        from .. import repeats
-
         return repeats.fold_composition(self._obj, **args(locals()))
 
     # --- multilabel ---
@@ -377,8 +314,6 @@ class CVDatasetAccessor:
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.f_samples(self._obj, **args(locals()))
 
     def jaccard(
@@ -389,8 +324,6 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.jaccard(self._obj, **args(locals()))
 
     def subset_accuracy(
@@ -400,8 +333,6 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.subset_accuracy(self._obj, **args(locals()))
 
     def hamming_loss(
@@ -411,8 +342,6 @@ class CVDatasetAccessor:
         *,
         zero_division: ZeroDivision = "warn",
     ) -> xr.DataArray:
-        from .. import reduce
-
         return reduce.hamming_loss(self._obj, **args(locals()))
 
     def multilabel_metrics(
@@ -423,8 +352,6 @@ class CVDatasetAccessor:
         beta: float = 1.0,
         zero_division: ZeroDivision = "warn",
     ) -> xr.Dataset:
-        from .. import reduce
-
         return reduce.multilabel_metrics(self._obj, **args(locals()))
 
     @property

@@ -10,35 +10,28 @@ import pandas as pd
 import xarray as xr
 
 from .._core.types import Dims, ZeroDivision
-from ._common import args, documented
-from ._hints import missing, plot_namespaces
+from ._common import Accessor, args, documented, lazy
+from ._hints import plot_namespaces
 
 if TYPE_CHECKING:
     from .. import reduce
+build, comparison, intervals, measure, scores = lazy(
+    "build", "comparison", "intervals", "measure", "scores"
+)
 
 __all__ = ["CVDataFrameAccessor"]
 
 
-# Each method imports its function's module when called: ``import cvframe`` loads none of
-# them (the cube's builders, the score metrics, the comparisons and intervals).
 @pd.api.extensions.register_dataframe_accessor("cv")
 @documented
-class CVDataFrameAccessor:
+class CVDataFrameAccessor(Accessor):
     """Cross-validation metrics of a predictions frame (one row per tested sample).
 
     Columns: ``fold``, optional ``repeat``, ``y_true``, ``y_pred`` and scores (``score`` for
     binary, ``score_<label>`` per class); every method takes the column names as arguments.
     """
 
-    __slots__ = ("_obj",)
-
-    def __init__(self, df: pd.DataFrame) -> None:
-        self._obj = df
-
-    if not TYPE_CHECKING:  # at run time only: a type checker still flags an unknown name
-
-        def __getattr__(self, name: str) -> Any:  # pred.cv.counts().cv.f_tp_fp()
-            raise missing(self, name)
+    __slots__ = ()
 
     def counts(
         self,
@@ -52,8 +45,6 @@ class CVDataFrameAccessor:
         sample_weight: str | None = None,
         dims: Sequence[str] | None = None,
     ) -> xr.Dataset:
-        from .. import build
-
         return build.counts_from_frame(self._obj, **args(locals()))
 
     # --- paired comparison of models -----------------------------------------------------------
@@ -80,8 +71,6 @@ class CVDataFrameAccessor:
         sample: str | None = "sample",
         alpha: float | None = None,
     ) -> xr.Dataset:
-        from .. import comparison
-
         return comparison.compare(self._obj, **args(locals()))
 
     # --- scores ------------------------------------------------------------------------------
@@ -98,8 +87,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.auc(self._obj, **args(locals()))
 
     def auc_methods(
@@ -114,8 +101,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        from .. import scores
-
         return scores.auc_methods(self._obj, **args(locals()))
 
     def average_precision(
@@ -131,8 +116,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.average_precision(self._obj, **args(locals()))
 
     def precision_at_k(
@@ -149,8 +132,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.precision_at_k(self._obj, **args(locals()))
 
     def r_precision(
@@ -166,8 +147,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.r_precision(self._obj, **args(locals()))
 
     def roc(
@@ -182,8 +161,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.roc(self._obj, **args(locals()))
 
     def score_rates(
@@ -197,8 +174,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.score_rates(self._obj, **args(locals()))
 
     # --- break-even point over thresholds ----------------------------------------------------
@@ -216,8 +191,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray | xr.Dataset:
-        from .. import scores
-
         return scores.break_even_point(self._obj, **args(locals()))
 
     # --- calibration: Brier score, its decomposition, log-loss ------------------------------
@@ -234,8 +207,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.brier(self._obj, **args(locals()))
 
     def brier_decomposition(
@@ -252,8 +223,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        from .. import scores
-
         return scores.brier_decomposition(self._obj, **args(locals()))
 
     def log_loss(
@@ -270,8 +239,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.DataArray:
-        from .. import scores
-
         return scores.log_loss(self._obj, **args(locals()))
 
     # --- cost-sensitive ROC -------------------------------------------------------------------
@@ -287,8 +254,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.roc_hull(self._obj, **args(locals()))
 
     def optimal_operating_point(
@@ -306,8 +271,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        from .. import scores
-
         return scores.optimal_operating_point(self._obj, **args(locals()))
 
     # --- how sure: interval ---)
@@ -330,8 +293,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> xr.Dataset:
-        from .. import intervals
-
         return intervals.interval(self._obj, **args(locals()))
 
     # --- thresholds and curves ---
@@ -350,8 +311,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.metric_at_thresholds(self._obj, **args(locals()))
 
     def pr_curve(
@@ -366,8 +325,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.pr_curve(self._obj, **args(locals()))
 
     def calibration_curve(
@@ -383,8 +340,6 @@ class CVDataFrameAccessor:
         repeat: str | None = "repeat",
         score: str = "score",
     ) -> pd.DataFrame:
-        from .. import scores
-
         return scores.calibration_curve(self._obj, **args(locals()))
 
     # --- multilabel ---
@@ -403,8 +358,6 @@ class CVDataFrameAccessor:
         sample_weight: str | None = None,
         dims: Sequence[str] | None = None,
     ) -> xr.Dataset:
-        from .. import measure
-
         return measure.multilabel_metrics_from_frame(self._obj, **args(locals()))
 
     # --- plots -------------------------------------------------------------------------------

@@ -21,10 +21,8 @@ import inspect
 import json
 import pathlib
 import re
-import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from .._core.docs import accessor_doc
@@ -66,10 +64,7 @@ def function_of(cls: type, name: str) -> Callable[..., Any]:
             cls, name, "its body must end with the one call "
             "`return module.func(self._obj, **args(locals()))`",
         )  # fmt: skip
-    owner = sys.modules[cls.__module__]
-    module = getattr(owner, call.func.value.id, None)
-    if not isinstance(module, ModuleType):  # imported in the method's body
-        module = importlib.import_module(f"cvframe.{call.func.value.id}")
+    module = importlib.import_module(f"cvframe.{call.func.value.id}")
     func = getattr(module, call.func.attr)
     if not inspect.isfunction(func):
         raise _refuse(cls, name, f"{module.__name__}.{call.func.attr} is not a function")

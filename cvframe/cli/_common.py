@@ -19,27 +19,6 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
-__all__ = [
-    "HelpFormatter",
-    "Parser",
-    "Steps",
-    "UserError",
-    "csv_engine",
-    "first_line",
-    "integer",
-    "label",
-    "labels",
-    "listing",
-    "number",
-    "out_dir",
-    "progress",
-    "read_csv",
-    "read_frame",
-    "save_figure",
-    "translate",
-    "zero_division",
-]
-
 
 class UserError(Exception):
     """A problem with the user's input: reported in one line, exit code 2."""
@@ -83,14 +62,10 @@ _CODE = re.compile(
 _NOT_AFTER = r"(?<![-\w.'\"])"  # an argument name, not part of a word, option or quoted value
 
 
-def _commas(items: str) -> str:
-    """``'a', 'b'`` (a Python list's inside) as ``a,b``."""
-    return ",".join(x.strip().strip("'\"") for x in items.split(",") if x.strip())
-
-
 def _as_list(option: str, m: re.Match[str]) -> str:
-    """A Python list's inside (``m``'s group 1) as ``--option a,b``."""
-    return f"{option} {_commas(m.group(1))}"
+    """A Python list's inside (``m``'s group 1: ``'a', 'b'``) as ``--option a,b``."""
+    items = (x.strip().strip("'\"") for x in m.group(1).split(",") if x.strip())
+    return f"{option} {','.join(items)}"
 
 
 def _strip_code(message: str) -> str:

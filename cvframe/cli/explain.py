@@ -10,17 +10,17 @@ from .. import metrics
 from ..readers import FORMATS as READER_FORMATS
 from ._common import UserError, integer, label, number
 
-__all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "pos_label_of", "read_data", "run"]
+__all__ = ["FORMATS_IN", "OPTIONS", "add_arguments", "add_parser", "read_arguments", "run"]
 
-#: Library argument names and the options that set them.
-OPTIONS = {
-    "value": "--reported",
+#: Library argument names and the options that set them (``explain``'s and ``reconcile``'s).
+SHARED = {
     "metric": "--metric",
     "pos_label": "--pos-label",
     "digits": "--digits",
     "beta": "--beta",
     "format": "--format-in",
 }
+OPTIONS = {"value": "--reported", **SHARED}
 
 #: The metrics ``--metric`` takes: the count and score metrics of the registry (any other
 #: name of one, a scikit-learn scorer name among them, is accepted too).
@@ -40,21 +40,31 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "AUC_avg/AUC_merge) from a tool's fold outputs, and say which ones the reported "
         "number matches within the rounding of its digits.",
     )
+    reported = {"required": True, "help": "the reported number, e.g. 0.873 or 87.3"}
+    add_arguments(p, reported, "", "reported decimal digits (default: those of --reported)")
+    p.set_defaults(func=run, options=OPTIONS)
+    return p
+
+
+def add_arguments(
+    p: argparse.ArgumentParser, reported: dict[str, Any], metric: str, digits: str
+) -> None:
+    """The arguments of ``explain`` and ``reconcile``: FILE, ``--reported`` (``reported``:
+    its keywords), ``--metric`` (``metric``: more of its help), ``--format-in``,
+    ``--pos-label``, ``--digits`` (``digits``: its help) and ``--beta``."""
     p.add_argument(
         "file",
         metavar="FILE",
         help="a tool's fold outputs (caret, WEKA, mlr3, tidymodels, scikit-learn CSV), a "
         "cvframe predictions file (.csv/.parquet) or a counts cube (.nc)",
     )
-    p.add_argument(
-        "--reported", required=True, metavar="X", help="the reported number, e.g. 0.873 or 87.3"
-    )
+    p.add_argument("--reported", metavar="X", **reported)
     p.add_argument(
         "--metric",
         default="f",
         metavar="M",
-        help=f"the metric: {', '.join(METRICS)}, or another name of one (a scikit-learn "
-        "scorer name: f1, roc_auc...)",
+        help=f"the metric: {', '.join(METRICS)}{metric}, or another name of one (a "
+        "scikit-learn scorer name: f1, roc_auc...)",
     )
     p.add_argument(
         "--format-in",
@@ -65,15 +75,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--pos-label", default=None, metavar="LABEL", help="positive class of a binary task"
     )
-    p.add_argument(
-        "--digits",
-        default=None,
-        metavar="D",
-        help="reported decimal digits (default: those of --reported)",
-    )
+    p.add_argument("--digits", default=None, metavar="D", help=digits)
     p.add_argument("--beta", default="1", metavar="B", help="beta of F-beta")
-    p.set_defaults(func=run, options=OPTIONS)
-    return p
+
+
+def read_arguments(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """FILE read, and the keyword arguments of ``explain`` and ``reconcile`` from the options
+    (``digits``, ``beta``, ``pos_label``), checked first."""
+    beta = number(args.beta, "--beta", 0.0)
+    digits = None if args.digits is None else integer(args.digits, "--digits", 0)
+    data = read_data(args.file, args.format_in)
+    return data, {"digits": digits, "beta": beta, "pos_label": pos_label_of(args.pos_label, data)}
 
 
 def read_data(path: str, format_in: str | None) -> Any:
@@ -107,16 +119,7 @@ def run(args: argparse.Namespace) -> int:
     """Handler of ``cvframe explain``."""
     from ..explanation import explain
 
-    beta = number(args.beta, "--beta", 0.0)
-    digits = None if args.digits is None else integer(args.digits, "--digits", 0)
-    data = read_data(args.file, args.format_in)
-    result = explain(
-        args.reported,
-        data,
-        args.metric,  # explain resolves scikit-learn's names (f1, roc_auc, ...)
-        digits=digits,
-        beta=beta,
-        pos_label=pos_label_of(args.pos_label, data),
-    )
-    print(result.text)
+    data, kwargs = read_arguments(args)
+    # explain resolves scikit-learn's names (f1, roc_auc, ...)
+    print(explain(args.reported, data, args.metric, **kwargs).text)
     return 0

@@ -30,13 +30,18 @@ from ._common import (
 
 __all__ = ["FORMATS_IN", "OPTIONS", "add_parser", "add_report_options", "columns", "run"]
 
+#: The library arguments that name a column, and the help of their ``--<name>-col`` options.
+COLUMNS = {
+    "fold": "fold column",
+    "y_true": "true label column",
+    "y_pred": "predicted label column",
+    "repeat": "repeat column, used when present",
+    "score": "binary score column (multiclass: a score_<label> column per class)",
+}
+
 #: Library argument names and the options that set them.
 OPTIONS = {
-    "y_true": "--y-true-col",
-    "y_pred": "--y-pred-col",
-    "fold": "--fold-col",
-    "repeat": "--repeat-col",
-    "score": "--score-col",
+    **{name: f"--{name.replace('_', '-')}-col" for name in COLUMNS},
     "pos_label": "--pos-label",
     "labels": "--labels",
     "zero_division": "--zero-division",
@@ -55,13 +60,7 @@ FORMATS_IN = list(READER_FORMATS)
 
 def columns(args: argparse.Namespace) -> dict[str, str]:
     """The library arguments that name a column, and the columns the user gave."""
-    return {
-        "y_true": args.y_true_col,
-        "y_pred": args.y_pred_col,
-        "fold": args.fold_col,
-        "repeat": args.repeat_col,
-        "score": args.score_col,
-    }
+    return {name: getattr(args, f"{name}_col") for name in COLUMNS}
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -79,18 +78,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         metavar="PREDICTIONS",
         help="a .csv or .parquet file, one row per tested sample",
     )
-    p.add_argument("--fold-col", default="fold", metavar="COL", help="fold column")
-    p.add_argument("--y-true-col", default="y_true", metavar="COL", help="true label column")
-    p.add_argument("--y-pred-col", default="y_pred", metavar="COL", help="predicted label column")
-    p.add_argument(
-        "--repeat-col", default="repeat", metavar="COL", help="repeat column, used when present"
-    )
-    p.add_argument(
-        "--score-col",
-        default="score",
-        metavar="COL",
-        help="binary score column (multiclass: a score_<label> column per class)",
-    )
+    for name, text in COLUMNS.items():
+        p.add_argument(OPTIONS[name], default=name, metavar="COL", help=text)
     p.add_argument(
         "--model-col",
         default=None,
@@ -119,24 +108,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "in the file must be one of them (default: the labels in the file); with two "
         "labels, a one-vs-all report of both",
     )
-    p.add_argument(
-        "--zero-division",
-        default="0",
-        metavar="{warn,0,1,nan}",
-        help="value of undefined precision/recall (0 is the paper's)",
-    )
-    p.add_argument(
-        "--tolerance",
-        default="0.05",
-        metavar="X",
-        help="flag classes whose five F methods differ by more",
-    )
-    p.add_argument(
-        "--alpha",
-        default="0.01",
-        metavar="A",
-        help="false-alarm rate of the outlying-fold tests, in (0, 1)",
-    )
+    for flag, default, meta, text in (
+        ("--zero-division", "0", "{warn,0,1,nan}", "value of undefined precision/recall (0 is "
+         "the paper's)"),
+        ("--tolerance", "0.05", "X", "flag classes whose five F methods differ by more"),
+        ("--alpha", "0.01", "A", "false-alarm rate of the outlying-fold tests, in (0, 1)"),
+    ):  # fmt: skip
+        p.add_argument(flag, default=default, metavar=meta, help=text)
     p.add_argument("--format", default="text", choices=["text", "json", "html"], help="output")
     add_report_options(p, "report title (default: the file name)", "no plots in the HTML report")
     p.add_argument(
@@ -215,7 +193,7 @@ def _dims(args: argparse.Namespace, frame: Any) -> tuple[Any, list[str] | None]:
             f"--dims: {args.predictions!r} has no column {listing(missing)}; its columns "
             f"are {listing(cols)}."
         )
-    own = {args.fold_col, args.y_true_col, args.y_pred_col, args.repeat_col, args.score_col}
+    own = set(columns(args).values())
     taken = [d for d in given if d in own or str(d).startswith("score_")]
     if taken:
         raise UserError(
@@ -250,18 +228,13 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
         return _write(args, data, opts, steps)
     if data is not None:  # a tool's per-sample output, read into cvframe's own columns
         frame = data
-        args = argparse.Namespace(**vars(args))
-        args.fold_col, args.y_true_col, args.y_pred_col = "fold", "y_true", "y_pred"
-        args.repeat_col, args.score_col = "repeat", "score"
+        args = argparse.Namespace(**(vars(args) | {f"{c}_col": c for c in COLUMNS}))
         if args.pos_label is None and frame.attrs.get("pos_label") is not None:
             args.pos_label = str(frame.attrs["pos_label"])
     if multilabel_names(frame, args.y_true_col):  # <y_true>_<label>, <y_pred>_<label> columns
         return _multilabel(args, frame, opts, steps)
-    cols = {
-        "--fold-col": args.fold_col,
-        "--y-true-col": args.y_true_col,
-        "--y-pred-col": args.y_pred_col,
-    }
+    given = columns(args)
+    cols = {OPTIONS[c]: given[c] for c in ("fold", "y_true", "y_pred")}
     missing = [f"{opt} {col!r}" for opt, col in cols.items() if col not in frame.columns]
     if missing:
         raise UserError(
@@ -269,12 +242,7 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
             f"are {listing(frame.columns)} (name yours with --fold-col, "
             "--y-true-col, --y-pred-col)."
         )
-    repeat = args.repeat_col if args.repeat_col in frame.columns else None
-    if args.repeat_col != "repeat" and repeat is None:
-        raise UserError(
-            f"{args.predictions!r} has no column --repeat-col "
-            f"{args.repeat_col!r}; its columns are {listing(frame.columns)}."
-        )
+    repeat = _repeat(args, frame)
     frame, dims = _dims(args, frame)
     truth = frame[args.y_true_col]
     pos_label = label(args.pos_label, truth)
@@ -306,17 +274,9 @@ def _run(args: argparse.Namespace, opts: dict[str, Any], steps: Steps) -> int:
         frame = frame.drop(
             columns=[c for c in frame.columns if str(c).startswith("score_") and c not in keep]
         )
-    kwargs = dict(
-        opts,
-        scores=frame if has_scores else None,
-        y_true=args.y_true_col,
-        fold=args.fold_col,
-        repeat=repeat,
-        score=args.score_col,
-    )
     if data is not None:
         ds.attrs["source"] = f"{ds.attrs['source']} ({frame.attrs.get('source', 'cvframe')})"
-    return _write(args, ds, kwargs, steps)
+    return _write(args, ds, _kwargs(opts, args, frame if has_scores else None, repeat), steps)
 
 
 def _multilabel(args: argparse.Namespace, frame: Any, opts: dict[str, Any], steps: Steps) -> int:
@@ -329,23 +289,38 @@ def _multilabel(args: argparse.Namespace, frame: Any, opts: dict[str, Any], step
                 f"({args.y_true_col}_<label> columns): every label is reported one-vs-rest "
                 "(to report fewer labels, drop their columns)."
             )
-    repeat = args.repeat_col if args.repeat_col in frame.columns else None
-    if args.fold_col not in frame.columns or (args.repeat_col != "repeat" and repeat is None):
-        name = "--fold-col" if args.fold_col not in frame.columns else "--repeat-col"
+    if args.fold_col not in frame.columns:
         raise UserError(
-            f"{args.predictions!r} has no column {name} "
-            f"{args.fold_col if name == '--fold-col' else args.repeat_col!r}; its columns are "
+            f"{args.predictions!r} has no column --fold-col {args.fold_col!r}; its columns are "
             f"{listing(frame.columns)}."
         )
+    repeat = _repeat(args, frame)
     frame, dims = _dims(args, frame)
     steps.step("counting")
     cols = {"y_true": args.y_true_col, "y_pred": args.y_pred_col, "fold": args.fold_col}
     ds = frame.cv.counts(**cols, repeat=repeat, dims=dims)
     ds.attrs["source"] = os.path.basename(args.predictions)
     scored = any(str(c).startswith(f"{args.score_col}_") for c in frame.columns)
-    kwargs = dict(opts, scores=frame if scored else None, y_true=args.y_true_col)
-    kwargs.update(fold=args.fold_col, repeat=repeat, score=args.score_col)
-    return _write(args, ds, kwargs, steps)
+    return _write(args, ds, _kwargs(opts, args, frame if scored else None, repeat), steps)
+
+
+def _repeat(args: argparse.Namespace, frame: Any) -> str | None:
+    """The repeat column: ``--repeat-col`` when the file has it (its default may be absent)."""
+    repeat = args.repeat_col if args.repeat_col in frame.columns else None
+    if args.repeat_col != "repeat" and repeat is None:
+        raise UserError(
+            f"{args.predictions!r} has no column --repeat-col {args.repeat_col!r}; its columns "
+            f"are {listing(frame.columns)}."
+        )
+    return repeat
+
+
+def _kwargs(
+    opts: dict[str, Any], args: argparse.Namespace, scores: Any, repeat: str | None
+) -> dict[str, Any]:
+    """The report's arguments: the options, the frame with scores (or None) and its columns."""
+    cols = {"y_true": args.y_true_col, "fold": args.fold_col, "score": args.score_col}
+    return dict(opts, scores=scores, repeat=repeat, **cols)
 
 
 def _text_output(path: str, format_in: str | None) -> Any:

@@ -1,11 +1,5 @@
-"""The matching of one reported number: :func:`explain`, its parser and its tables.
-
-Computes every fold aggregation of a metric of :data:`cvframe.metrics.REGISTRY` (each of its
-variants, each class average, per repeat and over repeats, through :mod:`cvframe.measure`)
-and keeps those within the rounding of the reported number's digits; what each aggregation
-is and which tools report it come from the registry too (shared with
-:func:`cvframe.explain.reconcile`).
-"""
+"""The matching of one reported number: :func:`explain`, its parser and its tables (what each
+aggregation is and which tools report it, from the registry; shared with ``reconcile``)."""
 
 from __future__ import annotations
 
@@ -21,37 +15,14 @@ import xarray as xr
 
 from .. import formulas, measure, metrics, multiclass, scores
 from .._core import checks as _checks
+from .._core.docs import doc
 from ..errors import user_stacklevel
 from ..schema import CLASS, REPEAT
 from ..tidy import all_folds
 
-__all__ = [
-    "Explanation",
-    "as_cube",
-    "base_metric",
-    "explain",
-    "parse_reported",
-]
-
 #: The kinds of metric :func:`explain` and :func:`cvframe.reconcile` read: of the counts
 #: cube, or of the scores of a predictions frame.
 KINDS = ("count", "score")
-
-
-def base_metric(metric: Any, known: Any = None) -> Any:
-    """The registry metric a name stands for: any spelling :func:`cvframe.metrics.resolve`
-    takes (a scikit-learn scorer name, a pooled name, an alias); a name in ``known`` is
-    kept. Anything else is returned as is, for the caller's check.
-
-    >>> base_metric("f1"), base_metric("roc_auc"), base_metric("f_tp_fp"), base_metric("mmce")
-    ('f', 'auc', 'f', 'error')
-    """
-    if not isinstance(metric, str) or (known is not None and metric in known):
-        return metric
-    try:
-        return metrics.resolve(metric).metric
-    except ValueError:
-        return metric
 
 
 def check_metric(metric: Any) -> metrics.Metric:
@@ -241,7 +212,7 @@ def _count_rows(ds: xr.Dataset, metric: str, beta: float) -> tuple[list[dict[str
     entry = metrics.REGISTRY[metric]
     multi = ds.attrs.get("task") == "multiclass" and ds.sizes.get(CLASS, 1) > 1
     averaged = multi and entry.scope == "class"
-    flat = all_folds(ds) if _repeated(ds) else None
+    flat = all_folds(ds) if ds.sizes.get(REPEAT, 1) > 1 else None
     rows: list[dict[str, Any]] = []
     for variant in entry.variants:
         name, means = metrics.display(metric, variant), _meaning(entry, variant)
@@ -289,10 +260,6 @@ def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dic
     return rows, None
 
 
-def _repeated(ds: xr.Dataset) -> bool:
-    return "repeat" in ds.dims and ds.sizes["repeat"] > 1
-
-
 def scored_frame(data: Any, metric: str) -> pd.DataFrame:
     """``data`` as the predictions frame a score metric reads (a cube has no scores)."""
     if not isinstance(data, pd.DataFrame):
@@ -327,16 +294,18 @@ def as_cube(data: Any, pos_label: Any) -> xr.Dataset:
 # --- the paragraph ---------------------------------------------------------------------------
 
 
-def _num(x: float, digits: int) -> str:
+def num(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals; "undefined" for NaN."""
     return f"{x:.{digits}f}" if math.isfinite(x) else "undefined"
 
 
-def _signed(x: float, digits: int) -> str:
+def signed(x: float, digits: int) -> str:
+    """``x`` with its sign and ``digits`` decimals (a true minus sign)."""
     return f"{x:+.{digits}f}".replace("-", "\u2212")
 
 
 def _one(row: pd.Series, digits: int) -> str:
-    return f"{row['name']} ({row['meaning']}, {_num(row['value'], max(digits + 1, 3))})"
+    return f"{row['name']} ({row['meaning']}, {num(row['value'], max(digits + 1, 3))})"
 
 
 def _check(entry: metrics.Metric) -> str:
@@ -353,7 +322,7 @@ def _check(entry: metrics.Metric) -> str:
 def _text(e: Explanation, percent: bool) -> str:
     value, digits, (lo, hi), reference = e.value, e.digits, e.interval, e.reference
     matches, cands = e.matches, e.candidates
-    head = f"{e.reported} (read as {_num(value, digits)})" if percent else e.reported
+    head = f"{e.reported} (read as {num(value, digits)})" if percent else e.reported
     ref = None
     if reference is not None:
         pick = matches if len(matches) else cands
@@ -374,7 +343,7 @@ def _text(e: Explanation, percent: bool) -> str:
             return "" if scored else " This is the recommended pooled aggregation."
         lead = f"The other method, {ref['name']}," if scored else f"The recommended {ref['name']}"
         d = max(digits, 3)
-        return f" {lead} is {_num(ref['value'], d)} ({_signed(ref['value'] - value, d)})."
+        return f" {lead} is {num(ref['value'], d)} ({signed(ref['value'] - value, d)})."
 
     if len(matches) == 1:
         best = matches.iloc[0]
@@ -389,7 +358,7 @@ def _text(e: Explanation, percent: bool) -> str:
             listed = ", ".join(shown_rows) + f" and {more} more"
         text = (
             f"{head} matches {len(matches)} aggregations within its rounding "
-            f"({_num(lo, digits + 1)} to {_num(hi, digits + 1)}): {listed}; with {digits} "
+            f"({num(lo, digits + 1)} to {num(hi, digits + 1)}): {listed}; with {digits} "
             f"digit{'' if digits == 1 else 's'} the reported number cannot tell them apart."
         )
         best = matches.iloc[0]
@@ -399,13 +368,13 @@ def _text(e: Explanation, percent: bool) -> str:
     finite = cands[np.isfinite(cands["value"].astype(float))]
     text = (
         f"{head} matches none of the {len(cands)} aggregations computed from these folds "
-        f"within its rounding ({_num(lo, digits + 1)} to {_num(hi, digits + 1)})"
+        f"within its rounding ({num(lo, digits + 1)} to {num(hi, digits + 1)})"
     )
     if len(finite):
         near = finite.iloc[0]
         text += (
             f"; the nearest is {_one(near, digits)}, "
-            f"{_signed(near['value'] - value, max(digits + 1, 3))}."
+            f"{signed(near['value'] - value, max(digits + 1, 3))}."
         )
     else:
         text += "."
@@ -420,6 +389,7 @@ def _suffix(name: str) -> str:
     return ""
 
 
+@doc
 def explain(
     value: Any,
     data: Any,
@@ -486,8 +456,7 @@ def explain(
 
     References
     ----------
-    G. Forman and M. Scholz (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement. ACM SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------

@@ -22,8 +22,6 @@ from .._core.labels.frame import parse
 from ..schema import CLASS, FOLD, REPEAT
 from ..tidy import all_folds
 
-__all__ = ["Counts", "Recipe", "Scores", "evaluate", "weighted"]
-
 
 @dataclass(frozen=True)
 class Recipe:

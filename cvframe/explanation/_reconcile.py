@@ -1,15 +1,5 @@
-"""Why do two reported numbers disagree? :func:`reconcile` names both and splits the gap.
-
-Each number is matched, within the rounding of its digits (the reading of :func:`explain`),
-to a *recipe*: an aggregation (pooled counts, the fold mean, F of the mean precision and
-recall; AUC_merge or AUC_avg), a fold weighting (every fold the same, or by its size), an
-undefined-fold policy (0, skipped, or 1) and a repeat handling (one repeat, the mean over
-repeats, or the folds of all repeats together). The gap is then split by changing one choice
-at a time, from the fold-averaged number towards the other, in a fixed order: repeat
-handling, undefined folds, fold weighting, then the aggregation itself (for AUC the
-fold-to-fold calibration shift). The parts telescope, so with the rounding of the reported
-numbers they add up to the whole gap.
-"""
+"""Why do two reported numbers disagree? :func:`reconcile` names both and splits the gap into
+additive parts, one choice of the recipe at a time (its docstring says how)."""
 
 from __future__ import annotations
 
@@ -23,11 +13,10 @@ import pandas as pd
 
 from .. import metrics
 from .._core import checks as _checks
+from .._core.docs import doc
 from ..schema import CLASS, FOLD, REPEAT
-from ._core import KINDS, as_cube, check_metric, parse_reported, scored_frame
+from ._core import KINDS, as_cube, check_metric, num, parse_reported, scored_frame, signed
 from ._recipes import Counts, Recipe, Scores, evaluate
-
-__all__ = ["METRICS", "ORDER", "Recipe", "Reconciliation", "reconcile"]
 
 #: The metrics :func:`reconcile` knows: every count and score metric of the registry (a view
 #: of :data:`cvframe.metrics.REGISTRY`; ``"error"`` is 1 - accuracy, mlr's ``mmce``).
@@ -174,6 +163,7 @@ def _part_name(kind: str, before: Recipe, after: Recipe, metric: str) -> str:
 # --- the function ----------------------------------------------------------------------------
 
 
+@doc
 def reconcile(
     a: Any,
     b: Any,
@@ -235,8 +225,7 @@ def reconcile(
 
     References
     ----------
-    G. Forman and M. Scholz (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls in
-    Classifier Performance Measurement. ACM SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------
@@ -387,14 +376,6 @@ def _tools(r: Recipe, metric: str) -> str:
     return metrics.REGISTRY[metric].tools.get(r.variant(metric), "")
 
 
-def _num(x: float, d: int) -> str:
-    return f"{x:.{d}f}" if math.isfinite(x) else "undefined"
-
-
-def _signed(x: float, d: int) -> str:
-    return f"{x:+.{d}f}".replace("-", "\u2212")
-
-
 #: Why a part is not zero, by the start of its name.
 _WHY = {
     "repeat": "One number takes the repeats another way (their mean, all their folds "
@@ -421,16 +402,16 @@ def _text(rec: Reconciliation, places: int, sizes: tuple[int, int] | None) -> st
     ):
         tools = _tools(r, rec.metric)
         if ok:
-            sentences.append(f"{s} is {name} ({_num(c, d)})" + (f", {tools}" if tools else ""))
+            sentences.append(f"{s} is {name} ({num(c, d)})" + (f", {tools}" if tools else ""))
         else:
             sentences.append(
-                f"{s} matches no recipe within its rounding; the nearest is {name} ({_num(c, d)})"
+                f"{s} matches no recipe within its rounding; the nearest is {name} ({num(c, d)})"
             )
     parts = rec.parts[rec.parts["value"].abs() >= 0.5 * 10.0**-d]
-    listed = ", ".join(f"{p['part']} {_signed(p['value'], d)}" for _, p in parts.iterrows())
+    listed = ", ".join(f"{p['part']} {signed(p['value'], d)}" for _, p in parts.iterrows())
     order = "repeat handling, undefined folds, fold weighting, then the aggregation"
     text = (
-        "; ".join(sentences) + f". The gap {_signed(rec.gap, d)} splits into "
+        "; ".join(sentences) + f". The gap {signed(rec.gap, d)} splits into "
         f"{listed or 'nothing: the numbers agree'} (changing one choice at a time from the "
         f"fold-averaged number: {order}; the parts add up to the gap)."
     )

@@ -22,21 +22,25 @@ from ..tidy.curves import in_memory
 
 GROUP = "group"
 
+_LAYOUT = {
+    "plot_col_wrap": """\
+col_wrap : int, optional
+    Panels per row (default: at most 4, balanced); not with ``row``.""",
+    "plot_size": """\
+height, aspect : float
+    Size of each panel (inches; width = height * aspect).""",
+    "plot_palette": """\
+palette : seaborn palette, optional
+    Colours of the ``hue`` levels.""",
+}
 register(
     {
         "plot_classes": """\
 classes : label or list of labels, optional
     Draw only these classes (default all); an unknown class is an error listing the
     valid ones.""",
-        "plot_col_wrap": """\
-col_wrap : int, optional
-    Panels per row (default: at most 4, balanced); not with ``row``.""",
-        "plot_size": """\
-height, aspect : float
-    Size of each panel (inches; width = height * aspect).""",
-        "plot_palette": """\
-palette : seaborn palette, optional
-    Colours of the ``hue`` levels.""",
+        **_LAYOUT,
+        "plot_layout": "\n".join(_LAYOUT.values()),
     }
 )
 #: Smallest font size of any text the plots write (points).
@@ -299,8 +303,9 @@ def check_size(height: Any, aspect: Any) -> None:
             _checks.real(name, value, 0.0, None, low_open=True, fix=fix)
 
 
-def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
-    """Refuse ``ax=`` on a figure-level plot with a clear error (it is no Axes-level call).
+def figure_level(name: str, kwargs: dict[str, Any], panels: str, height: Any, aspect: Any) -> None:
+    """The checks a figure-level plot starts with: the panel size (:func:`check_size`), and
+    no ``ax=`` (it is no Axes-level call).
 
     Figure-level plots return a seaborn FacetGrid and lay out their own panels, like
     ``relplot``/``catplot``; an ``ax`` passed through ``**kwargs`` would otherwise reach a
@@ -314,6 +319,7 @@ def figure_level(name: str, kwargs: dict[str, Any], panels: str) -> None:
             "g.savefig(path); the Axes-level plots that take ax= are confusion (one matrix), "
             "f_surface, fold_risk, differences and critical_difference."
         )
+    check_size(height, aspect)
 
 
 # --- layout -----------------------------------------------------------------------------------

@@ -18,25 +18,7 @@ from .._core.types import ZeroDivision
 from ..reduce import F_METHODS
 from ..schema import CLASS, FOLD, REPEAT
 from ..tidy import METHOD_LABELS
-from ._style import (
-    CONTEXT,
-    GROUP,
-    add_group,
-    check_single_panel_dims,
-    check_size,
-    column_arg,
-    context,
-    cube_of,
-    figure_level,
-    finish,
-    given,
-    group_dims,
-    method_palette,
-    select_classes,
-    set_titles,
-    sns,
-    wrap,
-)
+from . import _style
 
 __all__ = ["folds", "methods"]
 
@@ -55,7 +37,7 @@ def _facet_default(
 ) -> tuple[Any, Any]:
     """Default facets: ``inner`` (metric, ...) on columns and the user-dim cell on rows; a
     user dim asked on columns puts ``inner`` on rows."""
-    group = (groups[0] if len(groups) == 1 else GROUP) if groups else None
+    group = (groups[0] if len(groups) == 1 else _style.GROUP) if groups else None
     if col is None and row is None:
         return inner, (None if col_wrap is not None else group)
     if col is None:
@@ -72,7 +54,7 @@ def _fold_frames(
     is computed (a fold table frame without metric columns is read as counts)."""
     kw = {"beta": beta, "zero_division": zero_division}
     points = (FOLD, CLASS, *_PARTS, "f")
-    pf = given(data, points, lambda d: tidy.fold_table(cube_of(d, "folds"), **kw))
+    pf = _style.given(data, points, lambda d: tidy.fold_table(_style.cube_of(d, "folds"), **kw))
     if methods is not None and not isinstance(methods, pd.DataFrame):
         raise TypeError(
             f"methods must be a tidy.fold_aggregates or tidy.methods_table frame, got "
@@ -81,7 +63,9 @@ def _fold_frames(
     source = data if isinstance(data, xr.Dataset) else pf  # a frame: its counts
     lines = ("metric", "line", "value")
     aggregate = tidy.fold_aggregates
-    return pf, given(methods, lines, lambda m: aggregate(cube_of(source, "folds"), methods=m, **kw))
+    return pf, _style.given(
+        methods, lines, lambda m: aggregate(_style.cube_of(source, "folds"), methods=m, **kw)
+    )
 
 
 @doc
@@ -148,32 +132,31 @@ def folds(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['precision', 'recall', 'F']
     """
-    figure_level("folds", kwargs, "one panel per metric")
-    check_size(height, aspect)
-    seaborn = sns()
+    _style.figure_level("folds", kwargs, "one panel per metric", height, aspect)
+    seaborn = _style.sns()
     pf, agg = _fold_frames(data, methods, beta, zero_division)
-    pf, agg = select_classes(pf, classes), select_classes(agg, classes)
+    pf, agg = _style.select_classes(pf, classes), _style.select_classes(agg, classes)
     dims = list(pf.columns[: list(pf.columns).index(CLASS) + 1])
-    groups = group_dims(dims)
+    groups = _style.group_dims(dims)
     pf = pf.rename(columns={"f": "F"})
     classes_ = _str_classes(agg)
     pf[CLASS] = pf[CLASS].astype(str)
     long = pf.melt(id_vars=dims, value_vars=[*_PARTS, "F"], var_name="metric", value_name="value")
     if len(groups) > 1:
-        add_group(long, groups)
-        add_group(agg, groups)
-    extra = ["metric", GROUP] if len(groups) > 1 else ["metric"]
+        _style.add_group(long, groups)
+        _style.add_group(agg, groups)
+    extra = ["metric", _style.GROUP] if len(groups) > 1 else ["metric"]
     for name, value in (("col", col), ("row", row)):
-        column_arg(name, value, long, extra)
-    column_arg("hue", hue, long, [REPEAT])
+        _style.column_arg(name, value, long, extra)
+    _style.column_arg("hue", hue, long, [REPEAT])
     col, row = _facet_default(col, row, col_wrap, groups, "metric")
-    used = [col, row] + ([*groups] if GROUP in (col, row) else [])
-    check_single_panel_dims(long, used, [str(d) for d in groups])
+    used = [col, row] + ([*groups] if _style.GROUP in (col, row) else [])
+    _style.check_single_panel_dims(long, used, [str(d) for d in groups])
 
     line_names = list(tidy.LINES)
     # pooling (precision/recall pooled, F_tp,fp) and averaging (mean of folds, F_avg) keep
     # one colour and marker each across the panels
-    pal = method_palette()
+    pal = _style.method_palette()
     colors = dict(pal, pooled=pal["F_tp,fp"], **{"mean of folds": pal["F_avg"]})
     markers = dict(zip(line_names, ["D", "o", "D", "o", "s", "v", "^"], strict=True))
     xpos = {c: i for i, c in enumerate(classes_)}
@@ -183,7 +166,7 @@ def folds(
     elif hue == REPEAT and len(levels) > 1:
         shades = list(seaborn.color_palette("Greys", len(levels) + 3)[3:])
     elif len(levels) > 1:
-        shades = list(seaborn.color_palette("tab10" if len(levels) <= 10 else "husl", len(levels)))
+        shades = list(_style.fold_palette(len(levels)))
     else:
         shades = ["0.45"]
     metric_order = [*_PARTS, "F"]
@@ -192,7 +175,7 @@ def folds(
         long,
         col=col,
         row=row,
-        col_wrap=wrap(n_cols, col_wrap, row) if col else None,
+        col_wrap=_style.wrap(n_cols, col_wrap, row) if col else None,
         col_order=metric_order if col == "metric" else None,
         row_order=metric_order if row == "metric" else None,
         height=height,
@@ -243,10 +226,12 @@ def folds(
         if len(classes_) > 8:
             ax.tick_params(axis="x", labelsize=9, labelrotation=90)
     g.set_ylabels("value")
-    ctx = context(long, used, CONTEXT)
-    set_titles(g, row, col, ctx, names={"metric": "", GROUP: "", **{d: str(d) for d in groups}})
+    ctx = _style.context(long, used, _style.CONTEXT)
+    _style.set_titles(
+        g, row, col, ctx, names={"metric": "", _style.GROUP: "", **{d: str(d) for d in groups}}
+    )
     _folds_legend(g, colors, markers, hue, dict(zip(levels, shades, strict=False)))
-    return finish(g)
+    return _style.finish(g)
 
 
 def _folds_legend(
@@ -331,32 +316,33 @@ def methods(
     >>> g.ax.get_ylabel()
     'F'
     """
-    figure_level("methods", kwargs, "one panel per cell of the other dims")
-    check_size(height, aspect)
-    seaborn = sns()
-    mt = given(
+    _style.figure_level("methods", kwargs, "one panel per cell of the other dims", height, aspect)
+    seaborn = _style.sns()
+    mt = _style.given(
         data,
         F_METHODS,
-        lambda d: tidy.methods_table(cube_of(d, "methods"), beta=beta, zero_division=zero_division),
+        lambda d: tidy.methods_table(
+            _style.cube_of(d, "methods"), beta=beta, zero_division=zero_division
+        ),
     )
-    mt = select_classes(mt, classes)
+    mt = _style.select_classes(mt, classes)
     dims = list(mt.columns[: list(mt.columns).index(CLASS) + 1])
     classes_ = _str_classes(mt)
     long = mt.melt(id_vars=dims, value_vars=list(F_METHODS), var_name="method", value_name="F")
     long["method"] = long["method"].map(METHOD_LABELS)
-    groups = group_dims(dims)
+    groups = _style.group_dims(dims)
     if len(groups) > 1:
-        add_group(long, groups)
+        _style.add_group(long, groups)
     for name, value in (("x", x), ("hue", hue), ("col", col), ("row", row)):
-        column_arg(name, value, long)
-    group = (str(groups[0]) if len(groups) == 1 else GROUP) if groups else None
+        _style.column_arg(name, value, long)
+    group = (str(groups[0]) if len(groups) == 1 else _style.GROUP) if groups else None
     if col is None and row is None:
         if group is not None and group not in (x, hue):
             col = group
         elif "method" not in (x, hue):
             col = "method"
-    used = [x, hue, col, row] + (list(groups) if GROUP in (x, hue, col, row) else [])
-    check_single_panel_dims(long, used, [str(d) for d in groups])
+    used = [x, hue, col, row] + (list(groups) if _style.GROUP in (x, hue, col, row) else [])
+    _style.check_single_panel_dims(long, used, [str(d) for d in groups])
     if "method" not in used:
         raise ValueError(
             "the five methods need a place: pass x, hue, col or row = 'method' (or filter "
@@ -366,7 +352,7 @@ def methods(
     n_col = long[col].nunique() if col else 1
     order: dict[Any, list[str]] = {CLASS: classes_, "method": list(METHOD_LABELS.values())}
     if palette is None and hue == "method":
-        palette = method_palette()
+        palette = _style.method_palette()
     kw: dict[str, Any] = {
         "kind": "point",
         "dodge": 0.55 if hue is not None else False,
@@ -391,7 +377,7 @@ def methods(
         row=row,
         col_order=order.get(col),
         row_order=order.get(row),
-        col_wrap=wrap(n_col, col_wrap, row) if col else None,
+        col_wrap=_style.wrap(n_col, col_wrap, row) if col else None,
         errorbar=errorbar if has_rep else None,
         palette=palette if hue is not None else None,
         height=height,
@@ -403,11 +389,11 @@ def methods(
         axis.grid(axis="y", alpha=0.3)
         if x == CLASS and len(classes_) > 8:
             axis.tick_params(axis="x", labelrotation=90)
-    ctx = context(long, used, CONTEXT)
-    set_titles(g, row, col, ctx, names={GROUP: "", "method": ""})
+    ctx = _style.context(long, used, _style.CONTEXT)
+    _style.set_titles(g, row, col, ctx, names={_style.GROUP: "", "method": ""})
     if g.legend is not None:
         g.legend.set_title(
             str(hue)
             + (f"\n(bars: {errorbar} over\n{long[REPEAT].nunique()} repeats)" if has_rep else "")
         )
-    return finish(g)
+    return _style.finish(g)

@@ -12,23 +12,7 @@ import pandas as pd
 from .. import tidy
 from .._core.docs import doc
 from ..schema import PRED, TRUE
-from ._style import (
-    GROUP,
-    cell_labels,
-    check_single_panel_dims,
-    check_size,
-    column_arg,
-    cube_of,
-    finish,
-    fit_cells,
-    given,
-    group_dims,
-    new_axes,
-    select_classes,
-    set_titles,
-    sns,
-    wrap,
-)
+from . import _style
 
 __all__ = ["confusion"]
 
@@ -109,18 +93,18 @@ def confusion(
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('predicted', 'true')
     """
-    seaborn = sns()
+    seaborn = _style.sns()
     normalize = "true" if percent and normalize is None else normalize
-    table = given(
+    table = _style.given(
         data,
         (TRUE, PRED, "value"),
-        lambda d: tidy.confusion_table(cube_of(d, "confusion"), normalize=normalize),
+        lambda d: tidy.confusion_table(_style.cube_of(d, "confusion"), normalize=normalize),
     )
-    check_size(height, aspect)
+    _style.check_size(height, aspect)
     if classes is not None:
-        table = select_classes(table, classes, column=TRUE)
+        table = _style.select_classes(table, classes, column=TRUE)
         table = table[table[PRED].isin(set(table[TRUE]))].reset_index(drop=True)
-    groups = group_dims([c for c in table.columns if c not in ("value", TRUE, PRED)])
+    groups = _style.group_dims([c for c in table.columns if c not in ("value", TRUE, PRED)])
     n = table[TRUE].nunique()
     annot = n <= 12 if annot is None else annot
     fmt = ".2f" if normalize else ".0f"
@@ -140,7 +124,7 @@ def confusion(
         own = annot and "fmt" not in kwargs
         kw = {
             "cmap": cmap,
-            "annot": cell_labels(mat.to_numpy(float), normalize, percent) if own else annot,
+            "annot": _style.cell_labels(mat.to_numpy(float), normalize, percent) if own else annot,
             "fmt": "" if own else fmt,
             "square": True,
             "cbar_kws": {"label": label, "shrink": 0.8},
@@ -166,31 +150,33 @@ def confusion(
     if len(cells) <= 1:
         if ax is None:
             width = side * aspect if aspect is not None else 1.6 + 0.45 * n + 1.5
-            ax = new_axes((width, side))
+            ax = _style.new_axes((width, side))
         draw(table, ax, cells[0] if cells else "")
-        return fit_cells(finish(ax), n, percent)
+        return _style.fit_cells(_style.finish(ax), n, percent)
     if ax is not None:
         raise ValueError(
             f"ax= takes one confusion matrix but the data has {len(cells)} ({cells[:4]}); "
             f"select one first (e.g. ds.sel({groups[0]}=...)) or leave ax=None for a grid "
             "with one panel per cell (col=)."
         )
-    column_arg("col", col, table, [GROUP])
-    col = col or (str(groups[0]) if len(groups) == 1 else GROUP)
-    if col == GROUP:
-        table[GROUP] = [", ".join(map(str, v)) for v in table[groups].itertuples(index=False)]
-    check_single_panel_dims(
-        table, [col, *(groups if col == GROUP else [])], [str(d) for d in groups]
+    _style.column_arg("col", col, table, [_style.GROUP])
+    col = col or (str(groups[0]) if len(groups) == 1 else _style.GROUP)
+    if col == _style.GROUP:
+        table[_style.GROUP] = [
+            ", ".join(map(str, v)) for v in table[groups].itertuples(index=False)
+        ]
+    _style.check_single_panel_dims(
+        table, [col, *(groups if col == _style.GROUP else [])], [str(d) for d in groups]
     )
     panels = list(dict.fromkeys(table[col]))
     g = seaborn.FacetGrid(
         pd.DataFrame({col: panels}),
         col=col,
-        col_wrap=wrap(len(panels), col_wrap, None) or len(panels),
+        col_wrap=_style.wrap(len(panels), col_wrap, None) or len(panels),
         height=side,
         aspect=1.25 if aspect is None else aspect,
     )
     for value, axis in g.axes_dict.items():
         draw(table[table[col] == value], axis)
-    set_titles(g, None, col, "", names={GROUP: ""})
-    return fit_cells(finish(g), n, percent)
+    _style.set_titles(g, None, col, "", names={_style.GROUP: ""})
+    return _style.fit_cells(_style.finish(g), n, percent)

@@ -14,26 +14,9 @@ import pandas as pd
 
 from .. import tidy
 from .._core.docs import doc
-from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
-from ..tidy.curves import frame_args
-from ._style import (
-    CONTEXT,
-    check_single_panel_dims,
-    check_size,
-    column_arg,
-    context,
-    default_col,
-    default_hue,
-    figure_level,
-    finish,
-    given,
-    hue_colors,
-    n_values,
-    select_classes,
-    set_titles,
-    sns,
-    wrap,
-)
+from ..schema import FOLD, REPEAT
+from ._facets import curve_keys, curve_table, facet_grid
+from ._style import finish, n_values
 
 __all__ = ["cost_roc"]
 
@@ -95,25 +78,13 @@ def cost_roc(
     col, row : str, optional
         Columns giving the panels: default one column per class, or per model when there
         is one class and ``hue`` is not the model.
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<plot_layout>>
     <<frame_columns>>
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` of the ROC curves (e.g. ``alpha``,
         ``linewidth``).
 
-    Returns
-    -------
-    seaborn.FacetGrid
-
-    Raises
-    ------
-    TypeError
-        ``ax=``: the plot is figure-level (reach the panels through ``g.axes``).
-    ValueError
-        ``classes`` not among the frame's classes; ``hue``/``col``/``row`` not a column;
-        several models that neither ``hue``, ``col`` nor ``row`` separate.
+    <<curve_raises>>
 
     References
     ----------
@@ -130,42 +101,26 @@ def cost_roc(
     'false positive rate'
     >>> g = df.cv.plot.cost_roc(cost_fp=5, method="fold", height=3)
     """
-    figure_level("cost_roc", kwargs, "one panel per class")
-    check_size(height, aspect)
-    costs = {"cost_fp": cost_fp, "cost_fn": cost_fn, "prevalence": prevalence, "method": method}
-    kw = {**costs, **frame_args(df, locals())}
-    compute = functools.partial(tidy.cost_roc_table, **kw)
-    table = given(df, ("part", "fpr", "tpr"), compute, "cost_roc tidy.cost_roc_table")
-    table = select_classes(table, classes)
-    for name, value in (("hue", hue), ("col", col), ("row", row)):
-        column_arg(name, value, table)
-    if hue is None:
-        several = FOLD if n_values(table, FOLD) else REPEAT if n_values(table, REPEAT) > 1 else None
-        hue = default_hue(table, several)
-    if col is None and row is None:
-        col = default_col(table, [hue])
-    check_single_panel_dims(table, [hue, col, row], [*FRAME_DIMS, CLASS])
-    color_of = hue_colors(table, hue, palette)
-    n_panels = n_values(table, col) if col else 1
-    g = sns().FacetGrid(
-        table,
-        col=col,
-        row=row,
-        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
-        height=height,
-        aspect=aspect,
-        col_order=list(dict.fromkeys(table[col])) if col else None,
-        row_order=list(dict.fromkeys(table[row])) if row else None,
+    compute = functools.partial(
+        tidy.cost_roc_table, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence, method=method
     )
-    keys = [c for c in (*FRAME_DIMS, REPEAT, FOLD, CLASS) if c in table.columns]
+    table = curve_table(
+        "cost_roc", df, locals(), ("part", "fpr", "tpr"), compute, "tidy.cost_roc_table"
+    )
+    axes = ("false positive rate", "true positive rate")
+    g, table, hue, color_of = facet_grid(table, locals(), axes, _default_hue)
+    keys = curve_keys(table)[0]
     line_kw = {"linewidth": 1.0, "alpha": 0.5} | kwargs
     for (i, j, _k), part in g.facet_data():
         if len(part):
             _panel(g.facet_axis(i, j), part, keys, hue, color_of, line_kw)
-    g.set_axis_labels("false positive rate", "true positive rate")
-    set_titles(g, row, col, context(table, [hue, col, row], (CLASS, *CONTEXT)))
     g.add_legend(legend_data=_handles(hue, color_of), label_order=list(_handles(hue, color_of)))
     return finish(g)
+
+
+def _default_hue(table: pd.DataFrame) -> str | None:
+    """The colour of the curves without a stacked dim: the fold, else the repeat (several)."""
+    return FOLD if n_values(table, FOLD) else REPEAT if n_values(table, REPEAT) > 1 else None
 
 
 def _panel(

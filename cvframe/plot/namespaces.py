@@ -7,9 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-import pandas as pd
-import xarray as xr
-
 from ._style import as_method
 from .aggregations import folds, methods
 from .confusion_matrix import confusion
@@ -22,13 +19,13 @@ from .roc_curves import roc
 __all__ = ["DataFramePlotter", "DatasetPlotter"]
 
 
-class DatasetPlotter:
-    """``ds.cv.plot``: the plots of a counts cube (stateless; see :mod:`cvframe.plot`)."""
+class _Plotter:
+    """A plot namespace of one object (stateless)."""
 
     __slots__ = ("_obj",)
 
-    def __init__(self, ds: xr.Dataset) -> None:
-        self._obj = ds
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
 
     #: raises the AttributeError of a missing name; cvframe.accessors makes ``ds.cv.plot.roc``
     #: name the namespace that has the plot (from the difference of the two plotters' methods)
@@ -37,25 +34,21 @@ class DatasetPlotter:
     def __getattr__(self, name: str) -> Any:
         return type(self)._missing(self, name)
 
+
+class DatasetPlotter(_Plotter):
+    """``ds.cv.plot``: the plots of a counts cube (stateless; see :mod:`cvframe.plot`)."""
+
+    __slots__ = ()
+
     folds = as_method(folds)
     methods = as_method(methods)
     confusion = as_method(confusion)
 
 
-class DataFramePlotter:
+class DataFramePlotter(_Plotter):
     """``df.cv.plot``: the plots of a predictions frame with scores (stateless)."""
 
-    __slots__ = ("_obj",)
-
-    def __init__(self, df: pd.DataFrame) -> None:
-        self._obj = df
-
-    #: raises the AttributeError of a missing name; cvframe.accessors makes ``pred.cv.plot.folds``
-    #: name the namespace that has the plot (from the difference of the two plotters' methods)
-    _missing: ClassVar[Callable[[Any, str], Any]] = object.__getattribute__
-
-    def __getattr__(self, name: str) -> Any:
-        return type(self)._missing(self, name)
+    __slots__ = ()
 
     roc = as_method(roc)
     score_rates = as_method(score_rates)

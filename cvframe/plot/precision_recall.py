@@ -11,18 +11,13 @@ import pandas as pd
 from .. import metrics, scores
 from .._core.docs import doc
 from ..schema import FOLD
-from ..tidy.curves import frame_args
-from ._facets import curve_colour, curve_keys, facet_curves, fold_handles
-from ._style import (
-    check_size,
-    figure_level,
-    given,
-)
+from ._facets import curve_colour, curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["pr_curve"]
 
 #: The axes of a precision-recall curve, the parts of F.
 _PARTS = metrics.REGISTRY["f"].components
+_XY = (_PARTS[1], _PARTS[0])  # recall on x, precision on y
 
 
 def _pr_panel(
@@ -31,18 +26,14 @@ def _pr_panel(
     """Fold PR curves (thin), merged ones (thick), the positives' share (dotted)."""
     from matplotlib.lines import Line2D
 
-    keys, merged_keys = curve_keys(data)
-    folds = data[data["kind"] == "fold"]
-    merged = data[data["kind"] == "merged"]
-    for _key, curve in folds.groupby(keys, sort=False, dropna=False):
-        c = curve_colour(curve, hue, color_of, False)
-        axis.plot(curve["recall"], curve["precision"], color=c, drawstyle="steps-pre", **line_kw)
-    for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
-        c = curve_colour(curve, hue, color_of, True)
-        axis.plot(curve["recall"], curve["precision"], color=c, drawstyle="steps-pre", lw=2.2)
-        share = float(curve["precision"].iloc[-1])  # every sample predicted positive
-        axis.axhline(share, color=c, linestyle=":", linewidth=1)
-    handles = fold_handles(folds, hue, color_of, keys)
+    steps = {"drawstyle": "steps-pre"}
+    folds, merged = draw_curves(
+        axis, data, hue, color_of, _XY, steps | line_kw, steps | {"lw": 2.2}
+    )
+    for _key, curve in merged.groupby(curve_keys(data)[1], sort=False, dropna=False):
+        share = float(curve[_PARTS[0]].iloc[-1])  # every sample predicted positive
+        axis.axhline(share, color=curve_colour(curve, hue, color_of, True), ls=":", lw=1)
+    handles = fold_handles(folds, hue, color_of)
     if len(merged) and hue in (None, FOLD):
         handles["merged"] = Line2D([], [], color="black", linewidth=2.2)
     if len(merged):
@@ -85,28 +76,14 @@ def pr_curve(
         A predictions frame with scores, or its :func:`cvframe.scores.pr_curve` table,
         possibly filtered with pandas first.
     <<plot_classes>>
-    hue : str, optional
-        Column giving the colour: default ``model`` (or another stacked dim) when the frame
-        has several, else ``fold``.
-    col, row : str, optional
-        Columns giving the panels: default one column per class.
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<curve_facets>>
+    <<plot_layout>>
     <<frame_columns>>
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves (``alpha``,
         ``linewidth``...).
 
-    Returns
-    -------
-    seaborn.FacetGrid
-
-    Raises
-    ------
-    ValueError
-        ``classes`` not among the frame's classes; ``hue``/``col``/``row`` not a column;
-        several models that neither ``hue``, ``col`` nor ``row`` separate.
+    <<curve_raises>>
 
     References
     ----------
@@ -125,17 +102,6 @@ def pr_curve(
     >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
     ['fold 0', 'fold 1', 'merged', 'share of positives']
     """
-    figure_level("pr_curve", kwargs, "one panel per class")
-    check_size(height, aspect)
-    kw = frame_args(data, locals())
-    pts = given(
-        data,
-        ("kind", *_PARTS),
-        lambda d: scores.pr_curve(d, **kw),
-        "pr_curve scores.pr_curve",
-    )
-    line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-    labels_ = (_PARTS[1], _PARTS[0])  # recall on x, precision on y
-    return facet_curves(
-        pts, classes, hue, col, row, col_wrap, height, aspect, palette, _pr_panel, labels_, line_kw
-    )
+    table, columns = "scores.pr_curve", ("kind", *_PARTS)
+    pts = curve_table("pr_curve", data, locals(), columns, scores.pr_curve, table)
+    return facet_curves(pts, locals(), _pr_panel, _XY)

@@ -3,7 +3,6 @@ paper's Figure 3), one panel per rate and class; it draws :func:`cvframe.scores.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -13,24 +12,8 @@ import pandas as pd
 from .. import scores
 from .._core.docs import doc
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
-from ..tidy.curves import frame_args
-from ._style import (
-    CONTEXT,
-    check_single_panel_dims,
-    check_size,
-    column_arg,
-    context,
-    figure_level,
-    finish,
-    fold_palette,
-    given,
-    hue_colors,
-    n_values,
-    select_classes,
-    set_titles,
-    sns,
-    wrap,
-)
+from . import _style
+from ._facets import curve_table
 
 __all__ = ["LOGX_DELTA", "score_rates"]
 
@@ -77,9 +60,7 @@ def score_rates(
     col, row : str, optional
         Columns giving the panels; ``col="rate"`` puts FPR and TPR side by side. Default
         row: the class or model when there are several (both: one row per pair).
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<plot_layout>>
     logx : bool, default False
         The paper's log axis with '0' at the smallest score (Figure 3): the x data are the
         thresholds shifted so that the panel's smallest score sits just right of the
@@ -114,12 +95,9 @@ def score_rates(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['false positive rate', 'true positive rate']
     """
-    figure_level("score_rates", kwargs, "one panel per rate")
-    check_size(height, aspect)
-    args = frame_args(data, locals())
-    compute = functools.partial(scores.score_rates, **args)
-    sr = given(data, ("rate", "value", "threshold"), compute, "score_rates scores.score_rates")
-    sr = select_classes(sr, classes)
+    columns, table = ("rate", "value", "threshold"), "scores.score_rates"
+    sr = curve_table("score_rates", data, locals(), columns, scores.score_rates, table, "per rate")
+    sr = _style.select_classes(sr, classes)
     sr = sr[np.isfinite(sr["threshold"].astype(float))]
     if logx:
         panel = [str(c) for c in (*FRAME_DIMS, CLASS) if c in sr.columns]
@@ -127,7 +105,7 @@ def score_rates(
     names = {"fpr": "false positive rate", "tpr": "true positive rate"}
     sr["rate"] = sr["rate"].map(lambda r: names.get(r, r))
     for name, value in (("hue", hue), ("col", col), ("row", row)):
-        column_arg(name, value, sr)
+        _style.column_arg(name, value, sr)
     if "rate" not in (hue, col, row):
         raise ValueError(
             "the false and true positive rates need a place: neither hue, col nor row is "
@@ -135,7 +113,9 @@ def score_rates(
         )
     used: list[Any] = []
     if row is None and col_wrap is None:
-        multi = [d for d in (*FRAME_DIMS, CLASS) if d not in (hue, col) and n_values(sr, d) > 1]
+        multi = [
+            d for d in (*FRAME_DIMS, CLASS) if d not in (hue, col) and _style.n_values(sr, d) > 1
+        ]
         if len(multi) == 1:
             row = multi[0]
         elif multi:
@@ -146,26 +126,28 @@ def score_rates(
             row = "_panel"
             used.extend(multi)
     used += [hue, col, row]
-    check_single_panel_dims(sr, used, [*FRAME_DIMS, CLASS])
-    n_hue = n_values(sr, hue) if hue else 0
+    _style.check_single_panel_dims(sr, used, [*FRAME_DIMS, CLASS])
+    n_hue = _style.n_values(sr, hue) if hue else 0
     if hue is not None and pd.api.types.is_numeric_dtype(sr[hue]):
         sr[hue] = sr[hue].astype(str)  # categorical colours, not a colour bar
-    n_panels = n_values(sr, col) if col else 1
+    n_panels = _style.n_values(sr, col) if col else 1
     line_kw: dict[str, Any] = {"drawstyle": "steps-post", "linewidth": 1.2} | kwargs
     legend = line_kw.pop("legend", 0 < n_hue <= 10)
     facet_kws = {"margin_titles": False} | dict(line_kw.pop("facet_kws", {}))
-    g = sns().FacetGrid(
+    g = _style.sns().FacetGrid(
         sr,
         col=col,
         row=row,
-        col_wrap=wrap(n_panels, col_wrap, row) if col else None,
+        col_wrap=_style.wrap(n_panels, col_wrap, row) if col else None,
         col_order=[v for v in names.values() if v in set(sr["rate"])] if col == "rate" else None,
         height=height,
         aspect=aspect,
         **facet_kws,
     )
     color_of = (
-        hue_colors(sr, hue, palette if palette is not None else fold_palette(n_hue)) if hue else {}
+        _style.hue_colors(sr, hue, palette if palette is not None else _style.fold_palette(n_hue))
+        if hue
+        else {}
     )
     for (i, j, _k), part in g.facet_data():
         _rate_lines(g.facet_axis(i, j), part, hue, color_of, line_kw)
@@ -175,12 +157,12 @@ def score_rates(
         "score threshold - min + delta (log)" if logx else "score threshold",
         "rate (score >= threshold)",
     )
-    ctx = context(sr, used, (CLASS, *CONTEXT))
-    set_titles(g, row, col, ctx, names={"rate": "", "_panel": ""})
+    ctx = _style.context(sr, used, (CLASS, *_style.CONTEXT))
+    _style.set_titles(g, row, col, ctx, names={"rate": "", "_panel": ""})
     if logx:
         for axis in g.axes.flat:
             axis.set_xscale("log")
-    return finish(g)
+    return _style.finish(g)
 
 
 #: Line properties the legend entries of :func:`score_rates` share with the lines (as seaborn's

@@ -4,6 +4,7 @@ every fold's curve, the merged one and the band of the folds, one panel per clas
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -12,13 +13,7 @@ import pandas as pd
 from .. import scores
 from .._core.docs import doc
 from ..schema import CLASS, FOLD
-from ..tidy.curves import frame_args
-from ._facets import curve_colour, curve_keys, facet_curves, fold_handles
-from ._style import (
-    check_size,
-    figure_level,
-    given,
-)
+from ._facets import curve_colour, curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["calibration"]
 
@@ -38,18 +33,16 @@ def _band(curves: pd.DataFrame) -> pd.DataFrame:
     return band[band["n"] >= 2]
 
 
-def _calibration_panel(
+def _panel(
     axis: Any, data: pd.DataFrame, hue: Any, color_of: dict[Any, Any], line_kw: dict[str, Any]
 ) -> tuple[dict[str, Any], str | None]:
     """The diagonal, the band of the folds, the fold curves (thin), the merged ones (bold)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    keys, merged_keys = curve_keys(data)
     axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
     folds = data[data["kind"] == "fold"]
-    merged = data[data["kind"] == "merged"]
-    band_keys = [k for k in merged_keys if k != CLASS or hue == CLASS]
+    band_keys = [k for k in curve_keys(data)[1] if k != CLASS or hue == CLASS]
     has_band = False
     for _key, part in folds.groupby(band_keys or (lambda _: 0), sort=False, dropna=False):
         band = _band(part)
@@ -57,13 +50,9 @@ def _calibration_panel(
             c = "0.5" if hue in (None, FOLD) else curve_colour(part, hue, color_of, True)
             axis.fill_between(band["x"], band["lo"], band["hi"], color=c, alpha=0.18, lw=0)
             has_band = True
-    for _key, curve in folds.groupby(keys, sort=False, dropna=False):
-        c = curve_colour(curve, hue, color_of, False)
-        axis.plot(curve["prob_pred"], curve["prob_true"], color=c, **line_kw)
-    for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
-        c = curve_colour(curve, hue, color_of, True)
-        axis.plot(curve["prob_pred"], curve["prob_true"], color=c, lw=2.2, marker="o", ms=3.5)
-    handles = fold_handles(folds, hue, color_of, keys)
+    xy, merged_kw = ("prob_pred", "prob_true"), {"lw": 2.2, "marker": "o", "ms": 3.5}
+    folds, merged = draw_curves(axis, data, hue, color_of, xy, line_kw, merged_kw)
+    handles = fold_handles(folds, hue, color_of)
     if len(merged) and hue in (None, FOLD):
         handles["merged"] = Line2D([], [], color="black", linewidth=2.2, marker="o", ms=3.5)
     if has_band:
@@ -113,14 +102,8 @@ def calibration(
     strategy : {"uniform", "quantile"}, default "uniform"
         As in :func:`cvframe.scores.calibration_curve`.
     <<plot_classes>>
-    hue : str, optional
-        Column giving the colour: default ``model`` (or another stacked dim) when the frame
-        has several, else ``fold``.
-    col, row : str, optional
-        Columns giving the panels: default one column per class.
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<curve_facets>>
+    <<plot_layout>>
     <<frame_columns>>
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves.
@@ -151,28 +134,11 @@ def calibration(
     >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
     ['fold 0', 'fold 1', 'merged', 'range of folds']
     """
-    figure_level("calibration", kwargs, "one panel per class")
-    check_size(height, aspect)
-    kw = frame_args(data, locals())
-    pts = given(
-        data,
-        ("kind", "prob_pred", "prob_true"),
-        lambda d: scores.calibration_curve(d, bins, "both", strategy, **kw),
-        "calibration scores.calibration_curve",
+    columns = ("kind", "prob_pred", "prob_true")
+    axes = ("mean predicted probability", "fraction of positives")
+    compute = functools.partial(
+        scores.calibration_curve, bins=bins, method="both", strategy=strategy
     )
-    line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-    labels_ = ("mean predicted probability", "fraction of positives")
-    return facet_curves(
-        pts,
-        classes,
-        hue,
-        col,
-        row,
-        col_wrap,
-        height,
-        aspect,
-        palette,
-        _calibration_panel,
-        labels_,
-        line_kw,
-    )
+    table = "scores.calibration_curve"
+    pts = curve_table("calibration", data, locals(), columns, compute, table)
+    return facet_curves(pts, locals(), _panel, axes)

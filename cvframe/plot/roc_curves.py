@@ -13,15 +13,8 @@ import xarray as xr
 
 from .. import repeats, tidy
 from .._core.docs import doc
-from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
-from ..tidy.curves import frame_args
-from ._facets import MAX_FOLD_ENTRIES, facet_curves
-from ._style import (
-    check_size,
-    figure_level,
-    given,
-    n_values,
-)
+from ..schema import FOLD
+from ._facets import curve_keys, curve_table, draw_curves, facet_curves, fold_handles
 
 __all__ = ["roc"]
 
@@ -38,7 +31,7 @@ def _mean_sd(values: np.ndarray) -> str:
     return f"{float(s['mean']):.2f} ± {float(s['std']):.2f}"
 
 
-def _curve_aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray | None:
+def _aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray | None:
     """One AUC per curve of ``part`` (constant along a curve); None for a frame without."""
     if "auc" not in part.columns:
         return None
@@ -84,30 +77,14 @@ def roc(
         A predictions frame with scores (see :func:`cvframe.scores.roc`), or its
         :func:`cvframe.tidy.roc_table`, possibly filtered with pandas first.
     <<plot_classes>>
-    hue : str, optional
-        Column giving the colour: default ``model`` (or another stacked dim) when the frame
-        has several, else ``fold``. ``"repeat"`` colours by repeat; fold curves of a
-        colour are thin, its merged curve thick.
-    col, row : str, optional
-        Columns giving the panels: default one column per class (``class``), or per model
-        when there is one class and ``hue`` is not the model.
-    <<plot_col_wrap>>
-    <<plot_size>>
-    <<plot_palette>>
+    <<curve_facets>>
+    <<plot_layout>>
     <<frame_columns>>
     **kwargs
         Passed to :meth:`matplotlib.axes.Axes.plot` of the fold curves (e.g. ``alpha``,
         ``linewidth``).
 
-    Returns
-    -------
-    seaborn.FacetGrid
-
-    Raises
-    ------
-    ValueError
-        ``classes`` not among the frame's classes; ``hue``/``col``/``row`` not a column;
-        several models that neither ``hue``, ``col`` nor ``row`` separate.
+    <<curve_raises>>
 
     References
     ----------
@@ -126,68 +103,41 @@ def roc(
     >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
     ['fold 0 (AUC 0.75)', 'fold 1 (AUC 1.00)', 'merged (AUC 0.69)']
     """
-    figure_level("roc", kwargs, "one panel per class")
-    check_size(height, aspect)
-    kw = frame_args(data, locals())
     # a roc_table (AUC in the legends) or a scores.roc frame (curves only) is drawn as it is
-    pts = given(
-        data, ("kind", "fpr", "tpr"), lambda d: tidy.roc_table(d, **kw), "roc tidy.roc_table"
-    )
-    line_kw = {"linewidth": 1.0, "alpha": 0.75} | kwargs
-    labels_ = ("false positive rate", "true positive rate")
-    return facet_curves(
-        pts, classes, hue, col, row, col_wrap, height, aspect, palette, _roc_panel, labels_, line_kw
-    )
+    columns, axes = ("kind", "fpr", "tpr"), ("false positive rate", "true positive rate")
+    pts = curve_table("roc", data, locals(), columns, tidy.roc_table, "tidy.roc_table")
+    return facet_curves(pts, locals(), _panel, axes)
 
 
-def _roc_panel(
+def _panel(
     axis: Any, data: pd.DataFrame, hue: str | None, color_of: dict[Any, Any], line_kw: Any
 ) -> tuple[dict[str, Any], str | None]:
     """One panel: the fold curves (thin), the merged curves (thick); its legend's entries
     (with the AUCs) and title."""
-    rep = REPEAT if REPEAT in data.columns else None
-    keys = [c for c in (*FRAME_DIMS, rep, FOLD, CLASS) if c is not None and c in data.columns]
-    merged_keys = [k for k in keys if k != FOLD]
-    axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
-    folds_ = data[data["kind"] == "fold"]
-    merged = data[data["kind"] == "merged"]
-    for _key, curve in folds_.groupby(keys, sort=False, dropna=False):
-        c = color_of.get(curve[hue].iloc[0], "0.6") if hue else "0.6"
-        axis.plot(curve["fpr"], curve["tpr"], color=c, **line_kw)
-    for _key, curve in merged.groupby(merged_keys, sort=False, dropna=False):
-        c = "black" if hue in (None, FOLD) else color_of.get(curve[hue].iloc[0], "black")
-        axis.plot(curve["fpr"], curve["tpr"], color=c, linewidth=2.2)
     from matplotlib.lines import Line2D
 
-    handles: dict[str, Any] = {}
+    keys, merged_keys = curve_keys(data)
+    axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
+    xy = ("fpr", "tpr")
+    folds, merged = draw_curves(axis, data, hue, color_of, xy, line_kw, {"linewidth": 2.2})
     if hue in (None, FOLD):
-        n_curves = folds_.groupby(keys, sort=False, dropna=False).ngroups
-        one_rep = n_values(folds_, rep) <= 1 if rep else True
-        if hue == FOLD and n_curves <= MAX_FOLD_ENTRIES and one_rep:
-            for f, part in folds_.groupby(FOLD, sort=False):
-                label = _with_auc(f"fold {f}", _curve_aucs(part, keys))
-                handles[label] = Line2D([], [], color=color_of.get(f, "0.6"), linewidth=1.2)
-        elif n_curves:
-            first = "0.6" if hue is None else next(iter(color_of.values()))
-            label = _with_auc(f"{n_curves} folds", _curve_aucs(folds_, keys))
-            handles[label] = Line2D([], [], color=first, lw=1.2)
-        m = _curve_aucs(merged, merged_keys)
+        handles = fold_handles(folds, hue, color_of, lambda t, p: _with_auc(t, _aucs(p, keys)))
         n_merged = merged.groupby(merged_keys, sort=False, dropna=False).ngroups
         if n_merged:
             extra = f", {n_merged} repeats" if n_merged > 1 else ""
-            label = _with_auc("merged", m, extra)
+            label = _with_auc("merged", _aucs(merged, merged_keys), extra)
             handles[label] = Line2D([], [], color="black", linewidth=2.2)
-    else:
-        for level, color in color_of.items():
-            f_auc = _curve_aucs(folds_[folds_[hue] == level], keys)
-            m_auc = _curve_aucs(merged[merged[hue] == level], merged_keys)
-            if (folds_[hue] == level).any() or (merged[hue] == level).any():
-                text = str(level)
-                if f_auc is not None and m_auc is not None:
-                    text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
-                handles[text] = Line2D([], [], color=color, linewidth=2.2)
-    with_auc = "auc" in data.columns
-    return handles, "AUC: folds | merged" if hue not in (None, FOLD) and with_auc else None
+        return handles, None
+    entries: dict[str, Any] = {}
+    for level, color in color_of.items():
+        f_auc = _aucs(folds[folds[hue] == level], keys)
+        m_auc = _aucs(merged[merged[hue] == level], merged_keys)
+        if (folds[hue] == level).any() or (merged[hue] == level).any():
+            text = str(level)
+            if f_auc is not None and m_auc is not None:
+                text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
+            entries[text] = Line2D([], [], color=color, linewidth=2.2)
+    return entries, "AUC: folds | merged" if "auc" in data.columns else None
 
 
 def _with_auc(label: str, aucs: np.ndarray | None, extra: str = "") -> str:

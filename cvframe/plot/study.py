@@ -14,18 +14,7 @@ from .._core.checks import choice
 from .._core.docs import doc
 from ..reduce import F_METHODS
 from ..tidy import METHOD_LABELS
-from ._style import (
-    check_size,
-    column_arg,
-    figure_level,
-    finish,
-    method_palette,
-    new_axes,
-    percent,
-    set_titles,
-    sns,
-    wrap,
-)
+from . import _style
 
 __all__ = ["bias", "fold_risk"]
 
@@ -92,9 +81,8 @@ def bias(
     >>> [ax.get_title() for ax in g.axes.flat]
     ['stratified', 'unstratified']
     """
-    figure_level("bias", kwargs, "one panel per setting")
-    check_size(height, aspect)
-    seaborn = sns()
+    _style.figure_level("bias", kwargs, "one panel per setting", height, aspect)
+    seaborn = _style.sns()
     x = choice("x", x, ["prevalence", "f"])
     if isinstance(study, pd.DataFrame):
         y = choice("y", y, ["rel_bias", "rel_std", "p_undefined"])
@@ -108,7 +96,7 @@ def bias(
     other = "f" if x == "prevalence" else "prevalence"
     hue = hue if hue in frame.columns else None
     col = col if col in frame.columns else None
-    column_arg("row", row, frame)
+    _style.column_arg("row", row, frame)
     if row is None and col_wrap is None and other in frame.columns and frame[other].nunique() > 1:
         frame["_row"] = f"{other} = " + frame[other].map(lambda v: f"{v:g}")
         row = "_row"
@@ -136,25 +124,25 @@ def bias(
         hue=hue,
         col=col,
         row=row,
-        col_wrap=wrap(n_col, col_wrap, row) if col else None,
+        col_wrap=_style.wrap(n_col, col_wrap, row) if col else None,
         col_order=[v for v in ("stratified", "unstratified") if v in set(frame[col])]
         if col == "stratified"
         else None,
-        palette=palette if palette is not None else (method_palette() if methods else None),
+        palette=palette if palette is not None else (_style.method_palette() if methods else None),
         height=height,
         aspect=aspect,
         **kw,
     )
     xlabel = "prevalence (share of positives)" if x == "prevalence" else "ground-truth F"
     g.set_axis_labels(xlabel, ylabel)
-    set_titles(g, row, col, "", names={"_row": "", "stratified": ""})
+    _style.set_titles(g, row, col, "", names={"_row": "", "stratified": ""})
     for axis in g.axes.flat:
         if y == "rel_bias":
             axis.axhline(0, color="0.6", linewidth=0.8, zorder=0)
-        axis.yaxis.set_major_formatter(percent())
+        axis.yaxis.set_major_formatter(_style.percent())
         if x == "prevalence":
-            axis.xaxis.set_major_formatter(percent())
-    return finish(g)
+            axis.xaxis.set_major_formatter(_style.percent())
+    return _style.finish(g)
 
 
 def fold_risk(
@@ -212,13 +200,13 @@ def fold_risk(
         )
     n, k = data.attrs.get("n", n), data.attrs.get("k", k)
     if ax is None:
-        ax = new_axes((6, 3.8))
+        ax = _style.new_axes((6, 3.8))
     kw = {"hue": "trials", "style": "trials", "palette": "dark", "linewidth": 1.8} | kwargs
-    sns().lineplot(data=data, x="positives", y="p", ax=ax, **kw)
+    _style.sns().lineplot(data=data, x="positives", y="p", ax=ax, **kw)
     ax.set_xlabel("positives in the data set")
     ax.set_ylabel("P(some fold has no positives)")
     ax.set_title(f"unstratified {k}-fold CV, n = {n}")
     ax.set_ylim(-0.02, 1.02)
-    ax.yaxis.set_major_formatter(percent())
+    ax.yaxis.set_major_formatter(_style.percent())
     ax.grid(alpha=0.3)
-    return finish(ax)
+    return _style.finish(ax)

@@ -19,32 +19,6 @@ import pandas as pd
 from .._core import labels as _labels
 from ..errors import few
 
-__all__ = [
-    "EXCEL",
-    "PARQUET",
-    "ROWNAMES",
-    "SIGNATURES",
-    "ReaderError",
-    "check_resamples",
-    "class_levels",
-    "clean_columns",
-    "columns_text",
-    "file_kind",
-    "no_missing",
-    "numbers",
-    "other_tools",
-    "own_table",
-    "positive_class",
-    "predictions",
-    "probabilities",
-    "read_table",
-    "refuse_duplicates",
-    "refuse_other",
-    "require",
-    "text",
-    "written_columns",
-]
-
 #: Extensions of Excel workbooks: never guessed at, always "export CSV".
 EXCEL = (".xlsx", ".xls", ".xlsm", ".xlsb", ".ods")
 #: Extensions read as parquet; everything else is read as CSV.

@@ -30,16 +30,8 @@ import xarray as xr
 from .._core import labels as _labels
 from ..build import from_confusion, from_counts
 from ..kappa import kappa
-from ._common import (
-    EXCEL,
-    ReaderError,
-    file_kind,
-    positive_class,
-    predictions,
-    read_table,
-    refuse_other,
-    require,
-)
+from . import _common
+from ._common import ReaderError
 
 __all__ = [
     "COLUMNS",
@@ -124,7 +116,7 @@ def _read_result_file(source: Any, what: str) -> pd.DataFrame:
             "save the results as CSV (CSVResultListener, or 'CSV file' as the results "
             "destination in the Experimenter)."
         )
-    return read_table(source, what, quotechar="'", escapechar="\\")
+    return _common.read_table(source, what, quotechar="'", escapechar="\\")
 
 
 def _two_classes(df: pd.DataFrame, ds: xr.Dataset) -> bool:
@@ -221,9 +213,9 @@ def read_weka_experiment(
             f"{what} has the columns of WEKA's -p prediction output ({list(PREDICTION_COLUMNS)}); "
             "read it with read_weka_predictions."
         )
-    refuse_other(df, "weka", what, KEY_COLUMNS)
-    require(df, KEY_COLUMNS, what, _KEYS_HINT)
-    require(df, COUNT_COLUMNS.values(), what, _COUNTS_HINT)
+    _common.refuse_other(df, "weka", what, KEY_COLUMNS)
+    _common.require(df, KEY_COLUMNS, what, _KEYS_HINT)
+    _common.require(df, COUNT_COLUMNS.values(), what, _COUNTS_HINT)
     counts = df[list(COUNT_COLUMNS.values())].apply(pd.to_numeric, errors="coerce")
     cells = counts.isna() | (counts < 0) | (counts % 1 != 0)
     bad = cells.any(axis=1)
@@ -372,8 +364,8 @@ def _read_predictions_table(source: Any, what: str) -> pd.DataFrame:
         return _table([list(source.columns), *source.astype(str).to_numpy().tolist()])
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
-        excel = os.path.splitext(path)[1].lower() in EXCEL
-        if os.path.isfile(path) and not (excel or file_kind(path) == "excel"):
+        excel = os.path.splitext(path)[1].lower() in _common.EXCEL
+        if os.path.isfile(path) and not (excel or _common.file_kind(path) == "excel"):
             with open(path, encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
             lines = text.splitlines()
@@ -381,7 +373,7 @@ def _read_predictions_table(source: Any, what: str) -> pd.DataFrame:
             if head is not None:  # -classifications ...CSV (WEKA >= 3.7)
                 return _table(list(csv.reader(lines[head:])))
             return _parse_text(text, f"{what} {path!r}")
-    return read_table(source, what)
+    return _common.read_table(source, what)
 
 
 def _scores(dist: pd.Series, predicted: np.ndarray, n_classes: int) -> np.ndarray | None:
@@ -505,8 +497,8 @@ def read_weka_predictions(
             f"{what}: this is the Experimenter's result file (`Key_Run`, `Key_Fold` columns); "
             "read it with read_weka_experiment."
         )
-    refuse_other(df, "weka", what, PREDICTION_COLUMNS)
-    require(df, ("inst#", "actual", "predicted"), what, "was -p 0 given to the classifier?")
+    _common.refuse_other(df, "weka", what, PREDICTION_COLUMNS)
+    _common.require(df, ("inst#", "actual", "predicted"), what, "was -p 0 given to the classifier?")
     if df.empty:
         raise ReaderError(f"{what} has no prediction rows.")
     actual = [_label(t) for t in df["actual"]]
@@ -539,7 +531,7 @@ def read_weka_predictions(
             n_classes = max(n_classes, probs.shape[1])
     classes = [names.get(i, str(i)) for i in range(1, n_classes + 1)]
     task = "binary" if len(classes) == 2 else "multiclass"
-    pos = positive_class(pos_label, classes, task, what, arg="pos_label")
+    pos = _common.positive_class(pos_label, classes, task, what, arg="pos_label")
     out: dict[str, Any] = {"fold": folds}
     if repeat is not None:
         out["repeat"] = repeat
@@ -548,7 +540,9 @@ def read_weka_predictions(
     rest = {"model": model, "dataset": dataset, "inst": inst}
     scores = {} if probs is None else dict(zip(classes, probs.T, strict=True))
     rest = {k: v for k, v in rest.items() if v is not None}
-    return predictions(out, scores, classes, pos, rest, source="weka", task=task, classes=classes)
+    return _common.predictions(
+        out, scores, classes, pos, rest, source="weka", task=task, classes=classes
+    )
 
 
 #: Format name -> (detector, reader), for :func:`cvframe.readers.detect` and ``read``.

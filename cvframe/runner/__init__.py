@@ -25,6 +25,7 @@ from ..errors import few, user_stacklevel
 from ..schema import DUPLICATE
 from ..splits import n_samples
 from . import _fit, _splitter
+from . import baselines as _baselines
 from . import nested as _nested
 from ._fit import (
     LONG_SECONDS,
@@ -37,13 +38,6 @@ from ._fit import (
     wants_progress,
 )
 from ._splitter import Target, n_repeats
-from .baselines import (
-    BASELINES,
-    baseline_scores,
-    model_name,
-    train_duplicates,
-    with_baselines,
-)
 from .params import AS_GIVEN, chosen_attrs, grid_attrs, grids_of, param_label, read_params
 
 __all__ = [
@@ -305,8 +299,7 @@ def cross_validate(
 
     References
     ----------
-    Forman, G. & Scholz, M. (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls
-    in Classifier Performance Measurement. SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------
@@ -344,7 +337,7 @@ def cross_validate(
     """
     return_train = _train_flag(return_train, return_train_score)
     if _checks.flag("baselines", baselines):
-        estimator, param_grid = with_baselines(estimator, param_grid, random_state)
+        estimator, param_grid = _baselines.with_baselines(estimator, param_grid, random_state)
     models = _fit.models_of(estimator)
     grids = grids_of(param_grid, models, isinstance(estimator, (Mapping, list, tuple)))
     stratified = _checks.flag("stratified", stratified)
@@ -359,7 +352,7 @@ def cross_validate(
     )
     splitter, strat = _splitter.make_splitter(cv, repeats, stratified, random_state, target)
     methods = [
-        _fit.score_method(est, baseline_scores(name, scores), _fit.where_of(name, est))
+        _fit.score_method(est, _baselines.baseline_scores(name, scores), _fit.where_of(name, est))
         for name, est in models
     ]
     splits = _splitter.splits(splitter, X, target, groups)  # once: every model fits on these
@@ -367,7 +360,7 @@ def cross_validate(
     test_sets = _splitter.partition_kind(splits, n_rep, n)
     if n_nested:
         cv_text = _splitter.splitter_repr(splitter)
-        named = [(name or model_name(est), est) for name, est in models]
+        named = [(name or _baselines.model_name(est), est) for name, est in models]
         _nested.check_design(named, nested_metric, len(splits) // n_rep, test_sets, cv_text)
     tasks = [
         (est, params, _fit.where_of(name, est, label))
@@ -389,7 +382,7 @@ def cross_validate(
             stacklevel=user_stacklevel(),
         )
     frame = _fit.stack(blocks, models, grids)
-    twins, twins_how = train_duplicates(X, splits, return_train)
+    twins, twins_how = _baselines.train_duplicates(X, splits, return_train)
     if twins is not None:
         frame[DUPLICATE] = np.tile(twins, len(tasks))
     silent = [name for (name, _), m in zip(models, methods, strict=True) if m is None]
@@ -417,7 +410,7 @@ def cross_validate(
     frame.attrs.update(grid_attrs(models, grids, methods))
     frame.attrs.update(chosen_attrs(models, grids, results, len(splits) // n_rep))
     if baselines:
-        frame.attrs["baselines"] = list(BASELINES)
+        frame.attrs["baselines"] = list(_baselines.BASELINES)
     if n_nested:
         # the run's seed (an int cv) or the splitter's own (random_state= is refused with one)
         seed = getattr(splitter, "random_state", None) if random_state is None else random_state

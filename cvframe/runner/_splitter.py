@@ -122,11 +122,8 @@ def _check_classes(values: Any) -> None:
             f"y has {int(miss.sum())} missing labels (None/NaN/NA) at positions "
             f"{few(np.flatnonzero(miss))}; drop those samples or give them a label."
         )
-    if (
-        isinstance(values, np.ndarray)
-        and values.dtype.kind == "f"
-        and not np.all(values == np.round(values))
-    ):
+    floats = isinstance(values, np.ndarray) and values.dtype.kind == "f"
+    if floats and not np.all(values == np.round(values)):
         bad = values[values != np.round(values)]
         raise ValueError(
             f"y looks continuous (values {few(bad)}); cross_validate evaluates classifiers: "

@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import measure, metrics
 from .._core import checks as _checks
+from .._core.docs import doc
 from ..build.predictions import frame_cube
 from ..metrics import SCORER_ALIASES
 from ..runner import fit_pool, n_repeats
@@ -51,6 +52,7 @@ COUNT_SCORINGS = {metrics.scoring_name(m): m for m in metrics.names("count")}
 SCORE_SCORINGS = {metrics.scoring_name(m): m for m in metrics.names("score")}
 
 
+@doc
 class PooledSearchCV(BaseSearchCV):
     r"""Search over hyperparameters, ranking candidates by a metric of the pooled folds.
 
@@ -213,8 +215,7 @@ class PooledSearchCV(BaseSearchCV):
 
     References
     ----------
-    Forman, G. & Scholz, M. (2010). Apples-to-Apples in Cross-Validation Studies: Pitfalls
-    in Classifier Performance Measurement. SIGKDD Explorations 12(1), 49-57.
+    <<reference>>
 
     Examples
     --------
@@ -309,12 +310,8 @@ class PooledSearchCV(BaseSearchCV):
         _checks.integer("verbose", self.verbose, low=0)
         _checks.flag("return_train_score", self.return_train_score)
         err = self.error_score
-        if (
-            isinstance(err, str)
-            and err != "raise"
-            or isinstance(err, bool)
-            or not (isinstance(err, (str, int, float, np.number)))
-        ):
+        number = isinstance(err, (int, float, np.number)) and not isinstance(err, bool)
+        if not (number or isinstance(err, str) and err == "raise"):
             raise ValueError(
                 f"error_score={err!r} is not valid; pass 'raise' or a number such as np.nan "
                 "(the score of a candidate whose fit failed)."

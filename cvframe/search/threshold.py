@@ -1,14 +1,7 @@
-r"""The decision threshold chosen on the pooled out-of-fold scores:
-:class:`PooledThresholdClassifierCV`.
-
-scikit-learn's ``TunedThresholdClassifierCV`` scores every fold's curve over thresholds and
-averages the curves; this meta-estimator pools the out-of-fold scores of
-:func:`cvframe.cross_validate` and chooses the threshold that maximises the pooled metric
-(F_tp,fp by default), reports what the fold-averaged curve would choose, the choice of each
-fold and repeat with its spread, and the folds where a class is absent. The counts at every
-threshold come from :func:`cvframe.scores.metric_at_thresholds`, the metrics from
-:func:`cvframe.reduce.aggregate` (one path for every number).
-"""
+"""The decision threshold chosen on the pooled out-of-fold scores:
+:class:`PooledThresholdClassifierCV` (its docstring compares it with scikit-learn's
+``TunedThresholdClassifierCV``). The counts at every threshold come from
+:func:`cvframe.scores.metric_at_thresholds`, the metrics from :mod:`cvframe.measure`."""
 
 from __future__ import annotations
 
@@ -329,14 +322,9 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     def _values(self, ds: xr.Dataset, metric: str | None, how: str | None) -> xr.DataArray:
         """The objective per threshold: pooled (``"tp_fp"``), fold-averaged (``"avg"``) or
         per fold (None); the expected cost per sample with a cost matrix."""
-        dims = (REPEAT, FOLD)
         if metric is None:
-            c = self._cost
-            counts = reduce.pooled(ds, dims) if how == "tp_fp" else ds
-            cost = c[0, 0] * counts.tn + c[0, 1] * counts.fp + c[1, 0] * counts.fn
-            cost = (cost + c[1, 1] * counts.tp) / (counts.tp + counts.fp + counts.fn + counts.tn)
-            if how == "avg":
-                cost = reduce.fold_mean(cost, reduce.read_counts(ds), dims, np.nan)[0]
+            how_: Any = {"tp_fp": "pooled", "avg": "avg"}.get(how or "")  # its names there
+            cost = scores.expected_cost(ds, self._cost, how_, (REPEAT, FOLD), zero_division=np.nan)
             return cost.squeeze(CLASS, drop=True)
         sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
         flat = ds if how is None else all_folds(ds)
@@ -398,14 +386,8 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         self.thresholds_per_fold_ = pd.DataFrame(rows)
         self.folds_missing_class_ = pd.DataFrame(missing, columns=[REPEAT, FOLD, "missing"])
         t = self.thresholds_per_fold_[_THRESHOLD].dropna()
-        self.threshold_spread_ = pd.Series(
-            {
-                "n": len(t),
-                "mean": t.mean(),
-                "std": t.std(ddof=1),
-                "min": t.min(),
-                "max": t.max(),
-            }
+        self.threshold_spread_ = t.agg(["count", "mean", "std", "min", "max"]).rename(
+            {"count": "n"}
         )
         if len(missing):
             where = [f"repeat={m[REPEAT]} fold={m[FOLD]} (no {m['missing']}s)" for m in missing]
