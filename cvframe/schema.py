@@ -489,7 +489,8 @@ def _check_values(da: xr.DataArray, name: str, weighted: bool) -> None:
         )
 
 
-def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
+def confusion_of(ds: xr.Dataset) -> xr.DataArray:
+    """The ``confusion`` variable of ``ds``, checked to be over ``(..., true, pred)``."""
     conf = ds[CONFUSION]
     for d in (TRUE, PRED):
         if d not in conf.dims:
@@ -497,6 +498,11 @@ def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
                 f"confusion has dims {conf.dims}; it must be over (..., {FOLD!r}, {TRUE!r}, "
                 f"{PRED!r})."
             )
+    return conf
+
+
+def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
+    conf = confusion_of(ds)
     if CLASS in conf.dims:
         raise CountsError(
             f"confusion has dims {conf.dims}, including {CLASS!r}; it must be over (..., "

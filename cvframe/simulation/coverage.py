@@ -22,9 +22,9 @@ import pandas as pd
 
 from .. import measure, metrics
 from .._core import quantiles
-from ..errors import UndefinedMetricWarning, few
+from ..errors import UndefinedMetricWarning
 from ..intervals import METHODS, delong, interval
-from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials
+from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials, grid
 from .cube import simulate
 from .study import point_seed
 
@@ -42,17 +42,6 @@ CHUNK = {"bootstrap": 500}
 _DEFAULT_CHUNK = 20_000
 #: A study of at least this many trials in all shows a progress bar by default.
 LONG_TRIALS = 1_000_000
-
-
-def _grid(name: str, values: Any) -> list[Any]:
-    """A number or a flat list of distinct values."""
-    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
-    if not vals or np.ndim(values) > 1:
-        raise ValueError(f"{name}={values!r}: give a number or a flat, non-empty list.")
-    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
-    if len(set(vals)) < len(vals):
-        raise ValueError(f"{name} repeats values {few(vals)}; give each value once.")
-    return vals
 
 
 def _row(lo: np.ndarray, hi: np.ndarray, truth: float, level: float, **cell: Any) -> dict[str, Any]:
@@ -252,10 +241,10 @@ def coverage_study(
     level = quantiles.level(level)
     strat = check_flag("stratified", stratified)
     root = as_seed(random_state)
-    ns = [check_int("n", v, 4) for v in _grid("n", n)]
-    ks = [check_int("k", v, 2) for v in _grid("k", k)]
-    prevs = _grid("prevalence", prevalence)
-    second = _grid("auc", (0.8, 0.9) if auc is None else auc) if binormal else _grid("f", f)
+    ns = [check_int("n", v, 4) for v in grid("n", n)]
+    ks = [check_int("k", v, 2) for v in grid("k", k)]
+    prevs = grid("prevalence", prevalence)
+    second = grid("auc", (0.8, 0.9) if auc is None else auc) if binormal else grid("f", f)
     cells = list(itertools.product(ns, ks, prevs, second))
     if binormal and any(m not in ("auto", "delong") for m in methods):
         raise ValueError(

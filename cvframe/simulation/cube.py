@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from ..schema import CLASS, FOLD, TRIAL
+from ..schema import CLASS, COUNTS, FOLD, TRIAL
 from ._model import Model, as_seed, check_int, check_trials, seed_attr
 from ._sampler import BLOCK, Sampler, block_arrays
 
@@ -21,15 +21,13 @@ __all__ = ["cube", "simulate"]
 
 def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -> xr.Dataset:
     """Wrap (trial, fold) arrays as a binary counts cube over (trial, fold, class)."""
-    t = tp.shape[0]
     dims = (TRIAL, FOLD, CLASS)
-    data = dict(tp=(dims, tp[:, :, None]), fp=(dims, fp[:, :, None]))
-    data.update(fn=(dims, fn[:, :, None]), tn=(dims, tn[:, :, None]))
+    data = {v: (dims, x[:, :, None]) for v, x in zip(COUNTS, (tp, fp, fn, tn), strict=True)}
     from .._version import __version__
 
     return xr.Dataset(
         data,
-        coords={TRIAL: np.arange(t0, t0 + t), FOLD: np.arange(model.k), CLASS: [1]},
+        coords={TRIAL: np.arange(t0, t0 + tp.shape[0]), FOLD: np.arange(model.k), CLASS: [1]},
         attrs={
             "task": "binary",
             "pos_label": 1,
@@ -182,7 +180,7 @@ def simulate(
         chunks = check_int("chunks", chunks, 1)
         return _lazy_cube(sampler, trials, chunks, seed_str)
     arr = _blocks(sampler, 0, trials)
-    return cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, model, seed_str)
+    return cube(*(arr[:, :, i] for i in range(4)), 0, model, seed_str)
 
 
 def _blocks(sampler: Sampler, t0: int, t1: int) -> np.ndarray:
@@ -212,4 +210,4 @@ def _lazy_cube(sampler: Sampler, trials: int, chunks: int, seed: str) -> xr.Data
         dtype=np.int64,
         meta=np.empty((0, 0, 0), dtype=np.int64),
     )
-    return cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, sampler.model, seed)
+    return cube(*(arr[:, :, i] for i in range(4)), 0, sampler.model, seed)

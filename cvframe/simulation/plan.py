@@ -110,8 +110,7 @@ class Plan:
     def __str__(self) -> str:
         return _text(self)
 
-    def __repr__(self) -> str:
-        return _text(self)
+    __repr__ = __str__
 
 
 # --- the target -------------------------------------------------------------------------------
@@ -487,8 +486,8 @@ def plan(
             rows[-1].update({"class": cls, "exact": ex})
             est[e] = (b, s)
         for e, (b, s, se) in _auc_study(model, auc, float(auc_shift), trials, rng).items():
-            rows.append({"class": cls, "estimator": e, "rel_bias": b, "rel_std": s})
-            rows[-1].update(rel_bias_se=se, exact=False)
+            rows.append(dict(estimator=e, rel_bias=b, rel_std=s, rel_bias_se=se, exact=False))
+            rows[-1]["class"] = cls
             est[e] = (b, s)
         recs[cls] = _advice(cls, row, est, design)
     if not risks:

@@ -27,6 +27,7 @@ from ._model import (
     check_int,
     check_real,
     check_trials,
+    grid,
     rates,
     seed_attr,
 )
@@ -89,8 +90,7 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
     tp, fp, pos, _ = small
     # V = 0 somewhere in the trial: no predicted positives (tp = fp = 0) or no positives
     invalid = (((tp == 0) & (fp == 0)) | (pos == 0)).any(axis=1)
-    tp64, fp64, fn64, tn64 = block_arrays(sampler, t0, t1, small)
-    sim = cube(tp64, fp64, fn64, tn64, t0, model, seed_attr(seed))
+    sim = cube(*block_arrays(sampler, t0, t1, small), t0, model, seed_attr(seed))
     est = reduce.f_methods(sim, FOLD, zero_division=0.0)
     out = np.zeros((len(ESTIMATORS) + 1, 5))
     for i, name in enumerate(ESTIMATORS):
@@ -100,22 +100,6 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
         out[i] = (d.size, d.sum(), d2.sum(), (d2 * d).sum(), (d2 * d2).sum())
     out[-1, :2] = (t1 - t0, float(invalid.sum()))
     return out
-
-
-def _grid(name: str, values: Any) -> list[Any]:
-    """The values of one grid axis: a number or a flat list of distinct ones."""
-    if np.ndim(values) > 1:
-        raise ValueError(
-            f"{name} has shape {np.shape(values)}; give a number or a flat list of values."
-        )
-    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
-    if not vals:
-        raise ValueError(f"{name} is empty; give at least one value.")
-    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
-    if len(set(vals)) < len(vals):
-        twice = [v for i, v in enumerate(vals) if v in vals[:i]]
-        raise ValueError(f"{name} repeats the values {few(twice)}; give each value once.")
-    return vals
 
 
 def _models(
@@ -265,16 +249,12 @@ def bias_study(
     ...                       estimator="f_tp_fp").item(), 5)   # exact: tiny
     -0.00023
     """
-    prevs = _grid("prevalence", prevalence)
-    fs = _grid("f", f)
+    prevs = grid("prevalence", prevalence)
+    fs = grid("f", f)
     if precision is not None and recall is not None:  # the rates fix F: one grid value
-        fs = list(
-            dict.fromkeys(
-                rates(check_real("f", fv, 0.0, 1.0, high_open=False), precision, recall)[0]
-                for fv in fs
-            )
-        )
-    strats = _grid("stratified", stratified)
+        checked = (check_real("f", fv, 0.0, 1.0, high_open=False) for fv in fs)
+        fs = list(dict.fromkeys(rates(fv, precision, recall)[0] for fv in checked))
+    strats = grid("stratified", stratified)
     for sv in strats:
         if not isinstance(sv, (bool, np.bool_)):
             raise ValueError(
