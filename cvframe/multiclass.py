@@ -173,9 +173,7 @@ def macro(
     sklearn.metrics.precision_recall_fscore_support : ``average="macro"`` on pooled
         predictions equals ``fold_method="tp_fp"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples
@@ -265,9 +263,7 @@ def weighted(
     macro, micro
     sklearn.metrics.precision_recall_fscore_support
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples
@@ -338,9 +334,7 @@ def micro(
     macro, weighted
     sklearn.metrics.precision_recall_fscore_support : ``average="micro"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples

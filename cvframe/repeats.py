@@ -123,9 +123,7 @@ def summary(
     :func:`variance_components` splits the per-fold spread into its within- and
     across-repeat parts.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -421,9 +419,7 @@ def fold_composition(ds: xr.Dataset, *, dim: str = FOLD) -> xr.Dataset:
         kept) and, per class and repeat, ``min_positives`` and ``max_positives`` over the
         folds. Attrs: ``method="fold_composition"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------

@@ -71,9 +71,7 @@ def aggregate(
     A cell whose four counts are all 0 or all NaN is not a fold: averages leave it out (they
     divide by the number of real folds) and pooled sums count it as 0.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -183,9 +181,7 @@ def f_tp_fp(
     --------
     f_avg, f_pr_re, f_methods, aggregate
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -239,9 +235,7 @@ def f_avg(
     f_tp_fp : the recommended aggregation.
     sklearn.model_selection.cross_val_score : ``scoring="f1"`` computes this.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -299,9 +293,7 @@ def f_pr_re(
     --------
     f_tp_fp : the recommended aggregation.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -335,9 +327,7 @@ def f_methods(
     xarray.Dataset
         Five float64 variables without ``dim``; ``.to_array("method")`` stacks them.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
