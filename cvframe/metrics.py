@@ -321,12 +321,7 @@ REGISTRY: dict[str, Metric] = {
                 "..., method='predict_proba')[:, 1]) report",
             },
         ),
-        _score(
-            "average_precision",
-            "AP",
-            aliases=("ap",),
-            scorers={"average_precision": "merge"},
-        ),
+        _score("average_precision", "AP", aliases=("ap",), scorers={"average_precision": "merge"}),
         _score(
             "brier",
             "Brier",

@@ -17,18 +17,7 @@ from .._core import labels as _labels
 from .._version import __version__ as _version
 from ..errors import CountsError, few
 from ..reduce.multilabel import SAMPLE_VARS
-from ..schema import (
-    CLASS,
-    CONFUSION,
-    COUNTS,
-    FOLD,
-    FRAME_DIMS,
-    PRED,
-    REPEAT,
-    TASKS,
-    TRUE,
-    validate,
-)
+from ..schema import CLASS, CONFUSION, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TASKS, TRUE, validate
 from ._kernel import bincount, check_indicator, combined_index, ova_from_confusion
 
 __all__ = [

@@ -29,15 +29,7 @@ from ..errors import few
 from ..intervals.shared import REFERENCES, data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
-from ._common import (
-    FOLD_METRICS,
-    MULTILABEL_METRICS,
-    POOLED_METRICS,
-    Request,
-    Test,
-    arrays,
-    result,
-)
+from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, arrays, result
 from .friedman import adjust_classes
 
 __all__ = [

@@ -149,10 +149,7 @@ def average_info(classes: Any, req: Request) -> dict[str, str]:
         how = "compared per class (p-values Holm-adjusted over the classes and contrasts)"
     else:
         how = f"per-class values averaged ({req.average}) before the comparison"
-    return {
-        "average": str(req.average),
-        "classes": f"{len(classes)} classes {few(classes)}: {how}",
-    }
+    return {"average": str(req.average), "classes": f"{len(classes)} classes {few(classes)}: {how}"}
 
 
 def frame_counts(
