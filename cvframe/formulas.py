@@ -91,8 +91,6 @@ class MetricSpec:
 
     def undefined(self, tp: Any, fp: Any, fn: Any, tn: Any, pooled: bool = False) -> Any:
         """Mask of the undefined cells of float64 counts (per fold unless ``pooled``)."""
-        if self.over_classes:
-            return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
         if not pooled and self.fold_undefined is not None:
             return self.fold_undefined(tp, fp, fn, tn)
         return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0

@@ -71,23 +71,16 @@ def cube(
             f"metric={metric!r} reads scores: pass the predictions frame, not the counts cube."
         )
     if entry.kind == "sample":  # sample-based, or averaged over every label decision
-        kw = {"beta": beta} if entry.kernel == "f_samples" else {}
+        extra = {"beta": beta} if entry.kernel == "f_samples" else {}
         if entry.kernel == "jaccard_samples":
             return multilabel.jaccard(ds, "samples", cast(Any, fm), zero_division=zero_division)
-        func = getattr(multilabel, entry.kernel)
-        return cast(xr.DataArray, func(ds, fm, zero_division=zero_division, **kw))
+        return getattr(multilabel, entry.kernel)(ds, fm, zero_division=zero_division, **extra)
     if entry.kernel == "accuracy" and (average is None or ds.attrs.get("task") == "multiclass"):
         return reduce.accuracy(ds, cast(Any, _HOW[fm]), zero_division=zero_division)
     spec = formulas.METRIC_SPECS[entry.kernel]
     if average is None or spec.over_classes or ds.sizes.get(CLASS, 1) <= 1:
-        return reduce.aggregate(
-            ds,
-            cast(Any, entry.kernel),
-            cast(Any, fm),
-            beta=beta,
-            skip_undefined=skip,
-            zero_division=zero_division,
-        )
+        kw: dict[str, Any] = {"beta": beta, "skip_undefined": skip, "zero_division": zero_division}
+        return reduce.aggregate(ds, cast(Any, entry.kernel), cast(Any, fm), **kw)
     if skip:
         raise ValueError(
             f"{metrics.display(metric, variant)} skips undefined folds per class; a class "
@@ -100,10 +93,7 @@ def cube(
             f"{few(multiclass.METRICS)}); pass average=None to keep the classes."
         )
     func = getattr(multiclass, average)
-    return cast(
-        xr.DataArray,
-        func(ds, entry.kernel, fold_method=fm, beta=beta, zero_division=zero_division),
-    )
+    return func(ds, entry.kernel, fold_method=fm, beta=beta, zero_division=zero_division)
 
 
 def fold_values(
@@ -153,7 +143,7 @@ def frame(df: Any, metric: str, method: str, *args: Any, **kwargs: Any) -> xr.Da
     entry = metrics.REGISTRY[metric]
     if entry.kind != "score":
         raise ValueError(f"metric={metric!r} is not a score metric; compute it from the cube.")
-    return cast(xr.DataArray, getattr(scores, entry.kernel)(df, method, *args, **kwargs))
+    return getattr(scores, entry.kernel)(df, method, *args, **kwargs)
 
 
 @doc

@@ -304,13 +304,8 @@ def _numeric(da: xr.DataArray, name: str) -> xr.DataArray:
             f"{name} has dtype {da.dtype}; counts must be integers (int64), or floats for "
             f"weighted cubes. Convert with ds[{name!r}] = ds[{name!r}].astype('int64')."
         )
-    if (
-        kind == "u"
-        and da.dtype.itemsize == 8
-        and not is_lazy(da)
-        and da.size
-        and int(da.max()) > _INT64_MAX
-    ):
+    wide = kind == "u" and da.dtype.itemsize == 8 and not is_lazy(da) and da.size
+    if wide and int(da.max()) > _INT64_MAX:
         raise CountsError(f"{name} has values above 2**63 - 1, too large for int64 counts.")
     if kind in "iu" and da.dtype != np.int64:
         return da.astype("int64")
