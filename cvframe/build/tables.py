@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import xarray as xr
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from .._core import checks as _checks
 from .._core import labels as _labels
@@ -442,7 +443,7 @@ def _table_dims(df: pd.DataFrame, dims: Any) -> list[str]:
     rest = [c for c in df.columns if c not in COUNTS and c not in (FOLD, CLASS)]
     if dims is None:
         named = (REPEAT, *FRAME_DIMS)
-        out = [c for c in rest if c in named or not _numeric(df[c])]
+        out = [c for c in rest if c in named or is_bool_dtype(df[c]) or not is_numeric_dtype(df[c])]
         odd = [c for c in rest if c not in out]
         fix = f"pass dims={[*out, *odd]!r}"
     else:
@@ -466,10 +467,6 @@ def _table_dims(df: pd.DataFrame, dims: Any) -> list[str]:
             f"{fix}."
         )
     return [d for d in out if d == REPEAT] + [d for d in out if d != REPEAT]
-
-
-def _numeric(col: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
 
 
 def _counts_from_table(df: pd.DataFrame, dims: Any = None) -> xr.Dataset:

@@ -192,10 +192,6 @@ def _pooled_interval(
     return est, lo, hi, info
 
 
-def _score_folds(df: Any, name: str, average: Any, args: FrameArgs) -> xr.DataArray:
-    return getattr(scores, name)(df, "fold", "nan", average=average, **vars(args))
-
-
 def _finish(
     out: xr.Dataset,
     method: str,
@@ -388,7 +384,7 @@ def interval(
     if chosen == "delong":
         est, lo, hi, info = _auc.frame_interval(data, average, level, args)
     elif entry.kind == "score":
-        v = _score_folds(data, entry.kernel, average, args)
+        v = measure.frame(data, name, "fold", "nan", average=average, **vars(args))
         cube = _counts_cube(rows, args, y_pred=args.y_true)
         est, lo, hi, info = _fold.corrected_t(cube, v, shown[1], level, entry.bounds)
     else:

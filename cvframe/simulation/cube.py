@@ -22,6 +22,8 @@ __all__ = ["cube", "simulate"]
 def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -> xr.Dataset:
     """Wrap (trial, fold) arrays as a binary counts cube over (trial, fold, class)."""
     dims = (TRIAL, FOLD, CLASS)
+    pr = f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
+    rates = "" if model.recall_given is None else pr
     data = {v: (dims, x[:, :, None]) for v, x in zip(COUNTS, (tp, fp, fn, tn), strict=True)}
     from .._version import __version__
 
@@ -34,7 +36,7 @@ def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -
             "stratified": "yes" if model.stratified else "no",
             "splitter": (
                 f"simulated {'stratified ' if model.stratified else ''}{model.k}-fold "
-                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}" + _rates_text(model)
+                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}{rates}"
             ),
             "simulation": (
                 f"Forman & Scholz (2010) model: TP ~ Binomial(positives in fold, "
@@ -53,12 +55,6 @@ def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -
             "cvframe_version": __version__,
         },
     )
-
-
-def _rates_text(model: Model) -> str:
-    if model.recall_given is None:
-        return ""
-    return f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
 
 
 def simulate(

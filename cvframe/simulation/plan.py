@@ -207,7 +207,8 @@ def _auc_study(
     y = np.zeros(n, dtype=np.int8)
     y[:pos] = 1
     if model.stratified:
-        fold = np.concatenate([np.repeat(np.arange(k), model.strat_pos), _others(model)])
+        negatives = model.sizes - model.strat_pos  # the positives first, as in y
+        fold = np.concatenate([np.repeat(np.arange(k), c) for c in (model.strat_pos, negatives)])
         folds = np.broadcast_to(fold, (t, n))
     else:
         folds = rng.permuted(np.broadcast_to(np.repeat(np.arange(k), model.sizes), (t, n)), axis=1)
@@ -236,11 +237,6 @@ def _auc_study(
         sd = float(v.std(ddof=1))
         out[name] = ((float(v.mean()) - auc) / auc, sd / auc, sd / math.sqrt(v.size) / auc)
     return out
-
-
-def _others(model: Model) -> np.ndarray:
-    """The folds of the negatives of a stratified split (each fold's size minus its positives)."""
-    return np.repeat(np.arange(model.k), model.sizes - model.strat_pos)
 
 
 # --- the advice ------------------------------------------------------------------------------
