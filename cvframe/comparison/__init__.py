@@ -179,14 +179,15 @@ def compare(
     sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
     (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
     on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
-    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube,
-    ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the uncorrected t
-    over the folds of one data set), a test that does not fit the metric's variant, and
-    unpaired folds (fold sizes, supports or sample ids that differ between models). Every
-    result has
-    an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired per-fold
-    differences (fold tests), of the per-data-set differences (Friedman), or the difference
-    itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
+    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube (pass the
+    frame, or the per-fold ``metric="f"``), ``"friedman"`` with the folds of one data set
+    as blocks, ``"t"`` (the uncorrected paired t over the folds: its type I error is far
+    above ``1 - level``, Dietterich 1998), a test that does not fit the metric's variant,
+    and unpaired folds (fold sizes, supports or sample ids that differ between models).
+    Every result has an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired
+    per-fold differences (fold tests), of the per-data-set differences (Friedman), or the
+    difference itself on the metric's scale (resampling tests); ``attrs["effect_size"]``
+    says which.
 
     - per-fold metrics (a count metric's bare name or its ``"_avg"`` name,
       :data:`FOLD_METRICS`: ``"f"``, ``"accuracy"``, ``"precision_avg"``...; on multilabel
@@ -209,30 +210,27 @@ def compare(
       (Dietterich 1998): :math:`t = p_1^{(1)} / \sqrt{\tfrac15 \sum_i s_i^2}` on 5 df;
       ``"5x2cv_f"`` (Alpaydin 1999):
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
-      5 repeats of 2 folds. ``"t"``, the uncorrected paired t over folds, is refused (its
-      type I error is far above ``1 - level``, Dietterich 1998).
+      5 repeats of 2 folds.
     - pooled metrics (:data:`POOLED_METRICS`: ``"f_tp_fp"``, ``"accuracy_pooled"``,
       ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too) have no
-      per-fold values, so they need the
-      predictions frame: ``"bootstrap"`` resamples the samples within strata fold (of the
-      first repeat) x true class, the same draw for both models and every repeat; the
-      p-value is :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval
-      the percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
+      per-fold values, so they need the predictions frame: ``"bootstrap"`` resamples the
+      samples within strata fold (of the first repeat) x true class, the same draw for both
+      models and every repeat; the p-value is
+      :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval the
+      percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
       predictions of each sample with probability 1/2;
       :math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)` (no interval). ``"mcnemar"``
       (pooled accuracy of one CV run): the exact binomial test of the discordant pairs
       ``p_value`` (``p_value_chi2`` and ``statistic``: the chi-square with continuity
       correction :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired
-      difference. ``"auto"`` picks McNemar for ``"accuracy_pooled"`` on one repeat, else
-      the bootstrap. A pooled metric on a cube is refused (pass the frame, or choose the
-      per-fold ``metric="f"``).
+      difference.
     - ``"friedman"``, across a ``dataset`` dim (Demšar 2006): one score per model and data
       set (the metric, mean over repeats), ranked per data set (1 = best);
       :math:`\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]`
       (divided by the tie correction, as :func:`scipy.stats.friedmanchisquare`) and
       Iman-Davenport's :math:`F_F`; post-hoc Nemenyi for all pairs, Holm against a
-      ``baseline``; the critical difference
-      :math:`CD = q_{level} \sqrt{k(k+1)/(6N)}`. Lower-is-better metrics are refused.
+      ``baseline``; the critical difference :math:`CD = q_{level} \sqrt{k(k+1)/(6N)}`.
+      Lower-is-better metrics are refused.
     - a metric of every class at once (an ``over_classes`` formula, e.g. Matthews
       correlation) is one value per fold or pooled run, tested as above; on a binary frame
       its negative class counts too.
@@ -483,17 +481,9 @@ def _design(req: Request) -> tuple[int, int]:
 
 
 def choose(req: Request) -> tuple[str, str]:
-    """The test ``test="auto"`` runs for this metric and design, and why (one sentence).
-
-    - a ``dataset`` dim (or frame column) with two or more data sets: ``"friedman"`` (the
-      models ranked per data set; data sets are independent blocks, folds are not);
-    - else the test the metric's variant has in :data:`cvframe.metrics.REGISTRY`
-      (``entry.tests``): a pooled metric (no per-fold values) the paired ``"bootstrap"`` on
-      the frame (``"mcnemar"`` for the pooled accuracy of one CV run; on a cube refused, the
-      samples are needed to resample); a per-fold metric ``"5x2cv_t"`` when the design is
-      5 repeats x 2 folds, else ``"corrected_t"`` over the repeats x folds; a metric tested
-      across data sets only (AUC_avg) is refused on one data set.
-    """
+    """The test ``test="auto"`` runs for this metric and design, and why (one sentence), by
+    the rules of :func:`compare` ("Which test for which data"); a metric tested across data
+    sets only (AUC_avg) is refused on one data set."""
     metric, n_sets = req.metric, _n_datasets(req)
     if n_sets >= 2:
         return "friedman", (

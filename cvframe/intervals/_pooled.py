@@ -1,40 +1,25 @@
 r"""Intervals of pooled count metrics (F_tp,fp, pooled precision, recall, accuracy, class
-averages, metrics of every class at once): the posterior of the pooled confusion cells and
-the bootstrap stratified within folds, both vectorised over every kept dim (``model``,
+averages, metrics of every class at once): the posterior of the pooled confusion cells
+(Goutte & Gaussier 2005; the Beta quantiles of a metric that is a monotone function of a
+share of cells, :attr:`~cvframe.formulas.MetricSpec.share`, in :func:`cvframe.interval`)
+and the bootstrap stratified within folds, both vectorised over every kept dim (``model``,
 ``class``, ``trial``, ...).
 
-**Posterior** (Goutte & Gaussier 2005). The pooled cells of one pass over the data
-(:math:`TP, FP, FN, TN`) are a multinomial sample; with the prior
-:math:`\mathrm{Dirichlet}(\lambda, \lambda, \lambda, \lambda)`, :math:`\lambda = 1/2`, the
-posterior of the cell probabilities is :math:`\mathrm{Dirichlet}(TP+\lambda, \ldots)`. A metric
-that is a monotone function of a share of some cells, :math:`x/(x+y)` (its
-:attr:`~cvframe.formulas.MetricSpec.share`: precision :math:`TP/(TP+FP)`, recall,
-specificity, accuracy, Jaccard), then has the quantiles of
-:math:`\mathrm{Beta}(x + \lambda_x, y + \lambda_y)` (:math:`\lambda_x` = :math:`\lambda`
-times the cells in :math:`x`) mapped through the formula; F is such a function of the Jaccard
-index :math:`J = TP/(TP+FP+FN)`:
+In single-label multiclass data every micro average is a function of the share of correct
+samples (each error is one FP and one FN), and so is accuracy. The Monte-Carlo posterior
+(:math:`F_\beta` with :math:`\beta \ne 1`, class averages, metrics of every class at once)
+draws the Dirichlet as gamma variates with a fixed seed: of the whole confusion matrix of a
+single-label multiclass cube (the classes' counts move together; a weighted average weighs
+by the drawn supports), of the four cells of a binary cube, else of each class's one-vs-all
+cells independently. Where the numerator cells are 0 the lower end is 0, where the other
+cells are 0 the upper end is 1 (Brown, Cai & DasGupta 2001).
 
-.. math:: F = \frac{2J}{1+J}, \qquad J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
-
-so its equal-tailed quantiles are exact (no Monte Carlo). In single-label multiclass data
-every micro average is such a function of the share of correct samples (each error is one
-FP and one FN), and so is accuracy. :math:`F_\beta` with :math:`\beta \ne 1`, class
-averages (macro, weighted) and metrics of every class at once (Matthews correlation) use
-Monte-Carlo draws of the Dirichlet (gamma variates, a fixed seed): of the whole confusion
-matrix of a single-label multiclass cube (the classes' counts move together; a weighted
-average weighs by the drawn supports), of the four cells of a binary cube, else of each
-class's one-vs-all cells independently. Where the numerator cells are 0 the lower end is 0,
-where the other cells are 0 the upper end is 1 (Brown, Cai & DasGupta 2001).
-
-**Stratified bootstrap.** Resampling the tested samples of one fold within each true class
-draws :math:`TP^* \sim \mathrm{Bin}(P_i, TP_i/P_i)` and
-:math:`FP^* \sim \mathrm{Bin}(N_i, FP_i/N_i)` per fold :math:`i`: the bootstrap stratified
-within fold x class, drawn from the counts alone; the percentile interval of the pooled
-metric over ``n_boot`` draws.
-
-Repeated CV re-tests the same samples in every repeat, so the counts of all repeats are not
-``repeats`` times the evidence: the posterior uses the per-repeat pooled counts averaged over
-the repeats (the counts of one pass), the bootstrap the per-repeat intervals' ends averaged.
+The bootstrap draws :math:`TP^* \sim \mathrm{Bin}(P_i, TP_i/P_i)` and
+:math:`FP^* \sim \mathrm{Bin}(N_i, FP_i/N_i)` per fold :math:`i` (the tested samples of a
+fold resampled within each true class, from the counts alone): the percentile interval of
+the pooled metric over ``n_boot`` draws. Repeats re-test the same samples: the posterior
+uses the per-repeat pooled counts averaged over the repeats (one pass), the bootstrap the
+per-repeat intervals' ends averaged.
 """
 
 from __future__ import annotations
