@@ -1,13 +1,7 @@
 r"""Coverage measured, not assumed: :func:`coverage_study` runs the simulation model of Forman
 & Scholz (2010) and counts how often each interval method of :func:`cvframe.interval`
-covers the known truth.
-
-Count metrics: the simulated cube of :func:`cvframe.simulate` (a fixed classifier of
-precision = recall = ``f``) with its ``trial`` dim, handed to :func:`cvframe.interval` like
-any cube (``trial`` is one more kept dim); the truth is the metric's formula of the model's
-expected cells (F, precision and recall: ``f``). AUC: per trial, binormal scores (negatives
-:math:`N(0, 1)`, positives :math:`N(d, 1)`) of known :math:`AUC = \Phi(d/\sqrt2)`, handed
-to :func:`cvframe.intervals.delong`.
+covers the known truth. A simulated cube's ``trial`` dim is one more kept dim of
+:func:`cvframe.interval`; AUC's binormal score rows go to :func:`cvframe.intervals.delong`.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
-"""Plan a cross-validation study before fitting: :func:`plan`.
-
-For each class of a target (labels, a multilabel indicator matrix, or class counts) and a
-design (``k`` folds, ``repeats``, stratified or not) and an assumed classifier (ground-truth
-F, or precision and recall), :func:`plan` reports what the design will do to the numbers:
-the chance of a fold without positives (:func:`cvframe.simulation.exact.fold_risks`, whose
-"some fold" value is :func:`p_fold_without_positives`), of a fold without predicted positives,
-the relative bias and spread of each of the five F estimators (:func:`bias_study`, exact
-where tractable), of AUC_avg and AUC_merge (a binormal simulation of known AUC, scored by
-:func:`cvframe.scores.auc_methods`), and a recommendation with its reason in one sentence.
-Nothing is re-derived here: every number comes from the simulation package or the scores.
+"""Plan a cross-validation study before fitting: :func:`plan`, what a design will do to the
+numbers of every class. Nothing is re-derived here: every number comes from the simulation
+package (:func:`~cvframe.simulation.exact.fold_risks`, :func:`bias_study`) or the scores
+(:func:`cvframe.scores.auc_methods` of a binormal simulation of known AUC).
 """
 
 from __future__ import annotations
