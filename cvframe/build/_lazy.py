@@ -19,8 +19,6 @@ from .._core.labels.frame import is_dask_frame
 from ..errors import CountsError, few
 from . import _kernel
 
-__all__ = ["Coder", "dask_inputs", "known_categories", "lazy_counts", "observed_values"]
-
 
 def known_categories(x: Any) -> list[Hashable] | None:
     """The categories of a dask categorical Series whose categories are known, else None."""

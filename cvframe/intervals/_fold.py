@@ -22,8 +22,6 @@ from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
 from .shared import corrected_moments
 
-__all__ = ["corrected_t", "nested"]
-
 
 def _one(ds: xr.Dataset, v: xr.DataArray) -> tuple[xr.Dataset, xr.DataArray, str]:
     """A dim to hand to :func:`moments` (it reads the fold sizes of the first entry of it)."""

@@ -34,8 +34,6 @@ from .. import formulas, measure, metrics
 from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, read_counts
 from .shared import whole
 
-__all__ = ["LAMBDA", "bootstrap", "one_pass", "posterior"]
-
 #: The Dirichlet prior weight of every confusion cell (Jeffreys).
 LAMBDA = 0.5
 _CELLS = ("tp", "fp", "fn", "tn")

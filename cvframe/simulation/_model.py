@@ -21,23 +21,6 @@ from scipy.special import gammaln
 from .._core import checks as _checks
 from ..errors import few
 
-__all__ = [
-    "DEFAULT_F",
-    "MAX_TRIALS",
-    "Model",
-    "as_seed",
-    "binom",
-    "check_flag",
-    "check_int",
-    "check_real",
-    "check_trials",
-    "grid",
-    "hyper",
-    "rates",
-    "seed_attr",
-    "REFERENCE",
-]
-
 REFERENCE = (
     'G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in '
     'Classifier Performance Measurement", ACM SIGKDD Explorations 12(1), 2010, Section 4.'

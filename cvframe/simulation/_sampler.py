@@ -21,8 +21,6 @@ import numpy as np
 
 from ._model import Model, binom, hyper
 
-__all__ = ["BLOCK", "Sampler", "TABLE_LIMIT", "block_arrays", "tables"]
-
 #: Trials generated at once inside one chunk (bounds temporary memory to ~100 MB at k=10).
 BLOCK = 1 << 17
 #: Largest lookup table (entries) before the draws fall back to numpy's samplers.
