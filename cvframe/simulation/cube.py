@@ -7,6 +7,7 @@ A simulated experiment is an ordinary counts cube with a ``trial`` dimension, so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,17 +20,22 @@ from ._sampler import BLOCK, Sampler, block_arrays
 __all__ = ["cube", "simulate"]
 
 
-def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -> xr.Dataset:
-    """Wrap (trial, fold) arrays as a binary counts cube over (trial, fold, class)."""
+def cube(counts: Sequence[Any], t0: int, model: Model, seed: str) -> xr.Dataset:
+    """Wrap (trial, fold) arrays of tp, fp, fn, tn as a binary counts cube over (trial, fold,
+    class), its trials numbered from ``t0``."""
     dims = (TRIAL, FOLD, CLASS)
     pr = f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
     rates = "" if model.recall_given is None else pr
-    data = {v: (dims, x[:, :, None]) for v, x in zip(COUNTS, (tp, fp, fn, tn), strict=True)}
+    data = {v: (dims, x[:, :, None]) for v, x in zip(COUNTS, counts, strict=True)}
     from .._version import __version__
 
     return xr.Dataset(
         data,
-        coords={TRIAL: np.arange(t0, t0 + tp.shape[0]), FOLD: np.arange(model.k), CLASS: [1]},
+        coords={
+            TRIAL: np.arange(t0, t0 + counts[0].shape[0]),
+            FOLD: np.arange(model.k),
+            CLASS: [1],
+        },
         attrs={
             "task": "binary",
             "pos_label": 1,
@@ -176,7 +182,7 @@ def simulate(
         chunks = check_int("chunks", chunks, 1)
         return _lazy_cube(sampler, trials, chunks, seed_str)
     arr = _blocks(sampler, 0, trials)
-    return cube(*(arr[:, :, i] for i in range(4)), 0, model, seed_str)
+    return cube([arr[:, :, i] for i in range(4)], 0, model, seed_str)
 
 
 def _blocks(sampler: Sampler, t0: int, t1: int) -> np.ndarray:
@@ -206,4 +212,4 @@ def _lazy_cube(sampler: Sampler, trials: int, chunks: int, seed: str) -> xr.Data
         dtype=np.int64,
         meta=np.empty((0, 0, 0), dtype=np.int64),
     )
-    return cube(*(arr[:, :, i] for i in range(4)), 0, sampler.model, seed)
+    return cube([arr[:, :, i] for i in range(4)], 0, sampler.model, seed)

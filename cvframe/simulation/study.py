@@ -90,7 +90,7 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
     tp, fp, pos, _ = small
     # V = 0 somewhere in the trial: no predicted positives (tp = fp = 0) or no positives
     invalid = (((tp == 0) & (fp == 0)) | (pos == 0)).any(axis=1)
-    sim = cube(*block_arrays(sampler, t0, t1, small), t0, model, seed_attr(seed))
+    sim = cube(block_arrays(sampler, t0, t1, small), t0, model, seed_attr(seed))
     est = reduce.f_methods(sim, FOLD, zero_division=0.0)
     out = np.zeros((len(ESTIMATORS) + 1, 5))
     for i, name in enumerate(ESTIMATORS):
@@ -291,7 +291,7 @@ def bias_study(
     ne = len(ESTIMATORS)
     var = {name: np.full(shape + (ne,), np.nan) for name in _NOTES if name.startswith("rel_")}
     is_exact = np.zeros(shape + (ne,), dtype=bool)
-    p_und, p_und_mc, p_und_se = (np.full(shape, np.nan) for _ in range(3))
+    und = {name: np.full(shape, np.nan) for name in _NOTES if name.startswith("p_undefined")}
     for sv, pv, fv in models:
         idx = (strats.index(sv), prevs.index(pv), fs.index(fv))
         s = sums[(sv, pv, fv)]
@@ -300,9 +300,8 @@ def bias_study(
         var["rel_bias"][idx] = var["rel_bias_mc"][idx]
         var["rel_std"][idx] = var["rel_std_mc"][idx]
         t_all, t_bad = s[-1, 0], s[-1, 1]
-        p_und_mc[idx] = t_bad / t_all
-        p_und_se[idx] = math.sqrt(p_und_mc[idx] * (1 - p_und_mc[idx]) / t_all)
-        p_und[idx] = p_und_mc[idx]
+        und["p_undefined"][idx] = und["p_undefined_mc"][idx] = p_mc = t_bad / t_all
+        und["p_undefined_se"][idx] = math.sqrt(p_mc * (1 - p_mc) / t_all)
         if exact:
             ex = exacts[(sv, pv, fv)]
             for name in EXACT_ESTIMATORS:
@@ -310,16 +309,12 @@ def bias_study(
                 var["rel_bias"][idx + (j,)] = (ex[f"{name}_mean"] - fv) / fv
                 var["rel_std"][idx + (j,)] = ex[f"{name}_std"] / fv
                 is_exact[idx + (j,)] = True
-            p_und[idx] = ex["p_undefined"]
-    dims4 = ("stratified", "prevalence", "f", "estimator")
-    dims3 = dims4[:3]
+            und["p_undefined"][idx] = ex["p_undefined"]
+    dims = ("stratified", "prevalence", "f", "estimator")
     from .._version import __version__
 
-    data: dict[str, Any] = {name: (dims4, arr) for name, arr in var.items()}
-    data["exact"] = (dims4, is_exact)
-    data["p_undefined"] = (dims3, p_und)
-    data["p_undefined_mc"] = (dims3, p_und_mc)
-    data["p_undefined_se"] = (dims3, p_und_se)
+    data: dict[str, Any] = {name: (dims, arr) for name, arr in (*var.items(), ("exact", is_exact))}
+    data.update({name: (dims[:3], arr) for name, arr in und.items()})
     first = {fv: m for (_, _, fv), m in models.items()}
     data["precision"] = (("f",), np.array([first[fv].precision for fv in fs]))
     data["recall"] = (("f",), np.array([first[fv].recall for fv in fs]))
