@@ -365,22 +365,13 @@ def variance_components(
     var_between = ((ms_between - ms_within) / n0).clip(min=0.0)
     total = var_between + ms_within
     share = var_between / total.where(total > 0)
-    out = xr.Dataset(
-        {
-            "ss_within": ss_within,
-            "ss_between": ss_between,
-            "ss_total": ss_total,
-            "df_within": df_within.astype("int64"),
-            "df_between": df_between.astype("int64"),
-            "ms_within": ms_within,
-            "ms_between": ms_between,
-            "var_within": ms_within,
-            "var_between": var_between,
-            "share_between": share,
-            "mean": grand,
-            "n_folds": n.astype("int64"),
-        }
-    )
+    out = xr.Dataset({
+        "ss_within": ss_within, "ss_between": ss_between, "ss_total": ss_total,
+        "df_within": df_within.astype("int64"), "df_between": df_between.astype("int64"),
+        "ms_within": ms_within, "ms_between": ms_between,
+        "var_within": ms_within, "var_between": var_between, "share_between": share,
+        "mean": grand, "n_folds": n.astype("int64"),
+    })  # fmt: skip
     out.attrs = {
         "method": "variance_components",
         "metric": str(metric),

@@ -307,9 +307,7 @@ def _numeric(da: xr.DataArray, name: str) -> xr.DataArray:
     wide = kind == "u" and da.dtype.itemsize == 8 and not is_lazy(da) and da.size
     if wide and int(da.max()) > _INT64_MAX:
         raise CountsError(f"{name} has values above 2**63 - 1, too large for int64 counts.")
-    if kind in "iu" and da.dtype != np.int64:
-        return da.astype("int64")
-    return da
+    return da.astype("int64") if kind in "iu" and da.dtype != np.int64 else da
 
 
 def read_counts(ds: xr.Dataset, need_fold: bool = True) -> Counts:

@@ -93,9 +93,7 @@ def dask_inputs(named: list[tuple[str, Any]]) -> tuple[list[Any], list[str]] | N
 
 
 def _columns(part: Any, names: list[str]) -> list[Any]:
-    if isinstance(part, pd.DataFrame):
-        return [part[c] for c in names]
-    return list(part)
+    return [part[c] for c in names] if isinstance(part, pd.DataFrame) else list(part)
 
 
 # --- the one pass that finds labels and groups ---------------------------------------------------

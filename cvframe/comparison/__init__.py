@@ -343,27 +343,18 @@ def compare(
             f"dim={dim!r} names the cube's own {dim!r} dimension; pass the dimension that holds "
             "the compared models (e.g. dim='model')."
         )
-    req = Request(
-        metric=metric,
-        test=test,
-        baseline=None if baseline is None else _labels.plain(baseline),
-        dim=dim,
-        level=level,
-        n_resamples=_checks.integer(
-            "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
-        ),
-        random_state=random_state,
-        rope=_checks.real("rope", rope, 0),
-        beta=_checks.beta(beta),
-        zero_division=zero_division,
-        average=_checks.choice("average", average, metrics.AVERAGES),
-        pos_label=pos_label,
-        name=name,
-        variant=variant,
-        cols={"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
-        | {"repeat": repeat, "sample": sample},
-        data=data_in_memory(data),
+    n_resamples = _checks.integer(
+        "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
     )
+    cols = {"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
+    req = Request(
+        metric=metric, test=test, baseline=None if baseline is None else _labels.plain(baseline),
+        dim=dim, level=level, n_resamples=n_resamples, random_state=random_state,
+        rope=_checks.real("rope", rope, 0), beta=_checks.beta(beta), zero_division=zero_division,
+        average=_checks.choice("average", average, metrics.AVERAGES), pos_label=pos_label,
+        name=name, variant=variant, cols=cols | {"repeat": repeat, "sample": sample},
+        data=data_in_memory(data),
+    )  # fmt: skip
     reason = ""
     if req.test == "auto":
         test, reason = choose(req)

@@ -165,16 +165,9 @@ def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> x
     """The counts cube of a frame read as ``args`` says, by the one builder (``model``,
     ``dataset``... as dims)."""
     dims = [d for d in FRAME_DIMS if d in df.columns]
-    return build.counts_from_frame(
-        df,
-        args.labels,
-        args.pos_label,
-        y_true=args.y_true,
-        y_pred=y_pred,
-        fold=args.fold,
-        repeat=args.repeat,
-        dims=dims,
-    )
+    cols: dict[str, Any] = {"y_true": args.y_true, "y_pred": y_pred, "fold": args.fold}
+    cols["repeat"] = args.repeat
+    return build.counts_from_frame(df, args.labels, args.pos_label, dims=dims, **cols)
 
 
 def _pooled_interval(

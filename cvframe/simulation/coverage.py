@@ -85,20 +85,9 @@ def _counts_cell(
             highs.append(iv["upper"].values)
             chosen = iv.attrs["method"]
     lo, hi = np.concatenate(lows, axis=0), np.concatenate(highs, axis=0)
-    return _row(
-        lo,
-        hi,
-        _truth(model, metric),
-        level,
-        metric=metric,
-        method=chosen,
-        n=model.n,
-        k=model.k,
-        stratified=model.stratified,
-        prevalence=model.prevalence,
-        f=model.f,
-        positives=model.pos,
-    )
+    cell = dict(metric=metric, method=chosen, n=model.n, k=model.k, stratified=model.stratified)
+    cell.update(prevalence=model.prevalence, f=model.f, positives=model.pos)
+    return _row(lo, hi, _truth(model, metric), level, **cell)
 
 
 def _auc_cell(

@@ -50,6 +50,8 @@ _AUC_ROWS = 400_000
 _NAMES = {e: metrics.display(*metrics.resolve(e)[:2]) for e in (*ESTIMATORS, *AUC_ESTIMATORS)}
 #: The metrics the plan simulates: those of its estimators.
 _PLANNED = list(dict.fromkeys(metrics.resolve(e).metric for e in (*ESTIMATORS, *AUC_ESTIMATORS)))
+#: The columns of :attr:`Plan.estimators`.
+_COLUMNS = ("class", "estimator", "rel_bias", "rel_std", "rel_bias_se", "exact")
 
 
 @dataclass(frozen=True)
@@ -466,30 +468,23 @@ def plan(
         row["p_some_undefined"] = 1 - (1 - und) ** repeats
         row["exact"] = exact and risks_tractable(model)
         risks[cls] = row
-        est: dict[str, tuple[float, float]] = {}
+        found: dict[str, tuple[float, float, float, bool]] = {}
         for e in ESTIMATORS:
             sel = one.sel(estimator=e)
             ex = bool(sel.exact)
             b, s, se = float(sel.rel_bias), float(sel.rel_std), float(sel.rel_bias_se)
-            rows.append(dict(estimator=e, rel_bias=b, rel_std=s, rel_bias_se=0.0 if ex else se))
-            rows[-1].update({"class": cls, "exact": ex})
-            est[e] = (b, s)
-        for e, (b, s, se) in _auc_study(model, auc, float(auc_shift), trials, rng).items():
-            rows.append(dict(estimator=e, rel_bias=b, rel_std=s, rel_bias_se=se, exact=False))
-            rows[-1]["class"] = cls
-            est[e] = (b, s)
-        recs[cls] = _advice(cls, row, est, design)
+            found[e] = (b, s, 0.0 if ex else se, ex)
+        auc_est = _auc_study(model, auc, float(auc_shift), trials, rng)
+        found.update({e: (b, s, se, False) for e, (b, s, se) in auc_est.items()})
+        rows += [dict(zip(_COLUMNS, (cls, e, *v), strict=True)) for e, v in found.items()]
+        recs[cls] = _advice(cls, row, {e: v[:2] for e, v in found.items()}, design)
     if not risks:
         raise ValueError(
             f"no class can be planned: {few([f'{c}: {why}' for c, why in skipped.items()])}."
         )
-    risk_df = pd.DataFrame.from_dict(risks, orient="index")
-    risk_df.index.name = "class"
-    est_df = pd.DataFrame(rows)[
-        ["class", "estimator", "rel_bias", "rel_std", "rel_bias_se", "exact"]
-    ]
-    rec_df = pd.DataFrame.from_dict(recs, orient="index")
-    rec_df.index.name = "class"
+    risk_df, rec_df = (pd.DataFrame.from_dict(d, orient="index") for d in (risks, recs))
+    risk_df.index.name = rec_df.index.name = "class"
+    est_df = pd.DataFrame(rows, columns=list(_COLUMNS))
     worst = min(risks, key=lambda c: (risks[c]["positives"], str(c)))
     overall = {"class": worst, **recs[worst]}
     overall["k"] = int(rec_df["k"].min())
