@@ -286,7 +286,7 @@ def from_confusion(
             arr_ = _align_pred(arr_)
         if FOLD not in arr_.dims:
             arr_ = arr_.expand_dims({FOLD: [0]}, axis=-3)
-        arr, dims = arr_.values, [str(d) for d in arr_.dims[:-2]]
+        arr, dims = as_counts(arr_.values, "matrices"), [str(d) for d in arr_.dims[:-2]]
         coords: dict[str, list[Hashable]] = {
             d: list(arr_[d].values) if d in arr_.coords else list(range(arr_.sizes[d]))
             for d in dims
@@ -294,18 +294,7 @@ def from_confusion(
         if labels is None and TRUE in arr_.coords:
             labels = list(arr_[TRUE].values)
     else:
-        try:
-            arr = np.asarray(matrices)
-        except ValueError as exc:
-            raise ValueError(
-                f"matrices is ragged ({exc}); every row of a confusion matrix "
-                "must have one entry per predicted class."
-            ) from None
-        if arr.dtype.kind == "O":
-            raise ValueError(
-                "matrices is ragged or holds non-numbers; pass square count "
-                "matrices, e.g. [[5, 1], [2, 7]]."
-            )
+        arr = as_counts(matrices, "matrices")
         if arr.ndim not in (2, 3, 4):
             raise CountsError(
                 f"matrices has {arr.ndim} dims (shape {arr.shape}); expected (true, pred), "
@@ -320,7 +309,6 @@ def from_confusion(
             f"matrices must be square (true x pred), got {arr.shape[-2:]}; rows "
             "are the true classes and columns the predicted ones."
         )
-    arr = as_counts(arr, "matrices")
     c = arr.shape[-1]
     universe: list[Hashable] = (
         list(range(c)) if labels is None else _labels.check_labels_arg(labels)

@@ -11,20 +11,13 @@ from typing import Any
 
 import xarray as xr
 
-from .. import formulas
+from .. import formulas, metrics
 from .._core import checks as _checks
 from .._core.docs import doc
 from .._core.types import CellMetric, Dims, FoldMethod, ZeroDivision
 from ..schema import CLASS, CONFUSION, COUNTS, provenance, read_counts
 from ._engine import aggregate_counts, check_metric, f_methods_counts, fold_dims, warn
 from .whole import aggregate_whole
-
-
-def _method(metric: str, fold_method: str | None, skip: bool) -> str:
-    if fold_method is None:
-        return metric
-    name = f"{metric}_{fold_method}"
-    return name + "_skip" if skip else name
 
 
 @doc
@@ -96,7 +89,8 @@ def aggregate(
     else:
         val, items = aggregate_counts(c, metric, fold_method, red, beta=b, fill=fill, skip=sk)
     warn(items, zero_division)
-    name, zd = _method(metric, fold_method, skip), zero_division
+    name = metrics.spelled(metric, fold_method) + ("_skip" if skip and fold_method else "")
+    zd = zero_division
     if metric == "f" and fold_method is not None:
         return _f_provenance(val, name, dims, zd, b, skip)
     bt, skip_attr = b if metric == "f" else None, skip if fold_method in ("avg", "pr_re") else None
