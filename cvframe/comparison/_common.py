@@ -206,17 +206,10 @@ def diff(da: xr.DataArray, dim: str, ia: list[int], ib: list[int]) -> xr.DataArr
     return a.rename({dim: "contrast"}) - b.rename({dim: "contrast"})
 
 
-_ORDER = (
-    "difference",
-    "mean",
-    "low",
-    "high",
-    "effect_size",
-    "statistic",
-    "df",
-    "p_value",
-    "significant",
-)
+#: The result's variables in this order first (the estimates, then the test), then the
+#: test's own.
+_ESTIMATES = ("difference", "mean", "low", "high", "effect_size")
+_ORDER = (*_ESTIMATES, "statistic", "df", "p_value", "significant")
 
 
 def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
