@@ -216,9 +216,7 @@ def _balanced_accuracy_num_den(tp: Any, fn: Any) -> tuple[Any, Any]:
     scikit-learn's ``balanced_accuracy_score`` (Brodersen et al. 2010); for two classes
     :math:`(TPR + TNR) / 2`."""
     support = tp + fn
-    present = support > 0
-    recall = np.where(present, tp / np.where(present, support, 1.0), 0.0)
-    return recall.sum(-1), present.sum(-1).astype(np.float64)
+    return safe_divide(tp, support).sum(-1), (support > 0).sum(-1).astype(np.float64)
 
 
 def _mcc_num_den(tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:

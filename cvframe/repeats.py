@@ -1,15 +1,7 @@
-r"""Results across repeats of a repeated cross-validation: :func:`summary`,
-:func:`variance_components` and :func:`fold_composition`.
-
-Fold aggregation reduces ``fold`` within each repeat and keeps ``repeat``; :func:`summary`
-then gives the mean, the standard deviation, the standard error and the Student-t spread of
-any such result across repeats (or across any other dim). The repeats re-use the same
-samples, so that spread measures how much the number moves with the partition, not how
-sure the number is: :func:`cvframe.interval` gives an interval for the metric, and
-:func:`summary` shows it beside the spread when passed (``interval=``).
-:func:`variance_components` splits the spread of per-fold values into a within-repeat (fold
-sampling) and an across-repeat (partition) part, as a one-way analysis of variance, and
-:func:`fold_composition` tabulates the positives, negatives and AUC pairs of every fold.
+r"""Results across repeats of a repeated cross-validation: :func:`summary` (mean and spread
+across repeats of any result that keeps ``repeat``, beside an interval for the metric),
+:func:`variance_components` (the within- and across-repeat parts of the spread of per-fold
+values) and :func:`fold_composition` (what every fold holds).
 """
 
 from __future__ import annotations

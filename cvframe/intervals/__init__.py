@@ -43,26 +43,18 @@ _POOLED = ("pooled", "tp_fp", "merge", "merged")
 FOLD_METHODS = (None, *dict.fromkeys((*_POOLED, *metrics.VARIANTS)))
 
 
-def _estimand(method: str, name: str) -> str:
-    if method in ("posterior", "bootstrap"):
-        return (
-            f"{name} of these fitted fold models on new samples from the same population "
-            "(the population value of the pooled counts), conditional on the training sets"
-        )
-    if method == "delong":
-        return (
-            f"{name} of the merged fold scores on new samples from the same population, "
-            "conditional on the fitted fold models"
-        )
-    if method == "corrected_t":
-        return (
-            f"expected {name} of the learning procedure over training sets of this size "
-            "(approximate)"
-        )
-    return (
-        f"expected {name} of the learning procedure fitted on training sets of this size "
-        "from this population (nested cross-validation)"
-    )
+#: What the interval of each method estimates (``{}`` is the metric's display name).
+_ESTIMANDS = {
+    "posterior": "{} of these fitted fold models on new samples from the same population "
+    "(the population value of the pooled counts), conditional on the training sets",
+    "delong": "{} of the merged fold scores on new samples from the same population, "
+    "conditional on the fitted fold models",
+    "corrected_t": "expected {} of the learning procedure over training sets of this size "
+    "(approximate)",
+    "nested": "expected {} of the learning procedure fitted on training sets of this size "
+    "from this population (nested cross-validation)",
+}
+_ESTIMANDS["bootstrap"] = _ESTIMANDS["posterior"]
 
 
 # --- arguments ------------------------------------------------------------------------------
@@ -199,7 +191,7 @@ def _finish(
     out.attrs = {
         "method": method,
         "level": level,
-        "estimand": _estimand(method, name[1]),
+        "estimand": _ESTIMANDS[method].format(name[1]),
         "training_variability": "yes" if method in ("corrected_t", "nested") else "no",
         "reference": REFERENCES[method],
         "metric": name[0],

@@ -230,9 +230,7 @@ def bootstrap(
     arr = {k: np.asarray(v.transpose(*dims).values) for k, v in fields.items()}
     pos, neg = arr["tp"] + arr["fn"], arr["fp"] + arr["tn"]
     rng = np.random.default_rng(seed)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_tp = np.where(pos > 0, arr["tp"] / np.where(pos > 0, pos, 1), 0.0)
-        p_fp = np.where(neg > 0, arr["fp"] / np.where(neg > 0, neg, 1), 0.0)
+    p_tp, p_fp = formulas.safe_divide(arr["tp"], pos), formulas.safe_divide(arr["fp"], neg)
     size = (n_boot, *pos.shape)
     tp = rng.binomial(pos.astype(np.int64), p_tp, size=size).sum(-1).astype(np.float64)
     fp = rng.binomial(neg.astype(np.int64), p_fp, size=size).sum(-1).astype(np.float64)
