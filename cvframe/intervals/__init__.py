@@ -13,7 +13,7 @@ cross-validation. Which one fits a metric's aggregation is its registry entry's
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
-from .shared import REFERENCES, data_in_memory
+from .shared import REFERENCES, Ask, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
@@ -144,15 +144,6 @@ def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any
 # --- the methods ----------------------------------------------------------------------------
 
 
-class _Ask(NamedTuple):
-    """The options of one :func:`interval` call that the methods read."""
-
-    level: float
-    beta: float
-    zero_division: Any
-    average: str | None
-
-
 def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> xr.Dataset:
     """The counts cube of a frame read as ``args`` says, by the one builder (``model``,
     ``dataset``... as dims)."""
@@ -163,17 +154,16 @@ def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> x
 
 
 def _pooled_interval(
-    ds: xr.Dataset, metric: str, method: str, req: _Ask, n_boot: int, seed: int
+    ds: xr.Dataset, metric: str, method: str, ask: Ask
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
-    average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
-    kw = {"beta": req.beta, "zero_division": req.zero_division}
-    est = measure.cube(ds, metric, "tp_fp", average, **kw)
+    ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
+    est = measure.cube(
+        ds, metric, "tp_fp", ask.average, beta=ask.beta, zero_division=ask.zero_division
+    )
     est = est.mean(REPEAT) if REPEAT in est.dims else est
-    if method == "bootstrap":
-        lo, hi, info = _pooled.bootstrap(ds, metric, req.level, req.beta, n_boot, seed)
-    else:
-        lo, hi, info = _pooled.posterior(ds, metric, average, req.level, req.beta, n_boot, seed)
+    method_of = _pooled.bootstrap if method == "bootstrap" else _pooled.posterior
+    lo, hi, info = method_of(ds, metric, ask)
     return est, lo, hi, info
 
 
@@ -380,8 +370,8 @@ def interval(
             est, lo, hi, info = _fold.corrected_t(ds, values, shown[1], level, entry.bounds)
             info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
-            req = _Ask(level, beta, zero_division, average)
-            est, lo, hi, info = _pooled_interval(ds, name, chosen, req, n_boot, seed)
+            ask = Ask(level, beta, zero_division, average, n_boot, seed)
+            est, lo, hi, info = _pooled_interval(ds, name, chosen, ask)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]
