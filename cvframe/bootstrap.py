@@ -255,13 +255,7 @@ def _error(ds: xr.Dataset, task: str, subset: str, dims: tuple[str, ...]) -> xr.
     """The mean over the splits of their error rates (the one fold mean of
     :func:`cvframe.reduce.error_rate`); raises on an empty split (its rate is undefined)."""
     ds = ds.assign_attrs(task=task)
-    c = {v: ds[v] for v in COUNTS}
-    n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
-    if task == "multiclass":
-        n = n.isel({CLASS: 0}, drop=True)
-    empty = n == 0
-    if CLASS in empty.dims:
-        empty = empty.any(CLASS)  # n is the same for every class of a split
+    empty = (ds.tp + ds.fp + ds.fn + ds.tn == 0).any(CLASS)  # the same n for every class
     if bool(empty.any()):
         raise CountsError(
             f"{int(empty.sum())} split(s) have an empty {subset} set ({where_text(empty)}); the "

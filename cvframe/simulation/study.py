@@ -320,27 +320,16 @@ def bias_study(
     data["recall"] = (("f",), np.array([first[fv].recall for fv in fs]))
     positives = [int(math.floor(n * p + 0.5)) for p in prevs]
     data["positives"] = (("prevalence",), np.array(positives, dtype=np.int64))
-    st = xr.Dataset(
-        data,
-        coords={
-            "stratified": np.array(strats, dtype=bool),
-            "prevalence": np.array(prevs, dtype=float),
-            "f": np.array(fs, dtype=float),
-            "estimator": list(ESTIMATORS),
-        },
-        attrs={
-            "n": int(n),
-            "k": int(k),
-            "trials": trials,
-            "seed": seed_attr(root),
-            "zero_division": "0.0",
-            "method": "bias_study",
-            "description": "Relative bias (mean - f)/f and relative std sd/f of five "
-            "F-measure fold aggregations under simulated k-fold CV.",
-            "reference": REFERENCE,
-            "cvframe_version": __version__,
-        },
-    )
+    st = xr.Dataset(data, coords={
+        "stratified": np.array(strats, dtype=bool), "prevalence": np.array(prevs, dtype=float),
+        "f": np.array(fs, dtype=float), "estimator": list(ESTIMATORS),
+    }, attrs={
+        "n": int(n), "k": int(k), "trials": trials, "seed": seed_attr(root),
+        "zero_division": "0.0", "method": "bias_study",
+        "description": "Relative bias (mean - f)/f and relative std sd/f of five "
+        "F-measure fold aggregations under simulated k-fold CV.",
+        "reference": REFERENCE, "cvframe_version": __version__,
+    })  # fmt: skip
     for name, text in _NOTES.items():
         st[name].attrs["description"] = text
     return st
