@@ -495,6 +495,13 @@ def plan(
 # --- the text --------------------------------------------------------------------------------
 
 
+def _advised(rec: Any) -> str:
+    """A recommendation (a row of :attr:`Plan.recommendation`, or ``overall``) in words."""
+    report = "any aggregation" if rec["report"] == "any" else _NAMES[rec["report"]]
+    strat = "stratified" if rec["stratified"] else "unstratified"
+    return f"k={rec['k']}, repeats={rec['repeats']}, {strat}, report {report}"
+
+
 def _text(p: Plan) -> str:
     d = p.design
     clf = (
@@ -508,9 +515,8 @@ def _text(p: Plan) -> str:
         f"({clf}), AUC={d['auc']:.3g}; metric {d['metric']}"
     )
     r = p.risks.copy()
-    for c in [c for c in r.columns if c.startswith("p_")]:
+    for c in [c for c in r.columns if c.startswith("p_") or c == "prevalence"]:
         r[c] = r[c].map(lambda x: f"{x:.3g}")
-    r["prevalence"] = r["prevalence"].map(lambda x: f"{x:.3g}")
     r = r.drop(columns="n").rename(
         columns={
             "p_fold_no_pos": "P(fold: no pos)",
@@ -542,19 +548,9 @@ def _text(p: Plan) -> str:
         "",
         "Recommendation:",
     ]
-    for cls, rec in p.recommendation.iterrows():
-        report = "any aggregation" if rec["report"] == "any" else _NAMES[rec["report"]]
-        lines.append(
-            f"  {cls}: k={rec['k']}, repeats={rec['repeats']}, "
-            f"{'stratified' if rec['stratified'] else 'unstratified'}, report {report} - "
-            f"{rec['reason']}"
-        )
-    o = p.overall
-    report = "any aggregation" if o["report"] == "any" else _NAMES[o["report"]]
-    lines.append(
-        f"Overall (class {o['class']!r}, the rarest): k={o['k']}, repeats={o['repeats']}, "
-        f"{'stratified' if o['stratified'] else 'unstratified'}, report {report}."
-    )
+    recs = p.recommendation.iterrows()
+    lines += [f"  {cls}: {_advised(rec)} - {rec['reason']}" for cls, rec in recs]
+    lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
     for cls, why in p.skipped.items():
         lines.append(f"  {cls}: not planned ({why}).")
     lines.append(f"Model: {REFERENCE}")
