@@ -104,8 +104,7 @@ def multilabel_cube(
     per-fold sums of per-sample outcomes (:data:`cvframe.reduce.SAMPLE_VARS`, F at
     ``beta``)."""
     names, aligned = _indicator_names(y_true, y_pred)
-    if aligned is not None:
-        yp = aligned
+    yp = yp if aligned is None else aligned
     if getattr(yt, "ndim", 1) != 2 or getattr(yp, "ndim", 1) != 2 or yt.shape != yp.shape:
         raise CountsError(
             f"multilabel y_true has shape {getattr(yt, 'shape', None)} but y_pred has "
@@ -127,12 +126,11 @@ def multilabel_cube(
     cls = np.arange(c, dtype=np.int64)
     idx = ((g[:, None] * c + cls[None, :]) * 4 + code).ravel()
     ww = None if w is None else (w[:, None] * np.ones((1, c))).ravel()  # numpy or dask
-    cnt = bincount(idx, ww, int(np.prod(gshape, dtype=np.int64)) * c * 4)
-    cnt = cnt.reshape(tuple(gshape) + (c, 4))
+    size = int(np.prod(gshape, dtype=np.int64))
+    cnt = bincount(idx, ww, size * c * 4).reshape(tuple(gshape) + (c, 4))
     ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
     out_attrs = {"task": "multilabel", **attrs, **({"weighted": "yes"} if w is not None else {})}
     ds = make_cube(ova, list(gcoords), {**gcoords, CLASS: classes}, out_attrs)
-    size = int(np.prod(gshape, dtype=np.int64))
     for name, arr in sample_sums(yt, yp, g, size, w, beta).items():
         ds[name] = (list(gcoords), arr.reshape(tuple(gshape)))
     ds["n_samples"].attrs["n_labels"] = c  # the labels every per-sample outcome runs over

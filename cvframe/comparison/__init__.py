@@ -453,29 +453,19 @@ _DATA = {
 }
 
 
-def _n_datasets(req: Request) -> int:
-    """How many data sets the data holds (a ``dataset`` dim or frame column)."""
-    if req.is_frame:
-        col = req.data.get("dataset")
-        return 0 if col is None else int(col.nunique())
-    return int(req.data.sizes.get("dataset", 0))
-
-
-def _design(req: Request) -> tuple[int, int]:
-    """Repeats and folds of the data (the frame's columns, or the cube's dims)."""
+def _levels(req: Request, dim: str, column: Any, default: int) -> int:
+    """How many entries the data has along ``dim`` (a frame: the distinct values of its
+    ``column``), or ``default`` without it."""
     if not req.is_frame:
-        return int(req.data.sizes.get(REPEAT, 1)), int(req.data.sizes.get(FOLD, 0))
-    rep, fold_col = req.cols["repeat"], req.cols["fold"]
-    df = req.data
-    n_rep = int(df[rep].nunique()) if rep is not None and rep in df.columns else 1
-    return n_rep, int(df[fold_col].nunique()) if fold_col in df.columns else 0
+        return int(req.data.sizes.get(dim, default))
+    return int(req.data[column].nunique()) if column in req.data.columns else default
 
 
 def choose(req: Request) -> tuple[str, str]:
     """The test ``test="auto"`` runs for this metric and design, and why (one sentence), by
     the rules of :func:`compare` ("Which test for which data"); a metric tested across data
     sets only (AUC_avg) is refused on one data set."""
-    metric, n_sets = req.metric, _n_datasets(req)
+    metric, n_sets = req.metric, _levels(req, "dataset", "dataset", 0)
     if n_sets >= 2:
         return "friedman", (
             f"the data hold {n_sets} data sets: the models are ranked per data set and "
@@ -494,7 +484,7 @@ def choose(req: Request) -> tuple[str, str]:
                 "the tested samples: pass the predictions frame (a paired bootstrap)"
                 + (f", or {fix}." if per_fold else ".")
             )
-        n_rep, _ = _design(req)
+        n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
         if test == "mcnemar" and n_rep == 1:
             return "mcnemar", (
                 f"{req.shown} of one CV run (each sample tested once by both models): "
@@ -516,7 +506,8 @@ def choose(req: Request) -> tuple[str, str]:
                 else "."
             )
         )
-    n_rep, n_fold = _design(req)
+    n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
+    n_fold = _levels(req, FOLD, req.cols["fold"], 0)
     if n_rep == 5 and n_fold == 2:
         return "5x2cv_t", (
             "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"

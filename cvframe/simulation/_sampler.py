@@ -86,13 +86,10 @@ class _Lookup:
 
 def _binom_pmf(trials: np.ndarray, p: float, width: int) -> np.ndarray:
     """pmf of Binomial(trials[r], p) on 0..width-1, one row per entry of ``trials``."""
-    x = np.arange(width)
-    return binom(x[None, :], np.asarray(trials)[:, None], p)
+    return binom(np.arange(width)[None, :], np.asarray(trials)[:, None], p)
 
 
-# --------------------------------------------------------------------------------------------
-# the generator
-# --------------------------------------------------------------------------------------------
+# --- the generator -----------------------------------------------------------------------------
 class Tables:
     """The lookup tables of one model (they do not depend on the seed; cached per model)."""
 

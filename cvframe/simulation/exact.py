@@ -226,9 +226,7 @@ def _alloc_expectation(m: Model, factor: Any) -> float:
     return float(w.sum())
 
 
-# --------------------------------------------------------------------------------------------
-# folds without positives (Figure 9)
-# --------------------------------------------------------------------------------------------
+# --- folds without positives (Figure 9) --------------------------------------------------------
 #: Up to this many cases the inclusion-exclusion runs on exact integers (math.comb of at most
 #: a few thousand bits); beyond, on decimals with a precision chosen from the cancellation.
 _EXACT_N = 5_000
