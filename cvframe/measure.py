@@ -44,13 +44,6 @@ __all__ = [
 _HOW = {None: None, "avg": "avg", "tp_fp": "pooled"}
 
 
-def _split(variant: str | None) -> tuple[str | None, bool]:
-    """A variant as ``(fold_method, skip_undefined)``: ``"avg_skip"`` -> ``("avg", True)``."""
-    if variant is None:
-        return None, False
-    return variant.removesuffix("_skip"), variant.endswith("_skip")
-
-
 def cube(
     ds: xr.Dataset,
     metric: str,
@@ -65,7 +58,8 @@ def cube(
     over the classes by ``average`` (None: per class; a metric over every class, such as
     accuracy or MCC, ignores it)."""
     entry = metrics.REGISTRY[metric]
-    fm, skip = _split(variant)
+    fm = variant.removesuffix("_skip") if variant else None  # "avg_skip": "avg", skipping
+    skip = bool(variant and variant.endswith("_skip"))
     if entry.kind == "score":
         raise ValueError(
             f"metric={metric!r} reads scores: pass the predictions frame, not the counts cube."

@@ -168,8 +168,7 @@ def summary(
             UndefinedMetricWarning,
             stacklevel=user_stacklevel(),
         )
-        sample_sd = xr.full_like(mean, np.nan)
-        half = sample_sd
+        half = sample_sd = xr.full_like(mean, np.nan)
     else:
         sample_sd = x.std(d, ddof=1, skipna=False)
         half = float(t_quantile(level, n - 1)) * sample_sd / math.sqrt(n)

@@ -217,8 +217,7 @@ def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
     out = res.out
     names = [k for k in _ORDER if k in out] + [k for k in out if k not in _ORDER]
     ds = xr.Dataset({k: out[k] for k in names})
-    a = [_labels.plain(res.models[i]) for i in res.ia]
-    b = [_labels.plain(res.models[i]) for i in res.ib]
+    a, b = ([_labels.plain(res.models[i]) for i in side] for side in (res.ia, res.ib))
     contrast = np.array([f"{x} - {y}" for x, y in zip(a, b, strict=True)], dtype=object)
     coords = {req.dim: ("contrast", _labels.coord(a)), "baseline": ("contrast", _labels.coord(b))}
     ds = ds.assign_coords({"contrast": contrast, **coords})
