@@ -44,16 +44,9 @@ def _row(lo: np.ndarray, hi: np.ndarray, truth: float, level: float, **cell: Any
     t = int(ok.sum())
     c = float(((lo <= truth) & (truth <= hi))[ok].mean()) if t else math.nan
     se = math.sqrt(c * (1 - c) / t) if t else math.nan
-    return {
-        **cell,
-        "truth": truth,
-        "level": level,
-        "trials": t,
-        "coverage": c,
-        "coverage_se": se,
-        "mean_width": float((hi - lo)[ok].mean()) if t else math.nan,
-        "under_covers": bool(c + 2 * se < level) if t else False,
-    }
+    width = float((hi - lo)[ok].mean()) if t else math.nan
+    row = dict(cell, truth=truth, level=level, trials=t, coverage=c, coverage_se=se)
+    return dict(row, mean_width=width, under_covers=bool(c + 2 * se < level) if t else False)
 
 
 def _truth(model: Model, metric: str) -> float:
