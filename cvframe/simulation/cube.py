@@ -20,10 +20,6 @@ from ._sampler import BLOCK, Sampler, block_arrays
 __all__ = ["cube", "simulate"]
 
 
-#: The model parameters a simulated cube records as ``sim_<name>`` attrs.
-_MODEL_ATTRS = ("n", "prevalence", "f", "precision", "recall", "k")
-
-
 def cube(counts: Sequence[Any], t0: int, model: Model, seed: str) -> xr.Dataset:
     """Wrap (trial, fold) arrays of tp, fp, fn, tn as a binary counts cube over (trial, fold,
     class), its trials numbered from ``t0``."""
@@ -50,7 +46,12 @@ def cube(counts: Sequence[Any], t0: int, model: Model, seed: str) -> xr.Dataset:
                 f"in fold, {'P(1-f)/N' if model.recall_given is None else 'P R (1-Pr)/(Pr N)'}"
                 f" = {model.q:.6g})"
             ),
-            **{f"sim_{k}": getattr(model, k) for k in _MODEL_ATTRS},
+            "sim_n": model.n,
+            "sim_prevalence": model.prevalence,
+            "sim_f": model.f,
+            "sim_precision": model.precision,
+            "sim_recall": model.recall,
+            "sim_k": model.k,
             "sim_positives": model.pos,
             "seed": seed,
             "cvframe_version": __version__,

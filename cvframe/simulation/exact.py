@@ -50,10 +50,8 @@ def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
     """
     if a == 0:
         return 0.0, 0.0
-    t = _support(a, f)
-    x = _support(b, q)
-    pt = binom(t, a, f)
-    px = binom(x, b, q)
+    t, x = _support(a, f), _support(b, q)
+    pt, px = binom(t, a, f), binom(x, b, q)
     F = 2.0 * t[:, None] / (t[:, None] + a + x[None, :])
     return float(pt @ F @ px), float(pt @ (F * F) @ px)
 

@@ -131,9 +131,7 @@ def _counts(y: Any, counts: Any) -> tuple[int, dict[Any, int], bool]:
         return len(frame), pos, True
     if as_counts:
         items = dict(y) if isinstance(y, (dict, pd.Series)) else dict(enumerate(np.ravel(y)))
-        pos = {}
-        for label, value in items.items():
-            pos[label] = check_int(f"count of class {label!r}", value, 0)
+        pos = {label: check_int(f"count of class {label!r}", v, 0) for label, v in items.items()}
         n = sum(pos.values())
         if n < 2 or sum(v > 0 for v in pos.values()) < 2:
             raise ValueError(
