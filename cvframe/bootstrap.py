@@ -68,21 +68,18 @@ def bootstrap_632(
         \widehat{Err}^{(.632+)} = (1 - \hat w)\,\overline{err}
             + \hat w\,\widehat{Err}^{(1)\prime}.
 
-    :math:`\hat\gamma` is the no-information error rate (:func:`no_information_rate`): the
-    error of the classifier's predictions if they were independent of the true classes, from
-    the confusion marginals — :math:`p_c` the share of class :math:`c` among the true
-    labels, :math:`q_c` among the predictions — of the training-set outcomes pooled over the
-    splits (the resubstitution fit, as in Efron & Tibshirani). Since
-    :math:`0 \le \hat R' \le 1`, :math:`\hat w` runs from 0.632 (no overfitting) to 1
-    (:math:`\widehat{Err}^{(1)\prime}` alone); whenever the out-of-bag error exceeds the
-    training error and stays below :math:`\hat\gamma`, .632+ >= .632.
+    :math:`\hat\gamma` is the no-information error rate (:func:`no_information_rate`, with
+    :math:`p_c` and :math:`q_c` the shares of class :math:`c` among the true labels and the
+    predictions) of the training-set outcomes pooled over the splits (the resubstitution
+    fit, as in Efron & Tibshirani). Since :math:`0 \le \hat R' \le 1`, :math:`\hat w` runs
+    from 0.632 (no overfitting) to 1 (:math:`\widehat{Err}^{(1)\prime}` alone); whenever
+    the out-of-bag error exceeds the training error and stays below :math:`\hat\gamma`,
+    .632+ >= .632.
 
     The error rate follows the task: binary — the misclassification rate
     :math:`(FP + FN)/n` (``class`` of length 1 kept); multiclass (single-label) —
-    :math:`1 - \sum_c TP_c / n` with ``class`` reduced and
-    :math:`\hat\gamma = \sum_c p_c(1-q_c)`; multilabel — each label's own error
-    :math:`(FP_c + FN_c)/n` and binary :math:`\hat\gamma_c = p_c(1-q_c) + (1-p_c)q_c`,
-    ``class`` kept.
+    :math:`1 - \sum_c TP_c / n` with ``class`` reduced; multilabel — each label's own error
+    :math:`(FP_c + FN_c)/n`, ``class`` kept (:math:`\hat\gamma` per task as there).
 
     Parameters
     ----------
@@ -144,11 +141,7 @@ def bootstrap_632(
     _checks.choice("metric", metric, _PER_SAMPLE)
     plus = _checks.flag("plus", plus)
     test, train = _subsets(ds)
-    dims = _checks.dims(test["tp"], dim)
-    if CLASS in dims:
-        raise ValueError(
-            f"dim={dim!r} includes 'class'; the bootstrap reduces the splits, not the classes."
-        )
+    dims = reduce.fold_dims(test, dim)  # the splits, never the classes
     task = _task(ds)
     err1 = _error(test, task, "test", dims)
     err_bar = _error(train, task, "train", dims)
@@ -262,13 +255,7 @@ def _error(ds: xr.Dataset, task: str, subset: str, dims: tuple[str, ...]) -> xr.
     """The mean over the splits of their error rates (the one fold mean of
     :func:`cvframe.reduce.error_rate`); raises on an empty split (its rate is undefined)."""
     ds = ds.assign_attrs(task=task)
-    c = {v: ds[v] for v in COUNTS}
-    n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
-    if task == "multiclass":
-        n = n.isel({CLASS: 0}, drop=True)
-    empty = n == 0
-    if CLASS in empty.dims:
-        empty = empty.any(CLASS)  # n is the same for every class of a split
+    empty = (ds.tp + ds.fp + ds.fn + ds.tn == 0).any(CLASS)  # the same n for every class
     if bool(empty.any()):
         raise CountsError(
             f"{int(empty.sum())} split(s) have an empty {subset} set ({where_text(empty)}); the "

@@ -14,13 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "ColumnError",
-    "CountsError",
-    "UndefinedMetricWarning",
-    "few",
-    "warn_undefined",
-]
+__all__ = ["ColumnError", "CountsError", "UndefinedMetricWarning", "few", "warn_undefined"]
 
 #: How many offending values an error message shows before it says "... and N more".
 SHOW = 5

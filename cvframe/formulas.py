@@ -91,8 +91,6 @@ class MetricSpec:
 
     def undefined(self, tp: Any, fp: Any, fn: Any, tn: Any, pooled: bool = False) -> Any:
         """Mask of the undefined cells of float64 counts (per fold unless ``pooled``)."""
-        if self.over_classes:
-            return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
         if not pooled and self.fold_undefined is not None:
             return self.fold_undefined(tp, fp, fn, tn)
         return self.num_den(tp, fp, fn, tn, 1.0)[1] == 0
@@ -218,9 +216,7 @@ def _balanced_accuracy_num_den(tp: Any, fn: Any) -> tuple[Any, Any]:
     scikit-learn's ``balanced_accuracy_score`` (Brodersen et al. 2010); for two classes
     :math:`(TPR + TNR) / 2`."""
     support = tp + fn
-    present = support > 0
-    recall = np.where(present, tp / np.where(present, support, 1.0), 0.0)
-    return recall.sum(-1), present.sum(-1).astype(np.float64)
+    return safe_divide(tp, support).sum(-1), (support > 0).sum(-1).astype(np.float64)
 
 
 def _mcc_num_den(tp: Any, fp: Any, fn: Any, tn: Any) -> tuple[Any, Any]:

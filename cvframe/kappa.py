@@ -17,7 +17,7 @@ from ._core.docs import doc
 from ._core.types import Dims, KappaFoldMethod, ZeroDivision
 from .errors import CountsError, few
 from .reduce import Undefined, fold_mean, warn
-from .schema import CONFUSION, PRED, TRUE, check_structure, provenance
+from .schema import CONFUSION, PRED, TRUE, check_structure, confusion_of, provenance
 
 __all__ = ["KAPPA_BANDS", "confusion", "kappa", "kappa_band", "kappa_expected"]
 
@@ -36,13 +36,7 @@ def _confusion(
             "or cvframe.from_confusion from single-label y_true/y_pred (multilabel cubes have "
             "no confusion matrix)."
         )
-    conf = ds[CONFUSION]
-    for d in (TRUE, PRED):
-        if d not in conf.dims:
-            raise CountsError(
-                f"confusion has dims {conf.dims}; it must be over (..., 'fold', "
-                f"{TRUE!r}, {PRED!r})."
-            )
+    conf = confusion_of(ds)
     dims = _checks.dims(conf, dim)
     bad = [d for d in dims if d in (TRUE, PRED)]
     if bad:

@@ -44,13 +44,6 @@ __all__ = [
 _HOW = {None: None, "avg": "avg", "tp_fp": "pooled"}
 
 
-def _split(variant: str | None) -> tuple[str | None, bool]:
-    """A variant as ``(fold_method, skip_undefined)``: ``"avg_skip"`` -> ``("avg", True)``."""
-    if variant is None:
-        return None, False
-    return variant.removesuffix("_skip"), variant.endswith("_skip")
-
-
 def cube(
     ds: xr.Dataset,
     metric: str,
@@ -65,29 +58,23 @@ def cube(
     over the classes by ``average`` (None: per class; a metric over every class, such as
     accuracy or MCC, ignores it)."""
     entry = metrics.REGISTRY[metric]
-    fm, skip = _split(variant)
+    fm = variant.removesuffix("_skip") if variant else None  # "avg_skip": "avg", skipping
+    skip = bool(variant and variant.endswith("_skip"))
     if entry.kind == "score":
         raise ValueError(
             f"metric={metric!r} reads scores: pass the predictions frame, not the counts cube."
         )
     if entry.kind == "sample":  # sample-based, or averaged over every label decision
-        kw = {"beta": beta} if entry.kernel == "f_samples" else {}
+        extra = {"beta": beta} if entry.kernel == "f_samples" else {}
         if entry.kernel == "jaccard_samples":
             return multilabel.jaccard(ds, "samples", cast(Any, fm), zero_division=zero_division)
-        func = getattr(multilabel, entry.kernel)
-        return cast(xr.DataArray, func(ds, fm, zero_division=zero_division, **kw))
+        return getattr(multilabel, entry.kernel)(ds, fm, zero_division=zero_division, **extra)
     if entry.kernel == "accuracy" and (average is None or ds.attrs.get("task") == "multiclass"):
         return reduce.accuracy(ds, cast(Any, _HOW[fm]), zero_division=zero_division)
     spec = formulas.METRIC_SPECS[entry.kernel]
     if average is None or spec.over_classes or ds.sizes.get(CLASS, 1) <= 1:
-        return reduce.aggregate(
-            ds,
-            cast(Any, entry.kernel),
-            cast(Any, fm),
-            beta=beta,
-            skip_undefined=skip,
-            zero_division=zero_division,
-        )
+        kw: dict[str, Any] = {"beta": beta, "skip_undefined": skip, "zero_division": zero_division}
+        return reduce.aggregate(ds, cast(Any, entry.kernel), cast(Any, fm), **kw)
     if skip:
         raise ValueError(
             f"{metrics.display(metric, variant)} skips undefined folds per class; a class "
@@ -100,10 +87,7 @@ def cube(
             f"{few(multiclass.METRICS)}); pass average=None to keep the classes."
         )
     func = getattr(multiclass, average)
-    return cast(
-        xr.DataArray,
-        func(ds, entry.kernel, fold_method=fm, beta=beta, zero_division=zero_division),
-    )
+    return func(ds, entry.kernel, fold_method=fm, beta=beta, zero_division=zero_division)
 
 
 def fold_values(
@@ -153,7 +137,7 @@ def frame(df: Any, metric: str, method: str, *args: Any, **kwargs: Any) -> xr.Da
     entry = metrics.REGISTRY[metric]
     if entry.kind != "score":
         raise ValueError(f"metric={metric!r} is not a score metric; compute it from the cube.")
-    return cast(xr.DataArray, getattr(scores, entry.kernel)(df, method, *args, **kwargs))
+    return getattr(scores, entry.kernel)(df, method, *args, **kwargs)
 
 
 @doc

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from .errors import few
@@ -83,11 +84,6 @@ _SAMPLES = (
     "G. Tsoumakas, I. Katakis and I. Vlahavas, Mining multi-label data, Data Mining and "
     "Knowledge Discovery Handbook, 2010 (example-based measures)."
 )
-_COUNT_VARIANTS = ("tp_fp", "avg", "avg_skip")
-_COUNT_INTERVALS = {"tp_fp": "posterior", "avg": "corrected_t"}
-_COUNT_TESTS = {"tp_fp": "bootstrap", "avg": "corrected_t"}
-_SCORE_INTERVALS = {"avg": "corrected_t"}
-_SCORE_TESTS = {"merge": "bootstrap", "avg": "friedman"}
 
 
 @dataclass(frozen=True)
@@ -184,27 +180,34 @@ class Metric:
         return "merge" if self.kind == "score" else "tp_fp"
 
 
-def _count(name: str, display: str, **kw: Any) -> Metric:
-    kw.setdefault("variants", _COUNT_VARIANTS)
-    kw.setdefault("intervals", _COUNT_INTERVALS)
-    kw.setdefault("tests", _COUNT_TESTS)
-    return Metric(name, display, "count", kw.pop("kernel", name), **kw)
+#: What an entry of each kind has unless it says otherwise.
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "count": {
+        "variants": ("tp_fp", "avg", "avg_skip"),
+        "intervals": {"tp_fp": "posterior", "avg": "corrected_t"},
+        "tests": {"tp_fp": "bootstrap", "avg": "corrected_t"},
+    },
+    "score": {
+        "variants": ("merge", "avg"),
+        "intervals": {"avg": "corrected_t"},
+        "tests": {"merge": "bootstrap", "avg": "friedman"},
+        "reference": _SCORES,
+    },
+    "sample": {
+        "variants": ("tp_fp", "avg"),
+        "intervals": {"avg": "corrected_t"},
+        "tests": {"avg": "corrected_t"},
+        "reference": _SAMPLES,
+    },
+}
 
 
-def _score(name: str, display: str, **kw: Any) -> Metric:
-    kw.setdefault("variants", ("merge", "avg"))
-    kw.setdefault("intervals", _SCORE_INTERVALS)
-    kw.setdefault("tests", _SCORE_TESTS)
-    kw.setdefault("reference", _SCORES)
-    return Metric(name, display, "score", kw.pop("kernel", name), **kw)
+def _entry(kind: str, name: str, display: str, **kw: Any) -> Metric:
+    """An entry of ``kind``: the kind's defaults for what ``kw`` does not say."""
+    return Metric(name, display, kind, kw.pop("kernel", name), **{**_DEFAULTS[kind], **kw})
 
 
-def _sample(name: str, display: str, **kw: Any) -> Metric:
-    kw.setdefault("variants", ("tp_fp", "avg"))
-    kw.setdefault("intervals", {"avg": "corrected_t"})
-    kw.setdefault("tests", {"avg": "corrected_t"})
-    return Metric(name, display, "sample", name, reference=_SAMPLES, **kw)
-
+_count, _score, _sample = (partial(_entry, kind) for kind in ("count", "score", "sample"))
 
 #: Every metric cvframe computes, by name.
 REGISTRY: dict[str, Metric] = {
@@ -318,12 +321,7 @@ REGISTRY: dict[str, Metric] = {
                 "..., method='predict_proba')[:, 1]) report",
             },
         ),
-        _score(
-            "average_precision",
-            "AP",
-            aliases=("ap",),
-            scorers={"average_precision": "merge"},
-        ),
+        _score("average_precision", "AP", aliases=("ap",), scorers={"average_precision": "merge"}),
         _score(
             "brier",
             "Brier",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import numpy as np
 import xarray as xr
 
 from . import formulas
@@ -173,9 +174,7 @@ def macro(
     sklearn.metrics.precision_recall_fscore_support : ``average="macro"`` on pooled
         predictions equals ``fold_method="tp_fp"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples
@@ -265,9 +264,7 @@ def weighted(
     macro, micro
     sklearn.metrics.precision_recall_fscore_support
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples
@@ -338,9 +335,7 @@ def micro(
     macro, weighted
     sklearn.metrics.precision_recall_fscore_support : ``average="micro"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
     <<slides>>
 
     Examples
@@ -367,17 +362,14 @@ PRKind = Literal["min", "max", "arithmetic", "geometric", "harmonic"]
 PRAverage = Literal["macro", "micro", "weighted", None]
 
 
-def _combine(kind: str, p: xr.DataArray, r: xr.DataArray, b: float) -> xr.DataArray:
+def _combine(kind: str, p: xr.DataArray, r: xr.DataArray, b: float) -> Any:
     """One of the five means of precision ``p`` and recall ``r`` (NaN propagates)."""
-    if kind == "min":
-        return xr.where(p <= r, p, r, keep_attrs=False).where(p.notnull() & r.notnull())
-    if kind == "max":
-        return xr.where(p >= r, p, r, keep_attrs=False).where(p.notnull() & r.notnull())
+    if kind in ("min", "max"):
+        return (np.minimum if kind == "min" else np.maximum)(p, r)
     if kind == "arithmetic":
         return (p + r) / 2.0
     if kind == "geometric":
-        out: xr.DataArray = (p * r) ** 0.5
-        return out
+        return (p * r) ** 0.5
     return formulas.f_from_pr(p, r, b)
 
 
@@ -489,8 +481,7 @@ def pr_mean(
     kind = _checks.choice("kind", kind, PR_KINDS)
     fold_method = _checks.choice("fold_method", fold_method, FOLD_METHODS)
     average = _checks.choice("average", average, PR_AVERAGES)
-    b = _checks.beta(beta)
-    fill = _checks.zero_division(zero_division)
+    b, fill = _checks.beta(beta), _checks.zero_division(zero_division)
     dims = fold_dims(ds, dim)
     c = read_counts(ds) if average is None else _class_counts(ds)
     if average == "micro":

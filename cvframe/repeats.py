@@ -1,15 +1,7 @@
-r"""Results across repeats of a repeated cross-validation: :func:`summary`,
-:func:`variance_components` and :func:`fold_composition`.
-
-Fold aggregation reduces ``fold`` within each repeat and keeps ``repeat``; :func:`summary`
-then gives the mean, the standard deviation, the standard error and the Student-t spread of
-any such result across repeats (or across any other dim). The repeats re-use the same
-samples, so that spread measures how much the number moves with the partition, not how
-sure the number is: :func:`cvframe.interval` gives an interval for the metric, and
-:func:`summary` shows it beside the spread when passed (``interval=``).
-:func:`variance_components` splits the spread of per-fold values into a within-repeat (fold
-sampling) and an across-repeat (partition) part, as a one-way analysis of variance, and
-:func:`fold_composition` tabulates the positives, negatives and AUC pairs of every fold.
+r"""Results across repeats of a repeated cross-validation: :func:`summary` (mean and spread
+across repeats of any result that keeps ``repeat``, beside an interval for the metric),
+:func:`variance_components` (the within- and across-repeat parts of the spread of per-fold
+values) and :func:`fold_composition` (what every fold holds).
 """
 
 from __future__ import annotations
@@ -123,9 +115,7 @@ def summary(
     :func:`variance_components` splits the per-fold spread into its within- and
     across-repeat parts.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -178,8 +168,7 @@ def summary(
             UndefinedMetricWarning,
             stacklevel=user_stacklevel(),
         )
-        sample_sd = xr.full_like(mean, np.nan)
-        half = sample_sd
+        half = sample_sd = xr.full_like(mean, np.nan)
     else:
         sample_sd = x.std(d, ddof=1, skipna=False)
         half = float(t_quantile(level, n - 1)) * sample_sd / math.sqrt(n)
@@ -367,22 +356,13 @@ def variance_components(
     var_between = ((ms_between - ms_within) / n0).clip(min=0.0)
     total = var_between + ms_within
     share = var_between / total.where(total > 0)
-    out = xr.Dataset(
-        {
-            "ss_within": ss_within,
-            "ss_between": ss_between,
-            "ss_total": ss_total,
-            "df_within": df_within.astype("int64"),
-            "df_between": df_between.astype("int64"),
-            "ms_within": ms_within,
-            "ms_between": ms_between,
-            "var_within": ms_within,
-            "var_between": var_between,
-            "share_between": share,
-            "mean": grand,
-            "n_folds": n.astype("int64"),
-        }
-    )
+    out = xr.Dataset({
+        "ss_within": ss_within, "ss_between": ss_between, "ss_total": ss_total,
+        "df_within": df_within.astype("int64"), "df_between": df_between.astype("int64"),
+        "ms_within": ms_within, "ms_between": ms_between,
+        "var_within": ms_within, "var_between": var_between, "share_between": share,
+        "mean": grand, "n_folds": n.astype("int64"),
+    })  # fmt: skip
     out.attrs = {
         "method": "variance_components",
         "metric": str(metric),
@@ -421,9 +401,7 @@ def fold_composition(ds: xr.Dataset, *, dim: str = FOLD) -> xr.Dataset:
         kept) and, per class and repeat, ``min_positives`` and ``max_positives`` over the
         folds. Attrs: ``method="fold_composition"``.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------

@@ -304,17 +304,10 @@ def _numeric(da: xr.DataArray, name: str) -> xr.DataArray:
             f"{name} has dtype {da.dtype}; counts must be integers (int64), or floats for "
             f"weighted cubes. Convert with ds[{name!r}] = ds[{name!r}].astype('int64')."
         )
-    if (
-        kind == "u"
-        and da.dtype.itemsize == 8
-        and not is_lazy(da)
-        and da.size
-        and int(da.max()) > _INT64_MAX
-    ):
+    wide = kind == "u" and da.dtype.itemsize == 8 and not is_lazy(da) and da.size
+    if wide and int(da.max()) > _INT64_MAX:
         raise CountsError(f"{name} has values above 2**63 - 1, too large for int64 counts.")
-    if kind in "iu" and da.dtype != np.int64:
-        return da.astype("int64")
-    return da
+    return da.astype("int64") if kind in "iu" and da.dtype != np.int64 else da
 
 
 def read_counts(ds: xr.Dataset, need_fold: bool = True) -> Counts:
@@ -489,7 +482,8 @@ def _check_values(da: xr.DataArray, name: str, weighted: bool) -> None:
         )
 
 
-def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
+def confusion_of(ds: xr.Dataset) -> xr.DataArray:
+    """The ``confusion`` variable of ``ds``, checked to be over ``(..., true, pred)``."""
     conf = ds[CONFUSION]
     for d in (TRUE, PRED):
         if d not in conf.dims:
@@ -497,6 +491,11 @@ def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
                 f"confusion has dims {conf.dims}; it must be over (..., {FOLD!r}, {TRUE!r}, "
                 f"{PRED!r})."
             )
+    return conf
+
+
+def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
+    conf = confusion_of(ds)
     if CLASS in conf.dims:
         raise CountsError(
             f"confusion has dims {conf.dims}, including {CLASS!r}; it must be over (..., "

@@ -333,12 +333,7 @@ def fast_confusion(
         bounds = _union(*[_ranges(arrays, 0, n)] * 2)
         if _too_wide(bounds, n):
             return None  # too wide, or huge ids whose Horner sums could wrap around: code them
-        sizes = [hi - lo + 1 for lo, hi in bounds]
-        offset = bounds[0][0]
-        for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
-            offset = offset * size + lo
-        total = int(np.prod(sizes, dtype=np.float64))
-        raw = blocked_count(arrays, sizes, offset, w, total, n).reshape(sizes)
+        raw = _numpy_count(arrays, bounds, w, n)
     lo_l = bounds[-1][0]
     seen = raw
     if w is not None and bool((w == 0).any()):
@@ -364,16 +359,21 @@ def _unweighted(
     arrays: list[np.ndarray], bounds: list[tuple[int, int]], n: int, compiled: bool
 ) -> np.ndarray:
     """Row counts over the exact ``bounds`` (which rows occur, whatever their weight)."""
-    sizes = [hi - lo + 1 for lo, hi in bounds]
     if compiled:
         got = compiled_count(arrays, None, n)
         if got is not None and got[1] == bounds:
             return got[0]
+    return _numpy_count(arrays, bounds, None, n)
+
+
+def _numpy_count(arrays: list[np.ndarray], bounds: list[tuple[int, int]], w: Any, n: int) -> Any:
+    """Counts over the value ranges ``bounds`` of ``arrays`` (Horner form), by numpy."""
+    sizes = [hi - lo + 1 for lo, hi in bounds]
     offset = bounds[0][0]
     for (lo, _), size in zip(bounds[1:], sizes[1:], strict=False):
         offset = offset * size + lo
     total = int(np.prod(sizes, dtype=np.float64))
-    return blocked_count(arrays, sizes, offset, None, total, n).reshape(sizes)
+    return blocked_count(arrays, sizes, offset, w, total, n).reshape(sizes)
 
 
 def take_labels(raw: np.ndarray, universe: list[Any], lo: int) -> np.ndarray:

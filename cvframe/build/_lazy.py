@@ -19,14 +19,6 @@ from .._core.labels.frame import is_dask_frame
 from ..errors import CountsError, few
 from . import _kernel
 
-__all__ = [
-    "Coder",
-    "dask_inputs",
-    "known_categories",
-    "lazy_counts",
-    "observed_values",
-]
-
 
 def known_categories(x: Any) -> list[Hashable] | None:
     """The categories of a dask categorical Series whose categories are known, else None."""
@@ -101,9 +93,7 @@ def dask_inputs(named: list[tuple[str, Any]]) -> tuple[list[Any], list[str]] | N
 
 
 def _columns(part: Any, names: list[str]) -> list[Any]:
-    if isinstance(part, pd.DataFrame):
-        return [part[c] for c in names]
-    return list(part)
+    return [part[c] for c in names] if isinstance(part, pd.DataFrame) else list(part)
 
 
 # --- the one pass that finds labels and groups ---------------------------------------------------

@@ -138,12 +138,7 @@ def build(
         }
         if yt.dtype.kind == "b" and yp.dtype.kind == "b":
             present_t, present_p = present_t.astype(bool), present_p.astype(bool)
-        if labels is None:
-            universe, from_data = _labels.merge([present_t, present_p], "y_true/y_pred"), True
-        else:
-            universe, from_data = labels, False
-            _labels.check_known(present_t, universe, "y_true")
-            _labels.check_known(present_p, universe, "y_pred")
+        universe, from_data = _universe(labels, present_t, present_p)
     else:
         gcodes, gcoords = _code_groups(garr)
         gdims = list(gcoords)
@@ -154,11 +149,8 @@ def build(
         elif isinstance(yt, pd.Categorical) or isinstance(yp, pd.Categorical):
             universe, from_data = _labels.universe(yt, yp)
         else:
-            universe = _labels.merge(
-                [_present_uniques(t_codes, t_uniq, yt), _present_uniques(p_codes, p_uniq, yp)],
-                "y_true/y_pred",
-            )
-            from_data = True
+            seen = (_present_uniques(t_codes, t_uniq, yt), _present_uniques(p_codes, p_uniq, yp))
+            universe, from_data = _universe(None, *seen)
     universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
     c = len(universe)
     if fast is not None:
@@ -178,6 +170,16 @@ def build(
             )
         conf = conf.reshape(tuple(gshape) + (c, c))
     return confusion_cube(conf, universe, pos, gdims, gcoords, _weighted(attrs, w))
+
+
+def _universe(labels: Any, seen_true: Any, seen_pred: Any) -> tuple[Any, bool]:
+    """The class universe and whether it comes from the data: ``labels`` (which the labels
+    seen must be among), else the labels seen."""
+    if labels is None:
+        return _labels.merge([seen_true, seen_pred], "y_true/y_pred"), True
+    _labels.check_known(seen_true, labels, "y_true")
+    _labels.check_known(seen_pred, labels, "y_pred")
+    return labels, False
 
 
 def _resolve(
@@ -240,11 +242,7 @@ def _build_lazy(
         if ng in found:
             ut = _labels.check_unique(found[ng], "y_true")
             up = _labels.check_unique(found[ng + 1], "y_pred")
-            if universe is None:
-                universe, from_data = _labels.merge([ut, up], "y_true/y_pred"), True
-            else:
-                _labels.check_known(ut, universe, "y_true")
-                _labels.check_known(up, universe, "y_pred")
+            universe, from_data = _universe(universe, ut, up)
     assert universe is not None
     universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
     coders = [_lazy.Coder(known[i], name, "values") for i, (name, _) in enumerate(garr)]

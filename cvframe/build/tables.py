@@ -11,24 +11,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import xarray as xr
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._version import __version__ as _version
 from ..errors import CountsError, few
 from ..reduce.multilabel import SAMPLE_VARS
-from ..schema import (
-    CLASS,
-    CONFUSION,
-    COUNTS,
-    FOLD,
-    FRAME_DIMS,
-    PRED,
-    REPEAT,
-    TASKS,
-    TRUE,
-    validate,
-)
+from ..schema import CLASS, CONFUSION, COUNTS, FOLD, FRAME_DIMS, PRED, REPEAT, TASKS, TRUE, validate
 from ._kernel import bincount, check_indicator, combined_index, ova_from_confusion
 
 __all__ = [
@@ -114,8 +104,7 @@ def multilabel_cube(
     per-fold sums of per-sample outcomes (:data:`cvframe.reduce.SAMPLE_VARS`, F at
     ``beta``)."""
     names, aligned = _indicator_names(y_true, y_pred)
-    if aligned is not None:
-        yp = aligned
+    yp = yp if aligned is None else aligned
     if getattr(yt, "ndim", 1) != 2 or getattr(yp, "ndim", 1) != 2 or yt.shape != yp.shape:
         raise CountsError(
             f"multilabel y_true has shape {getattr(yt, 'shape', None)} but y_pred has "
@@ -137,12 +126,11 @@ def multilabel_cube(
     cls = np.arange(c, dtype=np.int64)
     idx = ((g[:, None] * c + cls[None, :]) * 4 + code).ravel()
     ww = None if w is None else (w[:, None] * np.ones((1, c))).ravel()  # numpy or dask
-    cnt = bincount(idx, ww, int(np.prod(gshape, dtype=np.int64)) * c * 4)
-    cnt = cnt.reshape(tuple(gshape) + (c, 4))
+    size = int(np.prod(gshape, dtype=np.int64))
+    cnt = bincount(idx, ww, size * c * 4).reshape(tuple(gshape) + (c, 4))
     ova = {"tp": cnt[..., 3], "fp": cnt[..., 1], "fn": cnt[..., 2], "tn": cnt[..., 0]}
     out_attrs = {"task": "multilabel", **attrs, **({"weighted": "yes"} if w is not None else {})}
     ds = make_cube(ova, list(gcoords), {**gcoords, CLASS: classes}, out_attrs)
-    size = int(np.prod(gshape, dtype=np.int64))
     for name, arr in sample_sums(yt, yp, g, size, w, beta).items():
         ds[name] = (list(gcoords), arr.reshape(tuple(gshape)))
     ds["n_samples"].attrs["n_labels"] = c  # the labels every per-sample outcome runs over
@@ -296,7 +284,7 @@ def from_confusion(
             arr_ = _align_pred(arr_)
         if FOLD not in arr_.dims:
             arr_ = arr_.expand_dims({FOLD: [0]}, axis=-3)
-        arr, dims = arr_.values, [str(d) for d in arr_.dims[:-2]]
+        arr, dims = as_counts(arr_.values, "matrices"), [str(d) for d in arr_.dims[:-2]]
         coords: dict[str, list[Hashable]] = {
             d: list(arr_[d].values) if d in arr_.coords else list(range(arr_.sizes[d]))
             for d in dims
@@ -304,18 +292,7 @@ def from_confusion(
         if labels is None and TRUE in arr_.coords:
             labels = list(arr_[TRUE].values)
     else:
-        try:
-            arr = np.asarray(matrices)
-        except ValueError as exc:
-            raise ValueError(
-                f"matrices is ragged ({exc}); every row of a confusion matrix "
-                "must have one entry per predicted class."
-            ) from None
-        if arr.dtype.kind == "O":
-            raise ValueError(
-                "matrices is ragged or holds non-numbers; pass square count "
-                "matrices, e.g. [[5, 1], [2, 7]]."
-            )
+        arr = as_counts(matrices, "matrices")
         if arr.ndim not in (2, 3, 4):
             raise CountsError(
                 f"matrices has {arr.ndim} dims (shape {arr.shape}); expected (true, pred), "
@@ -330,7 +307,6 @@ def from_confusion(
             f"matrices must be square (true x pred), got {arr.shape[-2:]}; rows "
             "are the true classes and columns the predicted ones."
         )
-    arr = as_counts(arr, "matrices")
     c = arr.shape[-1]
     universe: list[Hashable] = (
         list(range(c)) if labels is None else _labels.check_labels_arg(labels)
@@ -453,7 +429,7 @@ def _table_dims(df: pd.DataFrame, dims: Any) -> list[str]:
     rest = [c for c in df.columns if c not in COUNTS and c not in (FOLD, CLASS)]
     if dims is None:
         named = (REPEAT, *FRAME_DIMS)
-        out = [c for c in rest if c in named or not _numeric(df[c])]
+        out = [c for c in rest if c in named or is_bool_dtype(df[c]) or not is_numeric_dtype(df[c])]
         odd = [c for c in rest if c not in out]
         fix = f"pass dims={[*out, *odd]!r}"
     else:
@@ -477,10 +453,6 @@ def _table_dims(df: pd.DataFrame, dims: Any) -> list[str]:
             f"{fix}."
         )
     return [d for d in out if d == REPEAT] + [d for d in out if d != REPEAT]
-
-
-def _numeric(col: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)
 
 
 def _counts_from_table(df: pd.DataFrame, dims: Any = None) -> xr.Dataset:

@@ -29,15 +29,7 @@ from ..errors import few
 from ..intervals.shared import REFERENCES, data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
 from . import fold, friedman, resampling
-from ._common import (
-    FOLD_METRICS,
-    MULTILABEL_METRICS,
-    POOLED_METRICS,
-    Request,
-    Test,
-    arrays,
-    result,
-)
+from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, arrays, result
 from .friedman import adjust_classes
 
 __all__ = [
@@ -187,14 +179,15 @@ def compare(
     sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
     (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
     on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
-    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube,
-    ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the uncorrected t
-    over the folds of one data set), a test that does not fit the metric's variant, and
-    unpaired folds (fold sizes, supports or sample ids that differ between models). Every
-    result has
-    an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired per-fold
-    differences (fold tests), of the per-data-set differences (Friedman), or the difference
-    itself on the metric's scale (resampling tests); ``attrs["effect_size"]`` says which.
+    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube (pass the
+    frame, or the per-fold ``metric="f"``), ``"friedman"`` with the folds of one data set
+    as blocks, ``"t"`` (the uncorrected paired t over the folds: its type I error is far
+    above ``1 - level``, Dietterich 1998), a test that does not fit the metric's variant,
+    and unpaired folds (fold sizes, supports or sample ids that differ between models).
+    Every result has an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired
+    per-fold differences (fold tests), of the per-data-set differences (Friedman), or the
+    difference itself on the metric's scale (resampling tests); ``attrs["effect_size"]``
+    says which.
 
     - per-fold metrics (a count metric's bare name or its ``"_avg"`` name,
       :data:`FOLD_METRICS`: ``"f"``, ``"accuracy"``, ``"precision_avg"``...; on multilabel
@@ -217,30 +210,27 @@ def compare(
       (Dietterich 1998): :math:`t = p_1^{(1)} / \sqrt{\tfrac15 \sum_i s_i^2}` on 5 df;
       ``"5x2cv_f"`` (Alpaydin 1999):
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
-      5 repeats of 2 folds. ``"t"``, the uncorrected paired t over folds, is refused (its
-      type I error is far above ``1 - level``, Dietterich 1998).
+      5 repeats of 2 folds.
     - pooled metrics (:data:`POOLED_METRICS`: ``"f_tp_fp"``, ``"accuracy_pooled"``,
       ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too) have no
-      per-fold values, so they need the
-      predictions frame: ``"bootstrap"`` resamples the samples within strata fold (of the
-      first repeat) x true class, the same draw for both models and every repeat; the
-      p-value is :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval
-      the percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
+      per-fold values, so they need the predictions frame: ``"bootstrap"`` resamples the
+      samples within strata fold (of the first repeat) x true class, the same draw for both
+      models and every repeat; the p-value is
+      :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval the
+      percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
       predictions of each sample with probability 1/2;
       :math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)` (no interval). ``"mcnemar"``
       (pooled accuracy of one CV run): the exact binomial test of the discordant pairs
       ``p_value`` (``p_value_chi2`` and ``statistic``: the chi-square with continuity
       correction :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired
-      difference. ``"auto"`` picks McNemar for ``"accuracy_pooled"`` on one repeat, else
-      the bootstrap. A pooled metric on a cube is refused (pass the frame, or choose the
-      per-fold ``metric="f"``).
+      difference.
     - ``"friedman"``, across a ``dataset`` dim (Demšar 2006): one score per model and data
       set (the metric, mean over repeats), ranked per data set (1 = best);
       :math:`\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]`
       (divided by the tie correction, as :func:`scipy.stats.friedmanchisquare`) and
       Iman-Davenport's :math:`F_F`; post-hoc Nemenyi for all pairs, Holm against a
-      ``baseline``; the critical difference
-      :math:`CD = q_{level} \sqrt{k(k+1)/(6N)}`. Lower-is-better metrics are refused.
+      ``baseline``; the critical difference :math:`CD = q_{level} \sqrt{k(k+1)/(6N)}`.
+      Lower-is-better metrics are refused.
     - a metric of every class at once (an ``over_classes`` formula, e.g. Matthews
       correlation) is one value per fold or pooled run, tested as above; on a binary frame
       its negative class counts too.
@@ -353,27 +343,18 @@ def compare(
             f"dim={dim!r} names the cube's own {dim!r} dimension; pass the dimension that holds "
             "the compared models (e.g. dim='model')."
         )
-    req = Request(
-        metric=metric,
-        test=test,
-        baseline=None if baseline is None else _labels.plain(baseline),
-        dim=dim,
-        level=level,
-        n_resamples=_checks.integer(
-            "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
-        ),
-        random_state=random_state,
-        rope=_checks.real("rope", rope, 0),
-        beta=_checks.beta(beta),
-        zero_division=zero_division,
-        average=_checks.choice("average", average, metrics.AVERAGES),
-        pos_label=pos_label,
-        name=name,
-        variant=variant,
-        cols={"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
-        | {"repeat": repeat, "sample": sample},
-        data=data_in_memory(data),
+    n_resamples = _checks.integer(
+        "n_resamples", n_resamples, low=100, high=10**6, fix="2000 is usually enough."
     )
+    cols = {"y_true": y_true, "y_pred": y_pred, "score": score, "fold": fold}
+    req = Request(
+        metric=metric, test=test, baseline=None if baseline is None else _labels.plain(baseline),
+        dim=dim, level=level, n_resamples=n_resamples, random_state=random_state,
+        rope=_checks.real("rope", rope, 0), beta=_checks.beta(beta), zero_division=zero_division,
+        average=_checks.choice("average", average, metrics.AVERAGES), pos_label=pos_label,
+        name=name, variant=variant, cols=cols | {"repeat": repeat, "sample": sample},
+        data=data_in_memory(data),
+    )  # fmt: skip
     reason = ""
     if req.test == "auto":
         test, reason = choose(req)
@@ -472,37 +453,19 @@ _DATA = {
 }
 
 
-def _n_datasets(req: Request) -> int:
-    """How many data sets the data holds (a ``dataset`` dim or frame column)."""
-    if req.is_frame:
-        col = req.data.get("dataset")
-        return 0 if col is None else int(col.nunique())
-    return int(req.data.sizes.get("dataset", 0))
-
-
-def _design(req: Request) -> tuple[int, int]:
-    """Repeats and folds of the data (the frame's columns, or the cube's dims)."""
+def _levels(req: Request, dim: str, column: Any, default: int) -> int:
+    """How many entries the data has along ``dim`` (a frame: the distinct values of its
+    ``column``), or ``default`` without it."""
     if not req.is_frame:
-        return int(req.data.sizes.get(REPEAT, 1)), int(req.data.sizes.get(FOLD, 0))
-    rep, fold_col = req.cols["repeat"], req.cols["fold"]
-    df = req.data
-    n_rep = int(df[rep].nunique()) if rep is not None and rep in df.columns else 1
-    return n_rep, int(df[fold_col].nunique()) if fold_col in df.columns else 0
+        return int(req.data.sizes.get(dim, default))
+    return int(req.data[column].nunique()) if column in req.data.columns else default
 
 
 def choose(req: Request) -> tuple[str, str]:
-    """The test ``test="auto"`` runs for this metric and design, and why (one sentence).
-
-    - a ``dataset`` dim (or frame column) with two or more data sets: ``"friedman"`` (the
-      models ranked per data set; data sets are independent blocks, folds are not);
-    - else the test the metric's variant has in :data:`cvframe.metrics.REGISTRY`
-      (``entry.tests``): a pooled metric (no per-fold values) the paired ``"bootstrap"`` on
-      the frame (``"mcnemar"`` for the pooled accuracy of one CV run; on a cube refused, the
-      samples are needed to resample); a per-fold metric ``"5x2cv_t"`` when the design is
-      5 repeats x 2 folds, else ``"corrected_t"`` over the repeats x folds; a metric tested
-      across data sets only (AUC_avg) is refused on one data set.
-    """
-    metric, n_sets = req.metric, _n_datasets(req)
+    """The test ``test="auto"`` runs for this metric and design, and why (one sentence), by
+    the rules of :func:`compare` ("Which test for which data"); a metric tested across data
+    sets only (AUC_avg) is refused on one data set."""
+    metric, n_sets = req.metric, _levels(req, "dataset", "dataset", 0)
     if n_sets >= 2:
         return "friedman", (
             f"the data hold {n_sets} data sets: the models are ranked per data set and "
@@ -521,7 +484,7 @@ def choose(req: Request) -> tuple[str, str]:
                 "the tested samples: pass the predictions frame (a paired bootstrap)"
                 + (f", or {fix}." if per_fold else ".")
             )
-        n_rep, _ = _design(req)
+        n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
         if test == "mcnemar" and n_rep == 1:
             return "mcnemar", (
                 f"{req.shown} of one CV run (each sample tested once by both models): "
@@ -543,7 +506,8 @@ def choose(req: Request) -> tuple[str, str]:
                 else "."
             )
         )
-    n_rep, n_fold = _design(req)
+    n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
+    n_fold = _levels(req, FOLD, req.cols["fold"], 0)
     if n_rep == 5 and n_fold == 2:
         return "5x2cv_t", (
             "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"

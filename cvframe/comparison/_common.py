@@ -149,10 +149,7 @@ def average_info(classes: Any, req: Request) -> dict[str, str]:
         how = "compared per class (p-values Holm-adjusted over the classes and contrasts)"
     else:
         how = f"per-class values averaged ({req.average}) before the comparison"
-    return {
-        "average": str(req.average),
-        "classes": f"{len(classes)} classes {few(classes)}: {how}",
-    }
+    return {"average": str(req.average), "classes": f"{len(classes)} classes {few(classes)}: {how}"}
 
 
 def frame_counts(
@@ -209,17 +206,10 @@ def diff(da: xr.DataArray, dim: str, ia: list[int], ib: list[int]) -> xr.DataArr
     return a.rename({dim: "contrast"}) - b.rename({dim: "contrast"})
 
 
-_ORDER = (
-    "difference",
-    "mean",
-    "low",
-    "high",
-    "effect_size",
-    "statistic",
-    "df",
-    "p_value",
-    "significant",
-)
+#: The result's variables in this order first (the estimates, then the test), then the
+#: test's own.
+_ESTIMATES = ("difference", "mean", "low", "high", "effect_size")
+_ORDER = (*_ESTIMATES, "statistic", "df", "p_value", "significant")
 
 
 def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
@@ -227,8 +217,7 @@ def result(res: Outcome, test: Test, req: Request) -> xr.Dataset:
     out = res.out
     names = [k for k in _ORDER if k in out] + [k for k in out if k not in _ORDER]
     ds = xr.Dataset({k: out[k] for k in names})
-    a = [_labels.plain(res.models[i]) for i in res.ia]
-    b = [_labels.plain(res.models[i]) for i in res.ib]
+    a, b = ([_labels.plain(res.models[i]) for i in side] for side in (res.ia, res.ib))
     contrast = np.array([f"{x} - {y}" for x, y in zip(a, b, strict=True)], dtype=object)
     coords = {req.dim: ("contrast", _labels.coord(a)), "baseline": ("contrast", _labels.coord(b))}
     ds = ds.assign_coords({"contrast": contrast, **coords})

@@ -17,15 +17,7 @@ from .._core.quantiles import t_quantile
 from ..errors import user_stacklevel
 from ..intervals.shared import corrected_moments, t_interval
 from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
-from ._common import (
-    Outcome,
-    Request,
-    average_info,
-    diff,
-    fold_values,
-    frame_counts,
-    pairs,
-)
+from ._common import Outcome, Request, average_info, diff, fold_values, frame_counts, pairs
 
 __all__ = ["EFFECT_SIZE", "counts_cube", "run", "run_5x2cv", "run_bayes"]
 

@@ -131,8 +131,8 @@ def run(req: Request) -> Outcome:
     out: dict[str, Any] = dict(difference=d, mean=d.mean("dataset"), rank=mean_rank)
     with np.errstate(divide="ignore", invalid="ignore"):
         out["effect_size"] = d.mean("dataset") / d.std("dataset", ddof=1)
-    out.update(rank_difference=rank_diff)
-    out.update(low=rank_diff - cd, high=rank_diff + cd, statistic=z, p_value=p_pair)
+    out.update(rank_difference=rank_diff, low=rank_diff - cd, high=rank_diff + cd)
+    out.update(statistic=z, p_value=p_pair)
     out.update(significant=sig, **omnibus, critical_difference=xr.DataArray(cd))
     interval = "rank difference +/- the Nemenyi critical difference"
     info = dict(posthoc=posthoc, n_datasets=score.sizes["dataset"], interval=interval)

@@ -61,11 +61,7 @@ def _check_paired(
     sizes0 = base.groupby(by).size()
     for m, part in zip(models[1:], parts[1:], strict=True):
         sizes1 = part.groupby(by).size()
-        same = (
-            len(part) == len(base)
-            and sizes0.index.equals(sizes1.index)
-            and (sizes0.to_numpy() == sizes1.to_numpy()).all()
-        )
+        same = len(part) == len(base) and sizes0.equals(sizes1)
         why = f"fold sizes {few(sizes1.to_numpy())} vs {few(sizes0.to_numpy())}"
         for c in [*keys, cols["fold"], cols["y_true"]] if same else []:
             if not np.array_equal(part[c].to_numpy(), base[c].to_numpy()):

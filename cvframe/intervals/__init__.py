@@ -13,7 +13,7 @@ cross-validation. Which one fits a metric's aggregation is its registry entry's
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
-from .shared import REFERENCES, data_in_memory
+from .shared import REFERENCES, Ask, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
 
@@ -43,26 +43,18 @@ _POOLED = ("pooled", "tp_fp", "merge", "merged")
 FOLD_METHODS = (None, *dict.fromkeys((*_POOLED, *metrics.VARIANTS)))
 
 
-def _estimand(method: str, name: str) -> str:
-    if method in ("posterior", "bootstrap"):
-        return (
-            f"{name} of these fitted fold models on new samples from the same population "
-            "(the population value of the pooled counts), conditional on the training sets"
-        )
-    if method == "delong":
-        return (
-            f"{name} of the merged fold scores on new samples from the same population, "
-            "conditional on the fitted fold models"
-        )
-    if method == "corrected_t":
-        return (
-            f"expected {name} of the learning procedure over training sets of this size "
-            "(approximate)"
-        )
-    return (
-        f"expected {name} of the learning procedure fitted on training sets of this size "
-        "from this population (nested cross-validation)"
-    )
+#: What the interval of each method estimates (``{}`` is the metric's display name).
+_ESTIMANDS = {
+    "posterior": "{} of these fitted fold models on new samples from the same population "
+    "(the population value of the pooled counts), conditional on the training sets",
+    "delong": "{} of the merged fold scores on new samples from the same population, "
+    "conditional on the fitted fold models",
+    "corrected_t": "expected {} of the learning procedure over training sets of this size "
+    "(approximate)",
+    "nested": "expected {} of the learning procedure fitted on training sets of this size "
+    "from this population (nested cross-validation)",
+}
+_ESTIMANDS["bootstrap"] = _ESTIMANDS["posterior"]
 
 
 # --- arguments ------------------------------------------------------------------------------
@@ -152,48 +144,27 @@ def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any
 # --- the methods ----------------------------------------------------------------------------
 
 
-class _Ask(NamedTuple):
-    """The options of one :func:`interval` call that the methods read."""
-
-    level: float
-    beta: float
-    zero_division: Any
-    average: str | None
-
-
 def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> xr.Dataset:
     """The counts cube of a frame read as ``args`` says, by the one builder (``model``,
     ``dataset``... as dims)."""
     dims = [d for d in FRAME_DIMS if d in df.columns]
-    return build.counts_from_frame(
-        df,
-        args.labels,
-        args.pos_label,
-        y_true=args.y_true,
-        y_pred=y_pred,
-        fold=args.fold,
-        repeat=args.repeat,
-        dims=dims,
-    )
+    cols: dict[str, Any] = {"y_true": args.y_true, "y_pred": y_pred, "fold": args.fold}
+    cols["repeat"] = args.repeat
+    return build.counts_from_frame(df, args.labels, args.pos_label, dims=dims, **cols)
 
 
 def _pooled_interval(
-    ds: xr.Dataset, metric: str, method: str, req: _Ask, n_boot: int, seed: int
+    ds: xr.Dataset, metric: str, method: str, ask: Ask
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
-    average = req.average if ds.sizes.get(CLASS, 1) > 1 else None
-    kw = {"beta": req.beta, "zero_division": req.zero_division}
-    est = measure.cube(ds, metric, "tp_fp", average, **kw)
+    ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
+    est = measure.cube(
+        ds, metric, "tp_fp", ask.average, beta=ask.beta, zero_division=ask.zero_division
+    )
     est = est.mean(REPEAT) if REPEAT in est.dims else est
-    if method == "bootstrap":
-        lo, hi, info = _pooled.bootstrap(ds, metric, req.level, req.beta, n_boot, seed)
-    else:
-        lo, hi, info = _pooled.posterior(ds, metric, average, req.level, req.beta, n_boot, seed)
+    method_of = _pooled.bootstrap if method == "bootstrap" else _pooled.posterior
+    lo, hi, info = method_of(ds, metric, ask)
     return est, lo, hi, info
-
-
-def _score_folds(df: Any, name: str, average: Any, args: FrameArgs) -> xr.DataArray:
-    return getattr(scores, name)(df, "fold", "nan", average=average, **vars(args))
 
 
 def _finish(
@@ -210,7 +181,7 @@ def _finish(
     out.attrs = {
         "method": method,
         "level": level,
-        "estimand": _estimand(method, name[1]),
+        "estimand": _ESTIMANDS[method].format(name[1]),
         "training_variability": "yes" if method in ("corrected_t", "nested") else "no",
         "reference": REFERENCES[method],
         "metric": name[0],
@@ -388,7 +359,7 @@ def interval(
     if chosen == "delong":
         est, lo, hi, info = _auc.frame_interval(data, average, level, args)
     elif entry.kind == "score":
-        v = _score_folds(data, entry.kernel, average, args)
+        v = measure.frame(data, name, "fold", "nan", average=average, **vars(args))
         cube = _counts_cube(rows, args, y_pred=args.y_true)
         est, lo, hi, info = _fold.corrected_t(cube, v, shown[1], level, entry.bounds)
     else:
@@ -399,8 +370,8 @@ def interval(
             est, lo, hi, info = _fold.corrected_t(ds, values, shown[1], level, entry.bounds)
             info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
-            req = _Ask(level, beta, zero_division, average)
-            est, lo, hi, info = _pooled_interval(ds, name, chosen, req, n_boot, seed)
+            ask = Ask(level, beta, zero_division, average, n_boot, seed)
+            est, lo, hi, info = _pooled_interval(ds, name, chosen, ask)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]

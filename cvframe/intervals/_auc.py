@@ -28,8 +28,6 @@ from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, REPEAT
 
-__all__ = ["delong_arrays", "frame_interval", "logit_interval"]
-
 
 def delong_arrays(s: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """AUC and its DeLong variance of every row of scores ``s`` (..., S) with labels ``y``

@@ -22,8 +22,6 @@ from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
 from .shared import corrected_moments
 
-__all__ = ["corrected_t", "nested"]
-
 
 def _one(ds: xr.Dataset, v: xr.DataArray) -> tuple[xr.Dataset, xr.DataArray, str]:
     """A dim to hand to :func:`moments` (it reads the fold sizes of the first entry of it)."""
@@ -90,21 +88,16 @@ def nested(data: Any, metric: str, level: float) -> tuple[xr.Dataset, dict[str, 
             f"metric={metric!r}, but the nested cross-validation estimated "
             f"{few(sorted(set(map(str, asked))))}; pass metric= that metric."
         )
-    z = z_quantile(level)
     rows = [table[m] for m in names]
-    est = np.array([float(r["estimate"]) for r in rows])
-    centre = est - np.array([float(r["bias"]) for r in rows])
-    half = z * np.array([float(r["se"]) for r in rows])
+    est, bias, se = (np.array([float(r[k]) for r in rows]) for k in ("estimate", "bias", "se"))
+    centre, half = est - bias, z_quantile(level) * se
     try:  # a metric of the registry has its range; the runner's error rate is a share
         low, top = metrics.get(metric).bounds
     except ValueError:
         low, top = 0.0, 1.0
     lower, upper = np.clip(centre - half, low, top), np.clip(centre + half, low, top)
-    coords = {"model": _labels.coord(names)}
-    out = xr.Dataset(
-        {k: ("model", v) for k, v in (("estimate", est), ("lower", lower), ("upper", upper))},
-        coords=coords,
-    )
+    data = {k: ("model", v) for k, v in (("estimate", est), ("lower", lower), ("upper", upper))}
+    out = xr.Dataset(data, coords={"model": _labels.coord(names)})
     has_model = "model" in getattr(data, "dims", ()) or "model" in getattr(data, "columns", ())
     if len(names) == 1 and not has_model:
         out = out.isel(model=0, drop=True)

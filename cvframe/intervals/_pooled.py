@@ -1,40 +1,25 @@
 r"""Intervals of pooled count metrics (F_tp,fp, pooled precision, recall, accuracy, class
-averages, metrics of every class at once): the posterior of the pooled confusion cells and
-the bootstrap stratified within folds, both vectorised over every kept dim (``model``,
+averages, metrics of every class at once): the posterior of the pooled confusion cells
+(Goutte & Gaussier 2005; the Beta quantiles of a metric that is a monotone function of a
+share of cells, :attr:`~cvframe.formulas.MetricSpec.share`, in :func:`cvframe.interval`)
+and the bootstrap stratified within folds, both vectorised over every kept dim (``model``,
 ``class``, ``trial``, ...).
 
-**Posterior** (Goutte & Gaussier 2005). The pooled cells of one pass over the data
-(:math:`TP, FP, FN, TN`) are a multinomial sample; with the prior
-:math:`\mathrm{Dirichlet}(\lambda, \lambda, \lambda, \lambda)`, :math:`\lambda = 1/2`, the
-posterior of the cell probabilities is :math:`\mathrm{Dirichlet}(TP+\lambda, \ldots)`. A metric
-that is a monotone function of a share of some cells, :math:`x/(x+y)` (its
-:attr:`~cvframe.formulas.MetricSpec.share`: precision :math:`TP/(TP+FP)`, recall,
-specificity, accuracy, Jaccard), then has the quantiles of
-:math:`\mathrm{Beta}(x + \lambda_x, y + \lambda_y)` (:math:`\lambda_x` = :math:`\lambda`
-times the cells in :math:`x`) mapped through the formula; F is such a function of the Jaccard
-index :math:`J = TP/(TP+FP+FN)`:
+In single-label multiclass data every micro average is a function of the share of correct
+samples (each error is one FP and one FN), and so is accuracy. The Monte-Carlo posterior
+(:math:`F_\beta` with :math:`\beta \ne 1`, class averages, metrics of every class at once)
+draws the Dirichlet as gamma variates with a fixed seed: of the whole confusion matrix of a
+single-label multiclass cube (the classes' counts move together; a weighted average weighs
+by the drawn supports), of the four cells of a binary cube, else of each class's one-vs-all
+cells independently. Where the numerator cells are 0 the lower end is 0, where the other
+cells are 0 the upper end is 1 (Brown, Cai & DasGupta 2001).
 
-.. math:: F = \frac{2J}{1+J}, \qquad J \sim \mathrm{Beta}(TP + \tfrac12,\; FP + FN + 1),
-
-so its equal-tailed quantiles are exact (no Monte Carlo). In single-label multiclass data
-every micro average is such a function of the share of correct samples (each error is one
-FP and one FN), and so is accuracy. :math:`F_\beta` with :math:`\beta \ne 1`, class
-averages (macro, weighted) and metrics of every class at once (Matthews correlation) use
-Monte-Carlo draws of the Dirichlet (gamma variates, a fixed seed): of the whole confusion
-matrix of a single-label multiclass cube (the classes' counts move together; a weighted
-average weighs by the drawn supports), of the four cells of a binary cube, else of each
-class's one-vs-all cells independently. Where the numerator cells are 0 the lower end is 0,
-where the other cells are 0 the upper end is 1 (Brown, Cai & DasGupta 2001).
-
-**Stratified bootstrap.** Resampling the tested samples of one fold within each true class
-draws :math:`TP^* \sim \mathrm{Bin}(P_i, TP_i/P_i)` and
-:math:`FP^* \sim \mathrm{Bin}(N_i, FP_i/N_i)` per fold :math:`i`: the bootstrap stratified
-within fold x class, drawn from the counts alone; the percentile interval of the pooled
-metric over ``n_boot`` draws.
-
-Repeated CV re-tests the same samples in every repeat, so the counts of all repeats are not
-``repeats`` times the evidence: the posterior uses the per-repeat pooled counts averaged over
-the repeats (the counts of one pass), the bootstrap the per-repeat intervals' ends averaged.
+The bootstrap draws :math:`TP^* \sim \mathrm{Bin}(P_i, TP_i/P_i)` and
+:math:`FP^* \sim \mathrm{Bin}(N_i, FP_i/N_i)` per fold :math:`i` (the tested samples of a
+fold resampled within each true class, from the counts alone): the percentile interval of
+the pooled metric over ``n_boot`` draws. Repeats re-test the same samples: the posterior
+uses the per-repeat pooled counts averaged over the repeats (one pass), the bootstrap the
+per-repeat intervals' ends averaged.
 """
 
 from __future__ import annotations
@@ -47,9 +32,7 @@ import xarray as xr
 
 from .. import formulas, measure, metrics
 from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, read_counts
-from .shared import whole
-
-__all__ = ["LAMBDA", "bootstrap", "one_pass", "posterior"]
+from .shared import Ask, whole
 
 #: The Dirichlet prior weight of every confusion cell (Jeffreys).
 LAMBDA = 0.5
@@ -102,16 +85,9 @@ def _at(spec: formulas.MetricSpec, beta: float, **cells: Any) -> Any:
     return formulas.metric(spec.name, *(cells.get(k, 0.0) for k in _CELLS), beta=beta)
 
 
-def posterior(
-    ds: xr.Dataset,
-    metric: str,
-    average: str | None,
-    level: float,
-    beta: float,
-    n_draws: int,
-    seed: int,
-) -> tuple[xr.DataArray, xr.DataArray, dict[str, Any]]:
+def posterior(ds: xr.Dataset, metric: str, ask: Ask) -> tuple[Any, Any, dict[str, Any]]:
     """Lower and upper ends of the posterior interval of pooled ``metric`` (one pass)."""
+    average, level, beta = ask.average, ask.level, ask.beta
     spec = formulas.METRIC_SPECS[metrics.REGISTRY[metric].kernel]
     cells = one_pass(ds)
     single = ds.attrs.get("task") == "multiclass"
@@ -138,7 +114,7 @@ def posterior(
         lo, hi = _ends(lo, hi, x, y)
         ends = [_at(spec, beta, **{share[0][0]: q, share[1][0]: 1 - q}) for q in (lo, hi)]
         return ends[0], ends[1], info
-    info.update(draws=n_draws, random_state=seed)
+    info.update(draws=ask.n_draws, random_state=ask.seed)
     conf = None
     if n_class > 1 and single and CONFUSION in ds:
         conf = _one_pass_confusion(ds)
@@ -149,7 +125,7 @@ def posterior(
             f"which this cube does not hold (no {CONFUSION!r} variable of a single-label "
             "multiclass cube): build it with cvframe.from_predictions or frame.cv.counts()."
         )
-    lo, hi = _monte_carlo(cells, metric, average, level, beta, n_draws, seed, conf)
+    lo, hi = _monte_carlo(cells, metric, ask._replace(average=average), conf)
     return lo, hi, info
 
 
@@ -158,15 +134,10 @@ DRAW_BUDGET = 5_000_000
 
 
 def _draw_values(
-    rng: np.random.Generator,
-    n_draws: int,
-    arrays: dict[str, np.ndarray],
-    conf: np.ndarray | None,
-    metric: str,
-    average: str | None,
-    beta: float,
+    rng: np.random.Generator, arrays: dict[str, Any], conf: Any, metric: str, ask: Ask
 ) -> np.ndarray:
     """(n_draws, L[, C]) values of the metric under Dirichlet draws of L cells' counts."""
+    n_draws, average, beta = ask.n_draws, ask.average, ask.beta
     if conf is not None:  # one Dirichlet over the whole confusion matrix
         g = rng.standard_gamma(conf + LAMBDA, size=(n_draws, *conf.shape))
         tp = np.diagonal(g, axis1=-2, axis2=-1)
@@ -186,18 +157,12 @@ def _draw_values(
 
 
 def _monte_carlo(
-    cells: dict[str, xr.DataArray],
-    metric: str,
-    average: str | None,
-    level: float,
-    beta: float,
-    n_draws: int,
-    seed: int,
-    confusion: xr.DataArray | None = None,
+    cells: dict[str, xr.DataArray], metric: str, ask: Ask, confusion: xr.DataArray | None
 ) -> tuple[xr.DataArray, xr.DataArray]:
     """Equal-tailed quantiles of the metric (class-averaged by ``average``) under Dirichlet
     draws: of the one-pass ``confusion`` matrix when given (single-label multiclass), else
     of every class's one-vs-all cells independently; a block of cells at a time."""
+    level, n_draws = ask.level, ask.n_draws
     order = [d for d in cells["tp"].dims if d != CLASS] + [CLASS]
     template = cells["tp"].transpose(*order)
     lead, n_class = template.shape[:-1], template.shape[-1]
@@ -212,27 +177,26 @@ def _monte_carlo(
         conf = conf.reshape(n_lead, *conf.shape[-2:])
     width = conf[0].size if conf is not None else 4 * n_class
     step = max(1, DRAW_BUDGET // (n_draws * width))
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(ask.seed)
     ends = []
     for s in range(0, n_lead, step):
         part = {k: a[s : s + step] for k, a in arrays.items()}
         block = None if conf is None else conf[s : s + step]
-        vals = _draw_values(rng, n_draws, part, block, metric, average, beta)
+        vals = _draw_values(rng, part, block, metric, ask)
         ends.append(np.quantile(vals, [(1 - level) / 2, (1 + level) / 2], axis=0))
     lo, hi = np.concatenate(ends, axis=1)
-    if average is not None or whole(metric) == "all":
+    if ask.average is not None or whole(metric) == "all":
         template = template.isel({CLASS: 0}, drop=True)
     return template.copy(data=lo.reshape(template.shape)), template.copy(
         data=hi.reshape(template.shape)
     )
 
 
-def bootstrap(
-    ds: xr.Dataset, metric: str, level: float, beta: float, n_boot: int, seed: int
-) -> tuple[xr.DataArray, xr.DataArray, dict[str, Any]]:
+def bootstrap(ds: xr.Dataset, metric: str, ask: Ask) -> tuple[Any, Any, dict[str, Any]]:
     """Percentile interval of pooled ``metric`` under the bootstrap stratified within fold x
     class (one-vs-all counts of each class; a binary cube's are all four cells); repeats: the
     ends of each repeat's interval averaged."""
+    level, beta, n_boot, seed = ask.level, ask.beta, ask.n_draws, ask.seed
     how = whole(metric)
     if how is not None and ds.sizes.get(CLASS, 1) > 1 and ds.attrs.get("task") == "multiclass":
         raise ValueError(
@@ -247,9 +211,7 @@ def bootstrap(
     arr = {k: np.asarray(v.transpose(*dims).values) for k, v in fields.items()}
     pos, neg = arr["tp"] + arr["fn"], arr["fp"] + arr["tn"]
     rng = np.random.default_rng(seed)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_tp = np.where(pos > 0, arr["tp"] / np.where(pos > 0, pos, 1), 0.0)
-        p_fp = np.where(neg > 0, arr["fp"] / np.where(neg > 0, neg, 1), 0.0)
+    p_tp, p_fp = formulas.safe_divide(arr["tp"], pos), formulas.safe_divide(arr["fp"], neg)
     size = (n_boot, *pos.shape)
     tp = rng.binomial(pos.astype(np.int64), p_tp, size=size).sum(-1).astype(np.float64)
     fp = rng.binomial(neg.astype(np.int64), p_fp, size=size).sum(-1).astype(np.float64)

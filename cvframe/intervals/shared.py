@@ -10,7 +10,7 @@ count metric is one value over every class (no class average, no one-vs-rest cla
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,7 @@ from .._core.labels import frame as frame_reader
 from .._core.quantiles import t_quantile
 from ..schema import CLASS, FOLD, REPEAT, read_counts
 
-__all__ = ["REFERENCES", "corrected_moments", "data_in_memory", "t_interval", "whole"]
+__all__ = ["REFERENCES", "Ask", "corrected_moments", "data_in_memory", "t_interval", "whole"]
 
 #: The reference of every interval method (copied to a result's ``attrs["reference"]``).
 REFERENCES = {
@@ -53,6 +53,18 @@ REFERENCES = {
         "2024."
     ),
 }
+
+
+class Ask(NamedTuple):
+    """The options of one :func:`cvframe.interval` call that its methods read (``n_draws``:
+    bootstrap resamples or Monte-Carlo posterior draws; ``seed``: their seed)."""
+
+    level: float
+    beta: float
+    zero_division: Any
+    average: str | None
+    n_draws: int
+    seed: int
 
 
 def data_in_memory(data: Any) -> Any:

@@ -16,7 +16,7 @@ import xarray as xr
 from .. import formulas, metrics
 from .._core import checks as _checks
 from .._core import kernel as _kernel
-from .._core.docs import doc
+from .._core.docs import FRAGMENTS, doc, register
 from .._core.types import Dims
 from ..errors import warn_undefined
 from ..schema import CLASS, COUNTS, Counts, check_structure, is_lazy, where_text
@@ -30,6 +30,9 @@ FOLD_METHODS = ("tp_fp", "avg", "pr_re", None)
 
 #: The one wording of every undefined cell: per fold (or per cell) and after pooling.
 UNDEFINED = {name: spec.warning for name, spec in formulas.METRIC_SPECS.items()}
+
+# The References section of the paper, for every docstring that cites only it (or it first).
+register({"references": "References\n----------\n" + FRAGMENTS["reference"]})
 
 #: An undefined case of a call: (mask, what, action, cells counted or None for all); the
 #: mask and the cells counted may be functions that build them (called only to warn).
@@ -165,9 +168,7 @@ def fold_mean(
     tuple
         The mean, and the mask of cells without any fold (None when every cell is a fold).
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------

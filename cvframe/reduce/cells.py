@@ -49,9 +49,7 @@ def precision(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.Dat
     --------
     sklearn.metrics.precision_score
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -84,9 +82,7 @@ def recall(ds: xr.Dataset, *, zero_division: ZeroDivision = "warn") -> xr.DataAr
     --------
     sklearn.metrics.recall_score
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -125,9 +121,7 @@ def f(ds: xr.Dataset, *, beta: float = 1.0, zero_division: ZeroDivision = "warn"
     --------
     sklearn.metrics.fbeta_score
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -180,9 +174,7 @@ def valid(ds: xr.Dataset) -> xr.DataArray:
     xarray.DataArray
         bool over the dims of the counts.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -229,9 +221,7 @@ def accuracy(
     An empty fold (no test samples, e.g. a repeat padded to another repeat's folds) is not a
     fold: ``how="avg"`` leaves it out of the mean.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------

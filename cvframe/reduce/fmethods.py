@@ -11,20 +11,13 @@ from typing import Any
 
 import xarray as xr
 
-from .. import formulas
+from .. import formulas, metrics
 from .._core import checks as _checks
 from .._core.docs import doc
 from .._core.types import CellMetric, Dims, FoldMethod, ZeroDivision
 from ..schema import CLASS, CONFUSION, COUNTS, provenance, read_counts
 from ._engine import aggregate_counts, check_metric, f_methods_counts, fold_dims, warn
 from .whole import aggregate_whole
-
-
-def _method(metric: str, fold_method: str | None, skip: bool) -> str:
-    if fold_method is None:
-        return metric
-    name = f"{metric}_{fold_method}"
-    return name + "_skip" if skip else name
 
 
 @doc
@@ -71,9 +64,7 @@ def aggregate(
     A cell whose four counts are all 0 or all NaN is not a fold: averages leave it out (they
     divide by the number of real folds) and pooled sums count it as 0.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -98,7 +89,8 @@ def aggregate(
     else:
         val, items = aggregate_counts(c, metric, fold_method, red, beta=b, fill=fill, skip=sk)
     warn(items, zero_division)
-    name, zd = _method(metric, fold_method, skip), zero_division
+    name = metrics.spelled(metric, fold_method) + ("_skip" if skip and fold_method else "")
+    zd = zero_division
     if metric == "f" and fold_method is not None:
         return _f_provenance(val, name, dims, zd, b, skip)
     bt, skip_attr = b if metric == "f" else None, skip if fold_method in ("avg", "pr_re") else None
@@ -183,9 +175,7 @@ def f_tp_fp(
     --------
     f_avg, f_pr_re, f_methods, aggregate
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -239,9 +229,7 @@ def f_avg(
     f_tp_fp : the recommended aggregation.
     sklearn.model_selection.cross_val_score : ``scoring="f1"`` computes this.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -299,9 +287,7 @@ def f_pr_re(
     --------
     f_tp_fp : the recommended aggregation.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------
@@ -335,9 +321,7 @@ def f_methods(
     xarray.Dataset
         Five float64 variables without ``dim``; ``.to_array("method")`` stacks them.
 
-    References
-    ----------
-    <<reference>>
+    <<references>>
 
     Examples
     --------

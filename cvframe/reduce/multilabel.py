@@ -10,10 +10,8 @@ stores their per-fold sums beside the counts (:data:`SAMPLE_VARS`, no ``class`` 
 (the share of wrong label decisions) and macro, micro and weighted Jaccard
 (:math:`TP/(TP+FP+FN)` of :data:`cvframe.formulas.METRIC_SPECS`).
 
-Every function takes ``fold_method``: ``"tp_fp"`` pools the folds (a sample-based metric
-becomes the mean over all tested samples, i.e. the fold means weighted by fold size, which
-equals scikit-learn on ``cross_val_predict`` output; a label-based one is the metric of the
-summed counts), ``"avg"`` is the unweighted mean of the per-fold values (scikit-learn's
+Every function takes ``fold_method``: ``"tp_fp"`` pools the folds (scikit-learn on
+``cross_val_predict`` output), ``"avg"`` is the mean of the per-fold values (scikit-learn's
 ``cross_val_score``), ``None`` keeps the folds.
 """
 
@@ -547,23 +545,23 @@ def multilabel_metrics(
      'hamming_loss': 0.25}
     """
     fm, fill, dims = _setup(ds, fold_method, dim, zero_division)
-    b = _checks.beta(beta)
-    out, items = {}, []
-    out["f_samples"], found = _f_samples(ds, fm, dims, b, fill, zero_division)
-    items += found
+    b, zd = _checks.beta(beta), zero_division
+    f_samples = _f_samples(ds, fm, dims, b, fill, zd)
     c = read_counts(ds, need_fold=fm is not None)
-    per_class, found = aggregate_counts(c, "f", fm, dims, beta=b, fill=fill)
-    out["f_macro"], items = class_mean(per_class)[0], items + found
-    out["f_micro"], found = aggregate_counts(c.sum_classes(), "f", fm, dims, beta=b, fill=fill)
-    items += found
-    for average in ("samples", "macro", "micro"):
-        out[f"jaccard_{average}"], found = _jaccard(ds, average, fm, dims, fill, zero_division)
-        items += found
-    out["subset_accuracy"], found = _subset_accuracy(ds, fm, dims, fill)
-    items += found
-    out["hamming_loss"], found = _hamming(ds, fm, dims, fill)
-    warn(items + found, zero_division)
-    res = xr.Dataset(out)
+    per_class, f_items = aggregate_counts(c, "f", fm, dims, beta=b, fill=fill)
+    found = {
+        "f_samples": f_samples,
+        "f_macro": (class_mean(per_class)[0], f_items),
+        "f_micro": aggregate_counts(c.sum_classes(), "f", fm, dims, beta=b, fill=fill),
+        **{
+            f"jaccard_{a}": _jaccard(ds, a, fm, dims, fill, zd)
+            for a in ("samples", "macro", "micro")
+        },
+        "subset_accuracy": _subset_accuracy(ds, fm, dims, fill),
+        "hamming_loss": _hamming(ds, fm, dims, fill),
+    }
+    warn([item for _, items in found.values() for item in items], zero_division)
+    res = xr.Dataset({name: value for name, (value, _) in found.items()})
     for v in res.data_vars.values():
         v.attrs = {}
     res.attrs = {

@@ -19,7 +19,7 @@ import xarray as xr
 
 from .. import formulas
 from ..errors import CountsError, few
-from ..schema import CLASS, COUNTS, Counts, is_lazy
+from ..schema import CLASS, COUNTS, Counts, is_binary, is_lazy
 from ._engine import UNDEFINED, Undefined, fold_mean
 
 __all__ = ["aggregate_whole"]
@@ -36,7 +36,7 @@ def _values(c: Counts, metric: str, binary: bool, fill: float) -> tuple[Any, Any
         num, den = spec.num_den(counts[0], counts[1], counts[2], counts[3], 1.0)
         return formulas.safe_divide(num, den, fill), np.asarray(den == 0)
 
-    value, undefined = xr.apply_ufunc(
+    return xr.apply_ufunc(
         core,
         *(c[v] for v in COUNTS),
         input_core_dims=[[CLASS]] * 4,
@@ -45,7 +45,6 @@ def _values(c: Counts, metric: str, binary: bool, fill: float) -> tuple[Any, Any
         output_dtypes=[float, bool],
         keep_attrs=False,
     )
-    return value, undefined
 
 
 def _check_partition(ds: xr.Dataset, c: Counts, metric: str, binary: bool) -> None:
@@ -84,7 +83,7 @@ def aggregate_whole(
 ) -> tuple[xr.DataArray, list[Undefined]]:
     """``metric`` (an ``over_classes`` spec) of counts ``c`` aggregated over ``dims``:
     the values (without ``class``) and the undefined cases for the caller's one warning."""
-    binary = ds.attrs.get("task") == "binary" and ds.sizes.get(CLASS) == 1
+    binary = is_binary(ds)
     _check_partition(ds, c, metric, binary)
     per_fold, pooled = UNDEFINED[metric]
     if fold_method == "tp_fp":

@@ -1,12 +1,9 @@
 """Simulated cross-validation: the bias and spread of every F-measure estimator.
 
-The model is Forman & Scholz (2010, Section 4.2): a data set of ``n`` cases, ``P`` of them
-positive, is split into ``k`` folds; a classifier with ground-truth precision = recall = ``f``
-turns each positive of a fold into a true positive with probability ``f`` and each negative
-into a false positive with probability ``q = P(1 - f)/N`` (so the expected false positives
-``P(1 - f)`` make the expected precision ``f``). A simulated experiment is an ordinary counts
-cube with a ``trial`` dimension, so the estimators under test are the very same cube methods
-(:func:`cvframe.reduce.f_methods`) a user applies to real folds.
+A simulated experiment of the model of Forman & Scholz (2010, Section 4.2; see
+:func:`simulate`) is an ordinary counts cube with a ``trial`` dimension, so the estimators
+under test are the very same cube methods (:func:`cvframe.reduce.f_methods`) a user applies
+to real folds.
 
 Public functions: :func:`simulate` (the cube), :func:`bias_study` (relative bias and
 spread of the five estimators over a grid, exact where tractable, Monte Carlo otherwise,

@@ -19,22 +19,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._core import checks as _checks
-
-__all__ = [
-    "DEFAULT_F",
-    "MAX_TRIALS",
-    "Model",
-    "as_seed",
-    "binom",
-    "check_flag",
-    "check_int",
-    "check_real",
-    "check_trials",
-    "hyper",
-    "rates",
-    "seed_attr",
-    "REFERENCE",
-]
+from ..errors import few
 
 REFERENCE = (
     'G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies: Pitfalls in '
@@ -87,6 +72,22 @@ def check_real(name: str, value: Any, low: float, high: float, *, high_open: boo
 def check_flag(name: str, value: Any) -> bool:
     """True or False (numpy bools too); anything else is a ValueError naming ``name``."""
     return bool(_as_value_error(_checks.flag, name, value))
+
+
+def grid(name: str, values: Any) -> list[Any]:
+    """The values of one grid axis: a number or a flat list of distinct ones."""
+    if np.ndim(values) > 1:
+        raise ValueError(
+            f"{name} has shape {np.shape(values)}; give a number or a flat list of values."
+        )
+    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
+    if not vals:
+        raise ValueError(f"{name} is empty; give at least one value.")
+    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
+    if len(set(vals)) < len(vals):
+        twice = [v for i, v in enumerate(vals) if v in vals[:i]]
+        raise ValueError(f"{name} repeats the values {few(twice)}; give each value once.")
+    return vals
 
 
 def rates(f: float, precision: Any, recall: Any) -> tuple[float, float, float]:
@@ -162,9 +163,7 @@ class Model:
         f = check_real("f", f, 0.0, 1.0, high_open=False)
         k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
         f, prec, rec = rates(f, precision, recall)
-        same = math.isclose(prec, f, rel_tol=0, abs_tol=1e-12) and math.isclose(
-            rec, f, rel_tol=0, abs_tol=1e-12
-        )
+        same = all(math.isclose(x, f, rel_tol=0, abs_tol=1e-12) for x in (prec, rec))
         given = (None, None) if same else (rec, prec)
         model = cls(n, prevalence, f, k, check_flag("stratified", stratified), *given)
         pos, neg = model.pos, model.neg
@@ -284,7 +283,6 @@ def hyper(a: Any, total: Any, good: Any, draws: Any) -> np.ndarray:
     )
     ok = (a >= 0) & (a <= good) & (draws - a >= 0) & (draws - a <= total - good)
     ok &= (good <= total) & (draws <= total)
-    z = np.where(ok, 0.0, 0.0)
-    a_, t_, g_, d_ = (np.where(ok, v, z) for v in (a, total, good, draws))
+    a_, t_, g_, d_ = (np.where(ok, v, 0.0) for v in (a, total, good, draws))
     lp = _lcomb(g_, a_) + _lcomb(t_ - g_, d_ - a_) - _lcomb(t_, d_)
     return np.where(ok, np.exp(lp), 0.0)

@@ -21,8 +21,6 @@ import numpy as np
 
 from ._model import Model, binom, hyper
 
-__all__ = ["BLOCK", "Sampler", "TABLE_LIMIT", "block_arrays", "tables"]
-
 #: Trials generated at once inside one chunk (bounds temporary memory to ~100 MB at k=10).
 BLOCK = 1 << 17
 #: Largest lookup table (entries) before the draws fall back to numpy's samplers.
@@ -88,13 +86,10 @@ class _Lookup:
 
 def _binom_pmf(trials: np.ndarray, p: float, width: int) -> np.ndarray:
     """pmf of Binomial(trials[r], p) on 0..width-1, one row per entry of ``trials``."""
-    x = np.arange(width)
-    return binom(x[None, :], np.asarray(trials)[:, None], p)
+    return binom(np.arange(width)[None, :], np.asarray(trials)[:, None], p)
 
 
-# --------------------------------------------------------------------------------------------
-# the generator
-# --------------------------------------------------------------------------------------------
+# --- the generator -----------------------------------------------------------------------------
 class Tables:
     """The lookup tables of one model (they do not depend on the seed; cached per model)."""
 

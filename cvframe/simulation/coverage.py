@@ -1,13 +1,7 @@
 r"""Coverage measured, not assumed: :func:`coverage_study` runs the simulation model of Forman
 & Scholz (2010) and counts how often each interval method of :func:`cvframe.interval`
-covers the known truth.
-
-Count metrics: the simulated cube of :func:`cvframe.simulate` (a fixed classifier of
-precision = recall = ``f``) with its ``trial`` dim, handed to :func:`cvframe.interval` like
-any cube (``trial`` is one more kept dim); the truth is the metric's formula of the model's
-expected cells (F, precision and recall: ``f``). AUC: per trial, binormal scores (negatives
-:math:`N(0, 1)`, positives :math:`N(d, 1)`) of known :math:`AUC = \Phi(d/\sqrt2)`, handed
-to :func:`cvframe.intervals.delong`.
+covers the known truth. A simulated cube's ``trial`` dim is one more kept dim of
+:func:`cvframe.interval`; AUC's binormal score rows go to :func:`cvframe.intervals.delong`.
 """
 
 from __future__ import annotations
@@ -22,9 +16,9 @@ import pandas as pd
 
 from .. import measure, metrics
 from .._core import quantiles
-from ..errors import UndefinedMetricWarning, few
+from ..errors import UndefinedMetricWarning
 from ..intervals import METHODS, delong, interval
-from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials
+from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials, grid
 from .cube import simulate
 from .study import point_seed
 
@@ -44,33 +38,15 @@ _DEFAULT_CHUNK = 20_000
 LONG_TRIALS = 1_000_000
 
 
-def _grid(name: str, values: Any) -> list[Any]:
-    """A number or a flat list of distinct values."""
-    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
-    if not vals or np.ndim(values) > 1:
-        raise ValueError(f"{name}={values!r}: give a number or a flat, non-empty list.")
-    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
-    if len(set(vals)) < len(vals):
-        raise ValueError(f"{name} repeats values {few(vals)}; give each value once.")
-    return vals
-
-
 def _row(lo: np.ndarray, hi: np.ndarray, truth: float, level: float, **cell: Any) -> dict[str, Any]:
     lo, hi = np.ravel(lo), np.ravel(hi)
     ok = np.isfinite(lo) & np.isfinite(hi)
     t = int(ok.sum())
     c = float(((lo <= truth) & (truth <= hi))[ok].mean()) if t else math.nan
     se = math.sqrt(c * (1 - c) / t) if t else math.nan
-    return {
-        **cell,
-        "truth": truth,
-        "level": level,
-        "trials": t,
-        "coverage": c,
-        "coverage_se": se,
-        "mean_width": float((hi - lo)[ok].mean()) if t else math.nan,
-        "under_covers": bool(c + 2 * se < level) if t else False,
-    }
+    width = float((hi - lo)[ok].mean()) if t else math.nan
+    row = dict(cell, truth=truth, level=level, trials=t, coverage=c, coverage_se=se)
+    return dict(row, mean_width=width, under_covers=bool(c + 2 * se < level) if t else False)
 
 
 def _truth(model: Model, metric: str) -> float:
@@ -102,20 +78,9 @@ def _counts_cell(
             highs.append(iv["upper"].values)
             chosen = iv.attrs["method"]
     lo, hi = np.concatenate(lows, axis=0), np.concatenate(highs, axis=0)
-    return _row(
-        lo,
-        hi,
-        _truth(model, metric),
-        level,
-        metric=metric,
-        method=chosen,
-        n=model.n,
-        k=model.k,
-        stratified=model.stratified,
-        prevalence=model.prevalence,
-        f=model.f,
-        positives=model.pos,
-    )
+    cell = dict(metric=metric, method=chosen, n=model.n, k=model.k, stratified=model.stratified)
+    cell.update(prevalence=model.prevalence, f=model.f, positives=model.pos)
+    return _row(lo, hi, _truth(model, metric), level, **cell)
 
 
 def _auc_cell(
@@ -252,10 +217,10 @@ def coverage_study(
     level = quantiles.level(level)
     strat = check_flag("stratified", stratified)
     root = as_seed(random_state)
-    ns = [check_int("n", v, 4) for v in _grid("n", n)]
-    ks = [check_int("k", v, 2) for v in _grid("k", k)]
-    prevs = _grid("prevalence", prevalence)
-    second = _grid("auc", (0.8, 0.9) if auc is None else auc) if binormal else _grid("f", f)
+    ns = [check_int("n", v, 4) for v in grid("n", n)]
+    ks = [check_int("k", v, 2) for v in grid("k", k)]
+    prevs = grid("prevalence", prevalence)
+    second = grid("auc", (0.8, 0.9) if auc is None else auc) if binormal else grid("f", f)
     cells = list(itertools.product(ns, ks, prevs, second))
     if binormal and any(m not in ("auto", "delong") for m in methods):
         raise ValueError(

@@ -7,36 +7,38 @@ A simulated experiment is an ordinary counts cube with a ``trial`` dimension, so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import xarray as xr
 
-from ..schema import CLASS, FOLD, TRIAL
+from ..schema import CLASS, COUNTS, FOLD, TRIAL
 from ._model import Model, as_seed, check_int, check_trials, seed_attr
 from ._sampler import BLOCK, Sampler, block_arrays
 
 __all__ = ["cube", "simulate"]
 
 
-def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -> xr.Dataset:
-    """Wrap (trial, fold) arrays as a binary counts cube over (trial, fold, class)."""
-    t = tp.shape[0]
+def cube(counts: Sequence[Any], t0: int, model: Model, seed: str) -> xr.Dataset:
+    """Wrap (trial, fold) arrays of tp, fp, fn, tn as a binary counts cube over (trial, fold,
+    class), its trials numbered from ``t0``."""
     dims = (TRIAL, FOLD, CLASS)
-    data = dict(tp=(dims, tp[:, :, None]), fp=(dims, fp[:, :, None]))
-    data.update(fn=(dims, fn[:, :, None]), tn=(dims, tn[:, :, None]))
+    pr = f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
+    rates = "" if model.recall_given is None else pr
+    data = {v: (dims, x[:, :, None]) for v, x in zip(COUNTS, counts, strict=True)}
     from .._version import __version__
 
     return xr.Dataset(
         data,
-        coords={TRIAL: np.arange(t0, t0 + t), FOLD: np.arange(model.k), CLASS: [1]},
+        coords={TRIAL: t0 + np.arange(len(counts[0])), FOLD: np.arange(model.k), CLASS: [1]},
         attrs={
             "task": "binary",
             "pos_label": 1,
             "stratified": "yes" if model.stratified else "no",
             "splitter": (
                 f"simulated {'stratified ' if model.stratified else ''}{model.k}-fold "
-                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}" + _rates_text(model)
+                f"CV of n={model.n}, {model.pos} positives, f={model.f:g}{rates}"
             ),
             "simulation": (
                 f"Forman & Scholz (2010) model: TP ~ Binomial(positives in fold, "
@@ -55,12 +57,6 @@ def cube(tp: Any, fp: Any, fn: Any, tn: Any, t0: int, model: Model, seed: str) -
             "cvframe_version": __version__,
         },
     )
-
-
-def _rates_text(model: Model) -> str:
-    if model.recall_given is None:
-        return ""
-    return f" (precision={model.precision:.4g}, recall={model.recall:.4g})"
 
 
 def simulate(
@@ -182,7 +178,7 @@ def simulate(
         chunks = check_int("chunks", chunks, 1)
         return _lazy_cube(sampler, trials, chunks, seed_str)
     arr = _blocks(sampler, 0, trials)
-    return cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, model, seed_str)
+    return cube([arr[:, :, i] for i in range(4)], 0, model, seed_str)
 
 
 def _blocks(sampler: Sampler, t0: int, t1: int) -> np.ndarray:
@@ -212,4 +208,4 @@ def _lazy_cube(sampler: Sampler, trials: int, chunks: int, seed: str) -> xr.Data
         dtype=np.int64,
         meta=np.empty((0, 0, 0), dtype=np.int64),
     )
-    return cube(arr[:, :, 0], arr[:, :, 1], arr[:, :, 2], arr[:, :, 3], 0, sampler.model, seed)
+    return cube([arr[:, :, i] for i in range(4)], 0, sampler.model, seed)

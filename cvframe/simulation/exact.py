@@ -50,10 +50,8 @@ def _f_moments(a: int, b: int, f: float, q: float) -> tuple[float, float]:
     """
     if a == 0:
         return 0.0, 0.0
-    t = _support(a, f)
-    x = _support(b, q)
-    pt = binom(t, a, f)
-    px = binom(x, b, q)
+    t, x = _support(a, f), _support(b, q)
+    pt, px = binom(t, a, f), binom(x, b, q)
     F = 2.0 * t[:, None] / (t[:, None] + a + x[None, :])
     return float(pt @ F @ px), float(pt @ (F * F) @ px)
 
@@ -226,9 +224,7 @@ def _alloc_expectation(m: Model, factor: Any) -> float:
     return float(w.sum())
 
 
-# --------------------------------------------------------------------------------------------
-# folds without positives (Figure 9)
-# --------------------------------------------------------------------------------------------
+# --- folds without positives (Figure 9) --------------------------------------------------------
 #: Up to this many cases the inclusion-exclusion runs on exact integers (math.comb of at most
 #: a few thousand bits); beyond, on decimals with a precision chosen from the cancellation.
 _EXACT_N = 5_000

@@ -1,14 +1,7 @@
-"""Plan a cross-validation study before fitting: :func:`plan`.
-
-For each class of a target (labels, a multilabel indicator matrix, or class counts) and a
-design (``k`` folds, ``repeats``, stratified or not) and an assumed classifier (ground-truth
-F, or precision and recall), :func:`plan` reports what the design will do to the numbers:
-the chance of a fold without positives (:func:`cvframe.simulation.exact.fold_risks`, whose
-"some fold" value is :func:`p_fold_without_positives`), of a fold without predicted positives,
-the relative bias and spread of each of the five F estimators (:func:`bias_study`, exact
-where tractable), of AUC_avg and AUC_merge (a binormal simulation of known AUC, scored by
-:func:`cvframe.scores.auc_methods`), and a recommendation with its reason in one sentence.
-Nothing is re-derived here: every number comes from the simulation package or the scores.
+"""Plan a cross-validation study before fitting: :func:`plan`, what a design will do to the
+numbers of every class. Nothing is re-derived here: every number comes from the simulation
+package (:func:`~cvframe.simulation.exact.fold_risks`, :func:`bias_study`) or the scores
+(:func:`cvframe.scores.auc_methods` of a binormal simulation of known AUC).
 """
 
 from __future__ import annotations
@@ -57,6 +50,8 @@ _AUC_ROWS = 400_000
 _NAMES = {e: metrics.display(*metrics.resolve(e)[:2]) for e in (*ESTIMATORS, *AUC_ESTIMATORS)}
 #: The metrics the plan simulates: those of its estimators.
 _PLANNED = list(dict.fromkeys(metrics.resolve(e).metric for e in (*ESTIMATORS, *AUC_ESTIMATORS)))
+#: The columns of :attr:`Plan.estimators`.
+_COLUMNS = ("class", "estimator", "rel_bias", "rel_std", "rel_bias_se", "exact")
 
 
 @dataclass(frozen=True)
@@ -110,8 +105,7 @@ class Plan:
     def __str__(self) -> str:
         return _text(self)
 
-    def __repr__(self) -> str:
-        return _text(self)
+    __repr__ = __str__
 
 
 # --- the target -------------------------------------------------------------------------------
@@ -137,9 +131,7 @@ def _counts(y: Any, counts: Any) -> tuple[int, dict[Any, int], bool]:
         return len(frame), pos, True
     if as_counts:
         items = dict(y) if isinstance(y, (dict, pd.Series)) else dict(enumerate(np.ravel(y)))
-        pos = {}
-        for label, value in items.items():
-            pos[label] = check_int(f"count of class {label!r}", value, 0)
+        pos = {label: check_int(f"count of class {label!r}", v, 0) for label, v in items.items()}
         n = sum(pos.values())
         if n < 2 or sum(v > 0 for v in pos.values()) < 2:
             raise ValueError(
@@ -208,7 +200,8 @@ def _auc_study(
     y = np.zeros(n, dtype=np.int8)
     y[:pos] = 1
     if model.stratified:
-        fold = np.concatenate([np.repeat(np.arange(k), model.strat_pos), _others(model)])
+        negatives = model.sizes - model.strat_pos  # the positives first, as in y
+        fold = np.concatenate([np.repeat(np.arange(k), c) for c in (model.strat_pos, negatives)])
         folds = np.broadcast_to(fold, (t, n))
     else:
         folds = rng.permuted(np.broadcast_to(np.repeat(np.arange(k), model.sizes), (t, n)), axis=1)
@@ -237,11 +230,6 @@ def _auc_study(
         sd = float(v.std(ddof=1))
         out[name] = ((float(v.mean()) - auc) / auc, sd / auc, sd / math.sqrt(v.size) / auc)
     return out
-
-
-def _others(model: Model) -> np.ndarray:
-    """The folds of the negatives of a stratified split (each fold's size minus its positives)."""
-    return np.repeat(np.arange(model.k), model.sizes - model.strat_pos)
 
 
 # --- the advice ------------------------------------------------------------------------------
@@ -478,30 +466,23 @@ def plan(
         row["p_some_undefined"] = 1 - (1 - und) ** repeats
         row["exact"] = exact and risks_tractable(model)
         risks[cls] = row
-        est: dict[str, tuple[float, float]] = {}
+        found: dict[str, tuple[float, float, float, bool]] = {}
         for e in ESTIMATORS:
             sel = one.sel(estimator=e)
             ex = bool(sel.exact)
             b, s, se = float(sel.rel_bias), float(sel.rel_std), float(sel.rel_bias_se)
-            rows.append(dict(estimator=e, rel_bias=b, rel_std=s, rel_bias_se=0.0 if ex else se))
-            rows[-1].update({"class": cls, "exact": ex})
-            est[e] = (b, s)
-        for e, (b, s, se) in _auc_study(model, auc, float(auc_shift), trials, rng).items():
-            rows.append({"class": cls, "estimator": e, "rel_bias": b, "rel_std": s})
-            rows[-1].update(rel_bias_se=se, exact=False)
-            est[e] = (b, s)
-        recs[cls] = _advice(cls, row, est, design)
+            found[e] = (b, s, 0.0 if ex else se, ex)
+        auc_est = _auc_study(model, auc, float(auc_shift), trials, rng)
+        found.update({e: (b, s, se, False) for e, (b, s, se) in auc_est.items()})
+        rows += [dict(zip(_COLUMNS, (cls, e, *v), strict=True)) for e, v in found.items()]
+        recs[cls] = _advice(cls, row, {e: v[:2] for e, v in found.items()}, design)
     if not risks:
         raise ValueError(
             f"no class can be planned: {few([f'{c}: {why}' for c, why in skipped.items()])}."
         )
-    risk_df = pd.DataFrame.from_dict(risks, orient="index")
-    risk_df.index.name = "class"
-    est_df = pd.DataFrame(rows)[
-        ["class", "estimator", "rel_bias", "rel_std", "rel_bias_se", "exact"]
-    ]
-    rec_df = pd.DataFrame.from_dict(recs, orient="index")
-    rec_df.index.name = "class"
+    risk_df, rec_df = (pd.DataFrame.from_dict(d, orient="index") for d in (risks, recs))
+    risk_df.index.name = rec_df.index.name = "class"
+    est_df = pd.DataFrame(rows, columns=list(_COLUMNS))
     worst = min(risks, key=lambda c: (risks[c]["positives"], str(c)))
     overall = {"class": worst, **recs[worst]}
     overall["k"] = int(rec_df["k"].min())
@@ -510,6 +491,13 @@ def plan(
 
 
 # --- the text --------------------------------------------------------------------------------
+
+
+def _advised(rec: Any) -> str:
+    """A recommendation (a row of :attr:`Plan.recommendation`, or ``overall``) in words."""
+    report = "any aggregation" if rec["report"] == "any" else _NAMES[rec["report"]]
+    strat = "stratified" if rec["stratified"] else "unstratified"
+    return f"k={rec['k']}, repeats={rec['repeats']}, {strat}, report {report}"
 
 
 def _text(p: Plan) -> str:
@@ -525,9 +513,8 @@ def _text(p: Plan) -> str:
         f"({clf}), AUC={d['auc']:.3g}; metric {d['metric']}"
     )
     r = p.risks.copy()
-    for c in [c for c in r.columns if c.startswith("p_")]:
+    for c in [c for c in r.columns if c.startswith("p_") or c == "prevalence"]:
         r[c] = r[c].map(lambda x: f"{x:.3g}")
-    r["prevalence"] = r["prevalence"].map(lambda x: f"{x:.3g}")
     r = r.drop(columns="n").rename(
         columns={
             "p_fold_no_pos": "P(fold: no pos)",
@@ -559,19 +546,9 @@ def _text(p: Plan) -> str:
         "",
         "Recommendation:",
     ]
-    for cls, rec in p.recommendation.iterrows():
-        report = "any aggregation" if rec["report"] == "any" else _NAMES[rec["report"]]
-        lines.append(
-            f"  {cls}: k={rec['k']}, repeats={rec['repeats']}, "
-            f"{'stratified' if rec['stratified'] else 'unstratified'}, report {report} - "
-            f"{rec['reason']}"
-        )
-    o = p.overall
-    report = "any aggregation" if o["report"] == "any" else _NAMES[o["report"]]
-    lines.append(
-        f"Overall (class {o['class']!r}, the rarest): k={o['k']}, repeats={o['repeats']}, "
-        f"{'stratified' if o['stratified'] else 'unstratified'}, report {report}."
-    )
+    recs = p.recommendation.iterrows()
+    lines += [f"  {cls}: {_advised(rec)} - {rec['reason']}" for cls, rec in recs]
+    lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
     for cls, why in p.skipped.items():
         lines.append(f"  {cls}: not planned ({why}).")
     lines.append(f"Model: {REFERENCE}")

@@ -27,6 +27,7 @@ from ._model import (
     check_int,
     check_real,
     check_trials,
+    grid,
     rates,
     seed_attr,
 )
@@ -89,8 +90,7 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
     tp, fp, pos, _ = small
     # V = 0 somewhere in the trial: no predicted positives (tp = fp = 0) or no positives
     invalid = (((tp == 0) & (fp == 0)) | (pos == 0)).any(axis=1)
-    tp64, fp64, fn64, tn64 = block_arrays(sampler, t0, t1, small)
-    sim = cube(tp64, fp64, fn64, tn64, t0, model, seed_attr(seed))
+    sim = cube(block_arrays(sampler, t0, t1, small), t0, model, seed_attr(seed))
     est = reduce.f_methods(sim, FOLD, zero_division=0.0)
     out = np.zeros((len(ESTIMATORS) + 1, 5))
     for i, name in enumerate(ESTIMATORS):
@@ -100,22 +100,6 @@ def _mc_chunk(model: Model, seed: np.random.SeedSequence, t0: int, t1: int) -> n
         out[i] = (d.size, d.sum(), d2.sum(), (d2 * d).sum(), (d2 * d2).sum())
     out[-1, :2] = (t1 - t0, float(invalid.sum()))
     return out
-
-
-def _grid(name: str, values: Any) -> list[Any]:
-    """The values of one grid axis: a number or a flat list of distinct ones."""
-    if np.ndim(values) > 1:
-        raise ValueError(
-            f"{name} has shape {np.shape(values)}; give a number or a flat list of values."
-        )
-    vals = [values] if np.ndim(values) == 0 else list(np.ravel(values))
-    if not vals:
-        raise ValueError(f"{name} is empty; give at least one value.")
-    vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
-    if len(set(vals)) < len(vals):
-        twice = [v for i, v in enumerate(vals) if v in vals[:i]]
-        raise ValueError(f"{name} repeats the values {few(twice)}; give each value once.")
-    return vals
 
 
 def _models(
@@ -265,16 +249,12 @@ def bias_study(
     ...                       estimator="f_tp_fp").item(), 5)   # exact: tiny
     -0.00023
     """
-    prevs = _grid("prevalence", prevalence)
-    fs = _grid("f", f)
+    prevs = grid("prevalence", prevalence)
+    fs = grid("f", f)
     if precision is not None and recall is not None:  # the rates fix F: one grid value
-        fs = list(
-            dict.fromkeys(
-                rates(check_real("f", fv, 0.0, 1.0, high_open=False), precision, recall)[0]
-                for fv in fs
-            )
-        )
-    strats = _grid("stratified", stratified)
+        checked = (check_real("f", fv, 0.0, 1.0, high_open=False) for fv in fs)
+        fs = list(dict.fromkeys(rates(fv, precision, recall)[0] for fv in checked))
+    strats = grid("stratified", stratified)
     for sv in strats:
         if not isinstance(sv, (bool, np.bool_)):
             raise ValueError(
@@ -311,7 +291,7 @@ def bias_study(
     ne = len(ESTIMATORS)
     var = {name: np.full(shape + (ne,), np.nan) for name in _NOTES if name.startswith("rel_")}
     is_exact = np.zeros(shape + (ne,), dtype=bool)
-    p_und, p_und_mc, p_und_se = (np.full(shape, np.nan) for _ in range(3))
+    und = {name: np.full(shape, np.nan) for name in _NOTES if name.startswith("p_undefined")}
     for sv, pv, fv in models:
         idx = (strats.index(sv), prevs.index(pv), fs.index(fv))
         s = sums[(sv, pv, fv)]
@@ -320,9 +300,8 @@ def bias_study(
         var["rel_bias"][idx] = var["rel_bias_mc"][idx]
         var["rel_std"][idx] = var["rel_std_mc"][idx]
         t_all, t_bad = s[-1, 0], s[-1, 1]
-        p_und_mc[idx] = t_bad / t_all
-        p_und_se[idx] = math.sqrt(p_und_mc[idx] * (1 - p_und_mc[idx]) / t_all)
-        p_und[idx] = p_und_mc[idx]
+        und["p_undefined"][idx] = und["p_undefined_mc"][idx] = p_mc = t_bad / t_all
+        und["p_undefined_se"][idx] = math.sqrt(p_mc * (1 - p_mc) / t_all)
         if exact:
             ex = exacts[(sv, pv, fv)]
             for name in EXACT_ESTIMATORS:
@@ -330,42 +309,27 @@ def bias_study(
                 var["rel_bias"][idx + (j,)] = (ex[f"{name}_mean"] - fv) / fv
                 var["rel_std"][idx + (j,)] = ex[f"{name}_std"] / fv
                 is_exact[idx + (j,)] = True
-            p_und[idx] = ex["p_undefined"]
-    dims4 = ("stratified", "prevalence", "f", "estimator")
-    dims3 = dims4[:3]
+            und["p_undefined"][idx] = ex["p_undefined"]
+    dims = ("stratified", "prevalence", "f", "estimator")
     from .._version import __version__
 
-    data: dict[str, Any] = {name: (dims4, arr) for name, arr in var.items()}
-    data["exact"] = (dims4, is_exact)
-    data["p_undefined"] = (dims3, p_und)
-    data["p_undefined_mc"] = (dims3, p_und_mc)
-    data["p_undefined_se"] = (dims3, p_und_se)
+    data: dict[str, Any] = {name: (dims, arr) for name, arr in (*var.items(), ("exact", is_exact))}
+    data.update({name: (dims[:3], arr) for name, arr in und.items()})
     first = {fv: m for (_, _, fv), m in models.items()}
     data["precision"] = (("f",), np.array([first[fv].precision for fv in fs]))
     data["recall"] = (("f",), np.array([first[fv].recall for fv in fs]))
     positives = [int(math.floor(n * p + 0.5)) for p in prevs]
     data["positives"] = (("prevalence",), np.array(positives, dtype=np.int64))
-    st = xr.Dataset(
-        data,
-        coords={
-            "stratified": np.array(strats, dtype=bool),
-            "prevalence": np.array(prevs, dtype=float),
-            "f": np.array(fs, dtype=float),
-            "estimator": list(ESTIMATORS),
-        },
-        attrs={
-            "n": int(n),
-            "k": int(k),
-            "trials": trials,
-            "seed": seed_attr(root),
-            "zero_division": "0.0",
-            "method": "bias_study",
-            "description": "Relative bias (mean - f)/f and relative std sd/f of five "
-            "F-measure fold aggregations under simulated k-fold CV.",
-            "reference": REFERENCE,
-            "cvframe_version": __version__,
-        },
-    )
+    st = xr.Dataset(data, coords={
+        "stratified": np.array(strats, dtype=bool), "prevalence": np.array(prevs, dtype=float),
+        "f": np.array(fs, dtype=float), "estimator": list(ESTIMATORS),
+    }, attrs={
+        "n": int(n), "k": int(k), "trials": trials, "seed": seed_attr(root),
+        "zero_division": "0.0", "method": "bias_study",
+        "description": "Relative bias (mean - f)/f and relative std sd/f of five "
+        "F-measure fold aggregations under simulated k-fold CV.",
+        "reference": REFERENCE, "cvframe_version": __version__,
+    })  # fmt: skip
     for name, text in _NOTES.items():
         st[name].attrs["description"] = text
     return st
