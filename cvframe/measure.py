@@ -1,13 +1,9 @@
-"""The one path from a metric name to its number, for every surface that takes a name.
-
-:func:`cube` computes any count or multilabel metric of :data:`cvframe.metrics.REGISTRY` from
-a counts cube, by variant (pooled ``"tp_fp"``, fold mean ``"avg"``, ...) and class average;
-:func:`frame` any score metric of a predictions frame (its ``kernel``, a function of
-:mod:`cvframe.scores`); :func:`pooled_counts` the same count metrics of plain numpy counts
-(the resampling tests draw those); :func:`multilabel_metrics_from_frame` every multilabel
-metric of a multilabel predictions frame. :func:`cvframe.compare`, :func:`cvframe.interval`,
-:class:`cvframe.PooledSearchCV`, :func:`cvframe.explain` and the report all compute through
-here, so a metric added to the registry reaches every one of them.
+"""The one path from a metric name to its number: :func:`cube` (count and multilabel metrics
+of :data:`cvframe.metrics.REGISTRY` from a cube, by variant and class average), :func:`frame`
+(score metrics of a predictions frame), :func:`pooled_counts` (count metrics of numpy counts,
+which the resampling tests draw) and :func:`multilabel_metrics_from_frame`. compare,
+interval, PooledSearchCV, explain and the report compute through here, so a metric added to
+the registry reaches every one of them.
 
 >>> import cvframe
 >>> ds = cvframe.datasets.table1()

@@ -65,9 +65,6 @@ TP and TN, FP and FN exchanged, as scikit-learn's ``average=...`` does on two la
 )
 
 
-# --- the counts a class average runs over --------------------------------------------------
-
-
 def _class_counts(ds: xr.Dataset) -> Counts:
     """The counts of ``ds``; a binary cube gains its negative class (tp = the positive's tn)."""
     c = read_counts(ds)
@@ -96,9 +93,6 @@ def _finish(
     return provenance(
         val, method, red, metric=metric, fold_method=fm, definition=d, zero_division=zd, beta=bt
     )
-
-
-# --- class averaging -----------------------------------------------------------------------------
 
 
 @doc
@@ -350,8 +344,6 @@ def micro(
     warn(undefined, zero_division)
     return _finish(val, "micro", dims, metric, fold_method, zero_division, b)
 
-
-# --- means of precision and recall ----------------------------------------------------------
 
 #: How :func:`pr_mean` combines precision and recall.
 PR_KINDS = ("min", "max", "arithmetic", "geometric", "harmonic")

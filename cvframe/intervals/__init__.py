@@ -57,9 +57,6 @@ _ESTIMANDS = {
 _ESTIMANDS["bootstrap"] = _ESTIMANDS["posterior"]
 
 
-# --- arguments ------------------------------------------------------------------------------
-
-
 def _resolve(metric: Any, fold_method: Any) -> tuple[str, str]:
     """The registry metric and the variant ``metric`` and ``fold_method`` ask for (default:
     the pooled one), refused where the variant has no interval method."""
@@ -141,9 +138,6 @@ def _choose(method: str, metric: str, variant: str, is_frame: bool, average: Any
     return fits if method == "auto" else method
 
 
-# --- the methods ----------------------------------------------------------------------------
-
-
 def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> xr.Dataset:
     """The counts cube of a frame read as ``args`` says, by the one builder (``model``,
     ``dataset``... as dims)."""
@@ -189,9 +183,6 @@ def _finish(
         **{k: v for k, v in info.items() if v is not None},
     }
     return out
-
-
-# --- the function ---------------------------------------------------------------------------
 
 
 @doc
