@@ -27,6 +27,8 @@ _LAZY = {
     "from_confusion": ("build", "from_confusion"),
     "from_counts": ("build", "from_counts"),
     "from_predictions": ("build", "from_predictions"),
+    "from_grouped": ("build", "from_grouped"),
+    "sql": ("sql", None),
     "f_from_rates": ("formulas", "f_from_rates"),
     "open_dataset": ("io", "open_dataset"),
     "validate": ("schema", "validate"),
@@ -73,6 +75,7 @@ __all__ = [
     "formulas",
     "from_confusion",
     "from_counts",
+    "from_grouped",
     "from_predictions",
     "interval",
     "open_dataset",
@@ -90,6 +93,7 @@ __all__ = [
     "simulate",
     "simulation",
     "splits",
+    "sql",
     "validate",
 ]
 

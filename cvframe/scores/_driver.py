@@ -25,6 +25,7 @@ from .._core.labels.frame import Frame, FrameArgs
 from ..errors import UndefinedMetricWarning, user_stacklevel
 from ..reduce import fold_mean
 from ..schema import CLASS, FOLD, REPEAT, Counts, where_text
+from ._counted import CountedFrame, Runs
 from ._parsed import read
 from ._rank import Ranked
 
@@ -102,8 +103,17 @@ def sort(fr: Frame, c: int, per_fold: bool, both: bool = False) -> Ranked:
     A frame parsed for several metrics (``fr.keep``), or a call that wants ``both``, sorts
     the class once, by (repeat, score) with the fold in the lowest key bits: that sort is
     the merged one, its :meth:`~._rank.Ranked.by_low` the per-fold one, and both stay on the
-    frame (``fr.sorts``) for every later metric and curve. Else the groups asked for.
+    frame (``fr.sorts``) for every later metric and curve. Else the groups asked for. A
+    frame read from score counts gives its runs of tied scores (:class:`._counted.Runs`,
+    the same methods on the same integers), kept alike.
     """
+    if isinstance(fr, CountedFrame):
+        runs = fr.sorts.get((c, per_fold))
+        if runs is None:
+            runs = fr.runs(c, per_fold)
+            if fr.keep:
+                fr.sorts[(c, per_fold)] = runs
+        return runs  # type: ignore[return-value]  # Ranked's methods, on runs
     kept = fr.sorts.get(c)
     if kept is None:
         s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]
@@ -131,10 +141,14 @@ def ranked(
     def put(out: Groups, vs: tuple[np.ndarray, ...] | dict[str, np.ndarray]) -> None:
         out.append(vs if isinstance(vs, dict) else {"value": vs[0], "support": vs[1]})
 
+    # runs of score counts answer a method of the row sort by their own method of that name
+    on_runs = getattr(Runs, getattr(per_group, "__name__", ""), per_group)
+
     def values(fr: Frame, per_fold: bool, merged: bool) -> tuple[Groups, Groups]:
         fold_res: Groups = []
         merge_res: Groups = []
-        fuse = per_fold and merged and not fr.keep and both is not None
+        counted = isinstance(fr, CountedFrame)
+        fuse = per_fold and merged and not fr.keep and both is not None and not counted
         counts, buffer = (fr.sizes(), np.empty(fr.n, np.uint64)) if fuse else (None, None)
         for c, (s, (lo, hi), y) in enumerate(zip(fr.scores, fr.ranges, fr.ys, strict=True)):
             if fuse and both is not None:
@@ -147,7 +161,7 @@ def ranked(
             for res, pf, wanted in ((fold_res, True, per_fold), (merge_res, False, merged)):
                 if wanted:
                     r = sort(fr, c, pf, per_fold and merged)
-                    put(res, per_group(r))
+                    put(res, on_runs(r) if counted else per_group(r))
                     r.release()  # a kept sort drops its temporaries
             if not fr.keep:  # a sort for this call only
                 fr.sorts.pop(c, None)

@@ -24,6 +24,7 @@ from .._core.labels import frame as frame_reader
 from .._core.labels.frame import Frame, FrameArgs, agree, is_dask_frame
 from ..errors import few, user_stacklevel
 from ..schema import FRAME_DIMS
+from . import _counted
 from ._sums import STATS
 
 __all__ = ["ParsedFrame", "by_frame_dims", "one_parse", "parse", "read", "reads_dask"]
@@ -104,6 +105,7 @@ def parse(
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
+    count: str | None = None,
 ) -> ParsedFrame:
     r"""A predictions frame parsed once, for every score metric asked of it.
 
@@ -116,6 +118,16 @@ def parse(
     curve reads. A dask DataFrame is computed; a parsed frame is returned as it is.
 
     <<frame_parameters>>
+    count : str, optional
+        ``df`` is a **score-count table** whose column ``count`` holds how many samples each
+        row stands for: one row per (``model``..., ``repeat``, ``fold``, ``class``, distinct
+        ``score``, ``y_true``), as ``GROUP BY`` with ``COUNT(*)`` gives it
+        (:func:`cvframe.sql.score_counts`). ``class`` names the class whose score the row
+        holds (one-vs-all; a binary table may leave it out: its scores are the positive
+        class's). Every metric then reads the runs of tied scores the counts describe: AUC,
+        average precision, precision at k, the curves, DeLong's variance, Brier and log-loss
+        equal those of the rows (see Notes). A table whose ``attrs["cvframe_score_counts"]``
+        names its count column is read so without ``count=``, also by every metric.
 
     Returns
     -------
@@ -129,6 +141,17 @@ def parse(
     -----
     UserWarning
         When a score column holds only 0 and 1 (hard predictions), once here.
+
+    Notes
+    -----
+    A score-count table is exact: a fold's ROC, its AUC (twice the Mann-Whitney count, an
+    integer), the PR curve and average precision, DeLong's placements (midranks of runs of
+    tied scores) and the sums behind Brier and log-loss are functions of the positives and
+    negatives of every distinct score, which the table holds. Its size is the number of
+    distinct (fold, class, score, label) keys: when most scores are distinct it is as large
+    as the rows, and binning the scores first (:func:`cvframe.sql.score_counts` with
+    ``digits=``) shrinks it at a known cost: the AUC of the binned scores is within
+    :func:`cvframe.scores.auc_tie_bound` of the AUC of the unbinned ones.
 
     <<score_references>>
 
@@ -145,14 +168,26 @@ def parse(
             agree(fr, args)
         return df
     df = df.compute() if is_dask_frame(df) else df
+    if count is not None:
+        df = df.copy(deep=False)
+        df.attrs = {**df.attrs, _counted.COUNTED: count}
     dims, keys, frames = split(df)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        parts = tuple(frame_reader.parse(part, **vars(args)) for part in frames)
+        parts = tuple(_one(part, args) for part in frames)
     _rewarn(caught, len(parts), dims)
     for fr in parts:
         fr.keep = True  # later metrics read the sorts of the first
     return ParsedFrame(args, tuple(dims), tuple(keys), parts, df)
+
+
+def _one(df: Any, args: FrameArgs) -> Frame:
+    """One part of a frame parsed: a score-count table (``attrs`` names its count column)
+    by :func:`._counted.read`, else by the one frame reader."""
+    count = getattr(df, "attrs", {}).get(_counted.COUNTED)
+    if count is not None:
+        return _counted.read(df, args, count)
+    return frame_reader.parse(df, **vars(args))
 
 
 def read(df: Any, args: FrameArgs, hard_ok: bool = False) -> Frame:
@@ -165,7 +200,7 @@ def read(df: Any, args: FrameArgs, hard_ok: bool = False) -> Frame:
     with warnings.catch_warnings():
         if hard_ok:
             warnings.filterwarnings("ignore", message=_HARD, category=UserWarning)
-        fr = frame_reader.parse(df, **vars(args))
+        fr = _one(df, args)
     if df.attrs.get(STATS):  # a dask frame reduced to per-group sums
         fr.sums = df
     return fr

@@ -2,7 +2,9 @@
 
 The calibration scores are means over samples, so they need only sums per (repeat, fold)
 group; a plain frame gives one row per sample (``n = 1``), a dask DataFrame is reduced
-lazily to per-group sums whose rows stand for all the samples of their group.
+lazily to per-group sums whose rows stand for all the samples of their group, and a
+score-count table gives one row per (group, score, label) standing for its ``count``
+samples (each class its own rows: :func:`groups`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import pandas as pd
 from .._core import checks as _checks
 from .._core.labels.frame import Frame
 from ..schema import FRAME_DIMS
+from ._counted import CountedFrame
 
-__all__ = ["STATS", "Rows", "bin_of", "from_dask", "rows"]
+__all__ = ["STATS", "Rows", "bin_of", "from_dask", "groups", "rows"]
 
 STATS = "cvframe_group_sums"  # attrs key of a frame of per-group sums (a reduced dask frame)
 _PRE = "__cvframe_"  # prefix of the sum columns of such a frame
@@ -67,8 +70,21 @@ def rows(fr: Frame, eps: float | None, bins: int | None | bool) -> list[Rows]:
     df = fr.sums
     reduced = df is not None
     out = []
-    for name, y, s, (lo, hi) in zip(fr.score_cols, fr.ys, fr.scores, fr.ranges, strict=True):
+    for c, (name, y, s, (lo, hi)) in enumerate(
+        zip(fr.score_cols, fr.ys, fr.scores, fr.ranges, strict=True)
+    ):
         yf = y.astype(np.float64)
+        if isinstance(fr, CountedFrame):  # every row stands for its count of samples
+            _check_probabilities(name, lo, hi)
+            n = fr.weights[c].astype(np.float64)
+            lp = lq = b = None
+            if eps is not None:
+                lp = n * -np.log(np.clip(s, eps, 1 - eps))
+                lq = n * -np.log(np.clip(1 - s, eps, 1 - eps))
+            if bins is not False:
+                b = bin_of(s, bins)
+            out.append(Rows(yf, n, n * s, n * (s * s), lp, lq, b))
+            continue
         if reduced:
 
             def col(k: str, name: str = name) -> np.ndarray:
@@ -89,6 +105,16 @@ def rows(fr: Frame, eps: float | None, bins: int | None | bool) -> list[Rows]:
             b = bin_of(s, bins)
         out.append(Rows(yf, np.ones(len(s)), s, s * s, lp, lq, b))
     return out
+
+
+def groups(fr: Frame, c: int, per_fold: bool) -> tuple[np.ndarray, int]:
+    """The group of every row of class ``c``'s :class:`Rows` (``per_fold``: (repeat, fold),
+    else repeat) and the number of groups: the frame's rows, or a score-count table's rows
+    of that class."""
+    if isinstance(fr, CountedFrame):
+        return fr.class_groups(c, per_fold)
+    g, k = fr.groups(per_fold)
+    return (np.zeros(fr.n, dtype=np.int64) if g is None else g), k
 
 
 def from_dask(

@@ -24,6 +24,7 @@ from ..schema import CLASS, FOLD, REPEAT
 from ._driver import Method, Metric, Undefined, check, dataset, run
 from ._parsed import by_frame_dims, read, reads_dask
 from ._sums import Rows, from_dask, rows
+from ._sums import groups as row_groups
 from .curves import curve_rows
 from .thresholds import CURVE_KINDS, CurveMethod
 
@@ -108,12 +109,12 @@ def _metric(
             if not wanted:
                 out.append(None)
                 continue
-            g, k = fr.groups(pf)
-            if g is None:
-                g = np.zeros(len(per_class[0].n), dtype=np.int64)
-            n = _sum(g, k, per_class[0].n)
-            n[n == 0] = np.nan  # no samples: no fold, never divided by 0
-            groups = [{**terms(g, k, n, r), "support": _sum(g, k, r.y * r.n)} for r in per_class]
+            groups = []
+            for c, r in enumerate(per_class):
+                g, k = row_groups(fr, c, pf)
+                n = _sum(g, k, r.n)
+                n[n == 0] = np.nan  # no samples: no fold, never divided by 0
+                groups.append({**terms(g, k, n, r), "support": _sum(g, k, r.y * r.n)})
             out.append(groups)
         return out[0], out[1]
 
@@ -407,11 +408,40 @@ def _murphy(g: np.ndarray, n_groups: int, n_all: np.ndarray, r: Rows) -> dict[st
     return dict(zip(DECOMPOSITION, (brier, cal, unc - res + within, res, unc, within), strict=True))
 
 
-def _edges(p: np.ndarray, bins: int, strategy: str) -> np.ndarray:
-    """scikit-learn's bin edges: equal widths over [0, 1], or the scores' quantiles."""
-    if strategy == "quantile":
-        return np.percentile(p, np.linspace(0, 1, bins + 1) * 100)
-    return np.linspace(0.0, 1.0, bins + 1)
+def _edges(p: np.ndarray, bins: int, strategy: str, w: np.ndarray) -> np.ndarray:
+    """scikit-learn's bin edges: equal widths over [0, 1], or the scores' quantiles (of the
+    samples the rows stand for: ``w`` of each)."""
+    if strategy != "quantile":
+        return np.linspace(0.0, 1.0, bins + 1)
+    percent = np.linspace(0, 1, bins + 1) * 100
+    if bool((w == 1.0).all()):
+        return np.percentile(p, percent)
+    return _percentile(p, w, percent)
+
+
+def _percentile(p: np.ndarray, w: np.ndarray, percent: np.ndarray) -> np.ndarray:
+    """``np.percentile`` (method "linear") of the samples of scores ``p`` counted ``w``
+    times each, without repeating them: numpy's virtual index, neighbours and
+    interpolation, the neighbours found in the cumulative counts."""
+    order = np.argsort(p, kind="stable")
+    ps, cw = p[order], np.cumsum(w[order].astype(np.int64))
+    n = int(cw[-1])
+    virtual = (n - 1) * np.true_divide(percent, 100)
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    top = virtual >= n - 1
+    prev[top] = nxt[top] = -1
+    low, high = prev.astype(np.intp), nxt.astype(np.intp)
+    gamma = virtual - low
+
+    def at(i: np.ndarray) -> np.ndarray:  # the i-th sample in order (-1: the last)
+        return ps[np.searchsorted(cw, np.where(i < 0, n - 1, i), side="right")]
+
+    a, b = at(low), at(high)
+    diff = b - a
+    out = a + diff * gamma
+    np.subtract(b, diff * (1 - gamma), out=out, where=gamma >= 0.5)
+    return out
 
 
 @doc
@@ -490,29 +520,29 @@ def calibration_curve(
     per_class = rows(fr, None, False)  # checks that the scores are probabilities
     frames = []
     for kind, per_fold in CURVE_KINDS[method]:
-        g, n_groups = fr.groups(per_fold)
-        g = np.zeros(fr.n, dtype=np.int64) if g is None else g
-        order = np.argsort(g, kind="stable")
-        bounds = np.searchsorted(g[order], np.arange(n_groups + 1))
         for ci, r in enumerate(per_class):
+            g, n_groups = row_groups(fr, ci, per_fold)
+            order = np.argsort(g, kind="stable")
+            bounds = np.searchsorted(g[order], np.arange(n_groups + 1))
+            score = fr.scores[ci]  # a row's score (of its samples, in a score-count table)
             cols: dict[str, list[np.ndarray]] = {k: [] for k in _CURVE_COLS}
             grp = []
             for h in range(n_groups):
                 idx = order[bounds[h] : bounds[h + 1]]
                 if not len(idx):
                     continue
-                p, y = r.s1[idx], r.y[idx]
-                edges = _edges(p, n_bins, strategy)
+                p, y, w = score[idx], r.y[idx], r.n[idx]
+                edges = _edges(p, n_bins, strategy, w)
                 ids = np.searchsorted(edges[1:-1], p)
-                total = np.bincount(ids, minlength=n_bins)
+                total = np.bincount(ids, weights=w, minlength=n_bins)
                 nz = np.flatnonzero(total)
                 values = (
                     nz.astype(np.float64),
                     edges[:-1][nz],
                     edges[1:][nz],
-                    total[nz].astype(np.float64),
-                    np.bincount(ids, weights=p, minlength=n_bins)[nz] / total[nz],
-                    np.bincount(ids, weights=y, minlength=n_bins)[nz] / total[nz],
+                    total[nz],
+                    np.bincount(ids, weights=p * w, minlength=n_bins)[nz] / total[nz],
+                    np.bincount(ids, weights=y * w, minlength=n_bins)[nz] / total[nz],
                 )
                 for k, v in zip(_CURVE_COLS, values, strict=True):
                     cols[k].append(v)

@@ -1,0 +1,423 @@
+r"""Score metrics from per-score counts: a ``GROUP BY`` of the predictions, read exactly.
+
+Every ranking metric, curve and calibration score of a fold is a function of how many
+positives and negatives each distinct score has: the rows ``(repeat, fold, class, score,
+y_true) -> count`` of a score-count table (:func:`cvframe.sql.score_counts` writes the
+query) are the sort of the rows they stand for, run by run. :func:`read` turns such a table
+into a :class:`CountedFrame` (a :class:`~cvframe._core.labels.frame.Frame` whose classes
+keep their own rows and counts), and :class:`Runs` is one class's runs of tied scores per
+group, with the same methods, on the same integers, as the row sort
+(:class:`~._rank.Ranked`): AUC (the Mann-Whitney count), DeLong's placements, average
+precision, precision at k and the ROC points.
+
+Positions are counted in samples: a run of tied scores that holds ``neg`` negatives and
+``pos`` positives spans ``[start, start + neg + pos)``, its negatives first, as in the
+packed sort of the rows (the label is the lowest key bit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._core import checks as _checks
+from .._core import labels as _labels
+from .._core.labels.frame import Frame, FrameArgs, frame_pos_label, has_repeat
+from ..build.grouped import check_count, check_unique_keys
+from ..errors import ColumnError, few
+from ..schema import CLASS
+
+__all__ = ["COUNTED", "CountedFrame", "Runs", "read", "tie_bound"]
+
+#: ``attrs`` key of a score-count table: the name of its count column.
+COUNTED = "cvframe_score_counts"
+
+_WHAT = "score-count table"
+
+
+def _group_sums(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Exact int64 sums of ``values`` over the runs ``bounds[g]:bounds[g + 1]``."""
+    cs = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=cs[1:])
+    return cs[bounds[1:]] - cs[bounds[:-1]]
+
+
+class Runs:
+    """One class's score counts per group as runs of tied scores, sorted by (group, score).
+
+    ``g`` (group of every run, ascending), ``s`` (its score, ascending within a group),
+    ``pos`` and ``neg`` (int64 counts, not both 0). Built by :meth:`of`.
+    """
+
+    ties = True  #: a run may hold several samples: the tie-aware formulas apply
+
+    def __init__(self, g: np.ndarray, s: np.ndarray, pos: np.ndarray, neg: np.ndarray, k: int):
+        self.n_groups = k
+        self.g, self.s, self.pos, self.neg = g, s, pos, neg
+        self.rb = np.searchsorted(g, np.arange(k + 1)).astype(np.int64)  # runs of each group
+        width = pos + neg
+        self.start = np.zeros(len(g) + 1, dtype=np.int64)  # sample position of every run
+        np.cumsum(width, out=self.start[1:])
+        self.cpos = np.zeros(len(g) + 1, dtype=np.int64)  # positives before every run
+        np.cumsum(pos, out=self.cpos[1:])
+        self.bounds = self.start[self.rb]  # sample position where each group starts
+        self.size = np.diff(self.bounds)
+        self.n = int(self.start[-1])
+        self._auc: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def of(cls, g: np.ndarray, k: int, s: np.ndarray, y: np.ndarray, w: np.ndarray) -> Runs:
+        """The runs of rows ``(group g, score s, positive y, count w > 0)`` in ``k`` groups:
+        rows of equal (group, score) pooled, their positives and negatives summed."""
+        order = np.lexsort((s, g))
+        g, s, y, w = g[order], s[order], y[order], w[order]
+        new = np.ones(len(g), dtype=bool)
+        if len(g):
+            new[1:] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
+        starts = np.flatnonzero(new)
+        wp = np.where(y, w, 0)
+        pos = np.add.reduceat(wp, starts) if len(starts) else wp[:0]
+        neg = np.add.reduceat(w, starts) - pos if len(starts) else w[:0]
+        return cls(g[starts], s[starts], pos.astype(np.int64), neg.astype(np.int64), k)
+
+    # --- positions, as the row sort has them -------------------------------------------------
+
+    @property
+    def npos(self) -> np.ndarray:
+        return np.diff(self.cpos[self.rb])
+
+    def release(self) -> None:
+        """Nothing to drop (the row sort's temporaries have no counterpart)."""
+
+    def blocks(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start, end (exclusive, in samples) and group of every run."""
+        return self.start[:-1], self.start[1:], self.g
+
+    def _run(self, idx: np.ndarray) -> np.ndarray:
+        """The run that holds each sample position ``idx`` (< n)."""
+        return np.searchsorted(self.start, idx, side="right") - 1
+
+    def run_at(self, cut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end of the run of tied scores holding each position ``cut``."""
+        r = self._run(cut)
+        return self.start[r], self.start[r + 1]
+
+    def cp_at(self, idx: np.ndarray) -> np.ndarray:
+        """Positives among the first ``idx`` samples (a run's negatives come first)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        r = np.minimum(self._run(np.minimum(idx, max(self.n - 1, 0))), len(self.g) - 1)
+        inside = np.clip(idx - self.start[r] - self.neg[r], 0, self.pos[r])
+        return np.where(idx >= self.n, self.cpos[-1], self.cpos[r] + inside)
+
+    def block_scores(self, bs: np.ndarray) -> np.ndarray:
+        """The score of the runs starting at sample positions ``bs``."""
+        return self.s[self._run(bs)]
+
+    # --- the metrics ------------------------------------------------------------------------
+
+    def auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(AUC, n_pos, n_neg) per group from twice the Mann-Whitney count, an exact int64
+        sum over the runs: :math:`\\sum_j pos_j (2 N^{below}_j + neg_j)`."""
+        if self._auc is None:
+            cneg = self.start[:-1] - self.cpos[:-1]  # negatives before every run
+            below = cneg - (self.bounds - self.cpos[self.rb])[:-1][self.g]
+            s2 = _group_sums(self.pos * (2 * below + self.neg), self.rb)
+            npos = self.npos
+            nneg = self.size - npos
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = s2 / (2.0 * npos * nneg)
+            value[(npos == 0) | (nneg == 0)] = np.nan
+            self._auc = (value, npos, nneg)
+        return self._auc
+
+    def delong(self) -> dict[str, np.ndarray]:
+        """Per group: AUC, positives and DeLong's variance from the midrank placements of
+        every run (Sun & Xu 2014), as :meth:`~._rank.Ranked.delong` reads them off the rows."""
+        value, npos, nneg = self.auc()
+        bs, be, bg = self.blocks()
+        start = self.bounds[bg]
+        p_run, n_run = self.pos, self.neg
+        p_before = self.cpos[:-1] - self.cpos[self.rb][bg]
+        n_before = (bs - start) - p_before
+        p_at, n_at = np.flatnonzero(p_run), np.flatnonzero(n_run)
+        bp, bn = bg[p_at], bg[n_at]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            v10 = (n_before[p_at] + 0.5 * n_run[p_at]) / nneg[bp]
+            v01 = 1.0 - (p_before[n_at] + 0.5 * p_run[n_at]) / npos[bn]
+            var10 = self._run_var(v10, p_run[p_at], bp, npos)
+            var01 = self._run_var(v01, n_run[n_at], bn, nneg)
+            var = var10 / npos + var01 / nneg
+        var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
+        return {"value": value, "support": npos, "var": var, "n_pos": npos}
+
+    def _run_var(
+        self, v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray
+    ) -> np.ndarray:
+        """Per group, the sample variance (ddof=1) of run values ``v`` counted ``count``
+        times each."""
+        mean = np.bincount(bg, weights=count * v, minlength=self.n_groups) / n
+        dev = v - mean[bg]
+        dev *= dev
+        dev *= count
+        return np.bincount(bg, weights=dev, minlength=self.n_groups) / (n - 1)
+
+    def average_precision(self) -> tuple[np.ndarray, np.ndarray]:
+        """(AP, n_pos) per group, scikit-learn's step-wise definition (tied samples enter
+        together): every run with positives adds ``pos * precision`` at its threshold."""
+        npos = self.npos
+        bs, _, bg = self.blocks()
+        ge = self.bounds[bg + 1]
+        tp_ge = self.cpos[self.rb][bg + 1] - self.cpos[:-1]  # positives scored >= the run's
+        hit = self.pos > 0
+        w = self.pos[hit] * (tp_ge[hit] / (ge[hit] - bs[hit]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.bincount(bg[hit], weights=w, minlength=self.n_groups) / npos
+        value[npos == 0] = np.nan
+        return value, npos
+
+    def precision_at(self, k: np.ndarray) -> np.ndarray:
+        """Expected precision among the k top-scored of each group (ties at the cut shared);
+        NaN where k < 1 or the group has fewer than k samples."""
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_groups,))
+        ok = (k >= 1) & (k <= self.size)
+        out = np.full(self.n_groups, np.nan)
+        if not ok.any():
+            return out
+        ge = self.bounds[1:][ok]
+        cut = ge - k[ok]
+        s0, e0 = self.run_at(cut)
+        c_ge, c_e0, c_s0 = self.cp_at(ge), self.cp_at(e0), self.cp_at(s0)
+        out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
+        return out
+
+    def curve(self) -> dict[str, np.ndarray]:
+        """Every run as a ROC point, per group in descending score order."""
+        bs, _, bg = self.blocks()
+        ge = self.bounds[bg + 1]
+        tp = self.cpos[self.rb][bg + 1] - self.cpos[:-1]
+        fp = (ge - bs) - tp
+        npos = self.npos
+        order = np.lexsort((-np.arange(len(bs)), bg))
+        return {
+            "group": bg[order],
+            "threshold": self.s[order],
+            "tp": tp[order],
+            "fp": fp[order],
+            "npos": npos,
+            "nneg": self.size - npos,
+        }
+
+    def tie_bound(self) -> np.ndarray:
+        r"""Per group, :math:`\sum_j pos_j\, neg_j / (2 n_+ n_-)`: how far the AUC of these
+        runs can be from the AUC of scores that break the ties of every run (a run of a
+        binned score holds the samples of its bin). NaN where the AUC is undefined."""
+        value, npos, nneg = self.auc()
+        tied = _group_sums(self.pos * self.neg, self.rb)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(np.isnan(value), np.nan, tied / (2.0 * npos * nneg))
+
+
+@dataclass
+class CountedFrame(Frame):
+    """A :class:`~cvframe._core.labels.frame.Frame` read from a score-count table.
+
+    Every class keeps its own rows (a row: a group, a score, whether its samples are
+    positive, and their number): ``ys[c]``, ``scores[c]``, ``weights[c]``, ``fold_of[c]`` and
+    ``rep_of[c]`` are class ``c``'s. The frame's own ``fold_codes``/``rep_codes`` are the
+    first class's (each class's rows count every sample of a group once).
+    """
+
+    weights: list[np.ndarray] = field(default_factory=list)
+    fold_of: list[np.ndarray] = field(default_factory=list)
+    rep_of: list[np.ndarray | None] = field(default_factory=list)
+
+    def sizes(self) -> np.ndarray:
+        """Samples per (repeat, fold) group (and which groups are folds)."""
+        g, k = self.class_groups(0, True)
+        counts = np.bincount(g, weights=self.weights[0], minlength=k).astype(np.int64)
+        if self.present_ is None:
+            self.present_ = counts > 0
+        return counts
+
+    def class_groups(self, c: int, per_fold: bool) -> tuple[np.ndarray, int]:
+        """Group of every row of class ``c``: (repeat, fold) when ``per_fold``, else repeat."""
+        fold, rep = self.fold_of[c], self.rep_of[c]
+        if per_fold:
+            return (fold if rep is None else rep * self.n_folds + fold), self.n_reps * self.n_folds
+        return (np.zeros(len(fold), np.int64) if rep is None else rep), self.n_reps
+
+    def runs(self, c: int, per_fold: bool) -> Runs:
+        """Class ``c``'s runs of tied scores per group."""
+        g, k = self.class_groups(c, per_fold)
+        return Runs.of(g, k, self.scores[c], self.ys[c], self.weights[c])
+
+
+def _scores(col: pd.Series) -> np.ndarray:
+    if col.dtype.kind == "b" or not pd.api.types.is_numeric_dtype(col.dtype):
+        raise TypeError(
+            f"score column {col.name!r} of the {_WHAT} has dtype {col.dtype}; scores must be "
+            "numbers."
+        )
+    s = col.to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = ~np.isfinite(s)
+    if bad.any():
+        raise ValueError(
+            f"score column {col.name!r} of the {_WHAT} has {int(bad.sum())} NaN or infinite "
+            f"scores at rows {few(col.index[bad])}; every tested sample needs a finite score. "
+            "Drop those rows before the GROUP BY, or fix the model's output."
+        )
+    return s + 0.0  # -0.0 and 0.0 are one score
+
+
+def _resolve(
+    df: pd.DataFrame, args: FrameArgs, universe: list[Hashable], scored: list[Any] | None
+) -> tuple[list[Any], bool]:
+    """The scored classes and whether the task is binary (the rules of the row reader)."""
+    labels = _labels.attrs_labels(df.attrs, args.labels)
+    pos = frame_pos_label(df, args.pos_label, labels, universe)
+    try:
+        default = _labels.binary_pos(universe, True, None)
+    except ValueError:
+        default = None
+    both = scored is not None and len(universe) == 2 and labels is not None and default is None
+    both = both and all(_labels.find(c, scored) >= 0 for c in universe)
+    if pos is None and scored is not None and len(scored) == 1 and len(universe) <= 2:
+        pos = _labels.member(scored[0], universe, f"{CLASS} {scored[0]!r}")
+    if pos is None and len(universe) <= 2 and not both:
+        pos = default
+        if pos is None:
+            raise ValueError(
+                f"y_true has labels {few(universe)}, not {{0, 1}} or {{False, True}}: pass "
+                "pos_label= to say which one is the positive class."
+            )
+    if pos is not None:
+        return [pos], True
+    if scored is None:
+        raise ColumnError(
+            f"the {_WHAT} has no column {CLASS!r} but {len(universe)} labels {few(universe)}: "
+            f"a multiclass table needs the class whose score each row holds in column "
+            f"{CLASS!r} (one GROUP BY per score column, stacked), or pass pos_label=."
+        )
+    return list(universe), False
+
+
+def _universe(df: pd.DataFrame, y_true: str, args: FrameArgs, scored: Any) -> list[Hashable]:
+    labels = _labels.attrs_labels(df.attrs, args.labels)
+    col = _checks.column(df, y_true, "y_true", _WHAT)
+    _labels.check_no_missing(col, "y_true")
+    if labels is not None:
+        return _labels.check_labels_arg(labels)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return [_labels.plain(v) for v in col.cat.categories]
+    seen = [_labels.observed(_labels.as_labels(col, "y_true"), "y_true")]
+    if scored is not None:
+        seen.append(np.asarray(scored))
+    return _labels.merge(seen, "y_true/class")
+
+
+def read(df: pd.DataFrame, args: FrameArgs, count: str) -> CountedFrame:
+    """Read one part of a score-count table (one model, ...; see :func:`cvframe.scores.parse`).
+
+    Columns: ``fold``, optional ``repeat``, ``class`` (the class whose score the row holds;
+    optional for a binary table, whose scores are the positive class's), ``score``, ``y_true``
+    and ``count`` (the names of ``args`` and ``count``).
+    """
+    if not isinstance(df, pd.DataFrame) or isinstance(df.columns, pd.MultiIndex):
+        raise TypeError(f"the {_WHAT} must be a DataFrame with flat columns.")
+    w = check_count(df, count, _WHAT)
+    score = _checks.column(df, args.score, "score", _WHAT)
+    keys = [c for c in (args.repeat, args.fold, CLASS, args.score, args.y_true) if c in df]
+    check_unique_keys(df, keys, _WHAT)
+    keep = w > 0
+    if not keep.any():
+        raise ValueError(f"every count of column {count!r} is 0; the {_WHAT} counts no samples.")
+    df, w = df.loc[keep], w[keep]
+    s = _scores(score.loc[keep])
+    fc, fk = _labels.column_groups(_checks.column(df, args.fold, "fold", _WHAT), "fold")
+    rc = rk = None
+    if has_repeat(df, args.repeat):
+        rc, rk = _labels.column_groups(df[args.repeat], "repeat")
+    scored_col = df[CLASS] if CLASS in df.columns else None
+    if scored_col is not None:
+        _labels.check_no_missing(scored_col, CLASS)
+    scored = None if scored_col is None else _labels.merge([scored_col.unique()], CLASS)
+    universe = _universe(df, args.y_true, args, scored)
+    classes, binary = _resolve(df, args, universe, scored)
+    yt = _labels.codes(_labels.as_labels(df[args.y_true], "y_true"), universe, "y_true")
+    own = (
+        np.zeros(len(df), np.int64)
+        if scored_col is None
+        else np.asarray(_labels.codes(_labels.as_labels(scored_col, CLASS), universe, CLASS))
+    )
+    rows = []
+    for c in classes:
+        k = _labels.find(c, universe)
+        sel = own == k if scored_col is not None else np.ones(len(df), bool)
+        if not sel.any():
+            raise ValueError(
+                f"the {_WHAT} has no rows of class {c!r} in column {CLASS!r} (it has "
+                f"{few(scored)}); every scored class needs the counts of its scores."
+            )
+        rows.append((sel, np.asarray(yt)[sel] == k))
+    _check_totals(df, classes, rows, w, fc, rc, args)
+    names = [str(args.score)] if binary else [f"{args.score}_{c}" for c in classes]
+    fr = CountedFrame(
+        n=int(rows[0][0].sum()),
+        fold_codes=fc[rows[0][0]],
+        fold_coord=fk,
+        rep_codes=None if rc is None else rc[rows[0][0]],
+        rep_coord=rk,
+        classes=[_labels.plain(c) for c in classes],
+        binary=binary,
+        ys=[y for _, y in rows],
+        scores=[s[sel] for sel, _ in rows],
+        score_cols=names,
+        ranges=[(float(s[sel].min()), float(s[sel].max())) for sel, _ in rows],
+        args=args,
+        weights=[w[sel] for sel, _ in rows],
+        fold_of=[fc[sel] for sel, _ in rows],
+        rep_of=[None if rc is None else rc[sel] for sel, _ in rows],
+    )
+    fr.sizes()
+    return fr
+
+
+def _check_totals(
+    df: pd.DataFrame,
+    classes: list[Any],
+    rows: list[tuple[np.ndarray, np.ndarray]],
+    w: np.ndarray,
+    fc: np.ndarray,
+    rc: np.ndarray | None,
+    args: FrameArgs,
+) -> None:
+    """Every class's rows count the same samples per (repeat, fold, label): each sample
+    has one score of every class."""
+    if len(classes) < 2:
+        return
+    yt = df[args.y_true].to_numpy()
+    tables = []
+    for sel, _ in rows:
+        key = pd.DataFrame({"f": fc[sel], "y": yt[sel], "w": w[sel]})
+        if rc is not None:
+            key["r"] = rc[sel]
+        tables.append(key.groupby([c for c in ("r", "f", "y") if c in key], sort=True)["w"].sum())
+    first = tables[0]
+    for c, t in zip(classes[1:], tables[1:], strict=True):
+        if not t.equals(first):
+            diff = t.sub(first, fill_value=0)
+            bad = diff[diff != 0].index[:3].tolist()
+            raise ValueError(
+                f"the {_WHAT} counts other samples for class {c!r} than for class "
+                f"{classes[0]!r} (at (repeat, fold, y_true) = {bad}); every sample needs a "
+                f"score of every class, each counted once in column {args.score!r}."
+            )
+
+
+def tie_bound(fr: CountedFrame, per_fold: bool) -> list[np.ndarray]:
+    """Per class, :meth:`Runs.tie_bound` of every group."""
+    return [fr.runs(c, per_fold).tie_bound() for c in range(len(fr.classes))]
