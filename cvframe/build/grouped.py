@@ -113,6 +113,7 @@ def check_count(df: pd.DataFrame, count: str, what: str) -> np.ndarray:
 
 def check_unique_keys(df: pd.DataFrame, keys: list[Hashable], what: str) -> None:
     """A CountsError naming the key columns when two rows of a grouped table share a key."""
+    keys = list(dict.fromkeys(keys))
     dup = df.duplicated(keys, keep=False)
     if dup.any():
         shown = few(df.loc[dup, keys].drop_duplicates().itertuples(index=False, name=None), 3)

@@ -144,6 +144,9 @@ def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> x
     dims = [d for d in FRAME_DIMS if d in df.columns]
     cols: dict[str, Any] = {"y_true": args.y_true, "y_pred": y_pred, "fold": args.fold}
     cols["repeat"] = args.repeat
+    counted = scores.counted_cube(df, args, dims, **cols)  # a score-count table: its samples
+    if counted is not None:
+        return counted
     return build.counts_from_frame(df, args.labels, args.pos_label, dims=dims, **cols)
 
 

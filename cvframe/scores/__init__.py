@@ -13,6 +13,7 @@ driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.thresholds`,
 
 from __future__ import annotations
 
+from ._counted import counted_cube
 from ._parsed import ParsedFrame, one_parse, parse
 from .bep import break_even_point
 from .calibration import brier, brier_decomposition, calibration_curve, log_loss
@@ -39,6 +40,7 @@ __all__ = [
     "brier",
     "brier_decomposition",
     "calibration_curve",
+    "counted_cube",
     "log_loss",
     "metric_at_thresholds",
     "one_parse",

@@ -27,11 +27,11 @@ import pandas as pd
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core.labels.frame import Frame, FrameArgs, frame_pos_label, has_repeat
-from ..build.grouped import check_count, check_unique_keys
+from ..build.grouped import check_count, check_unique_keys, from_grouped
 from ..errors import ColumnError, few
 from ..schema import CLASS
 
-__all__ = ["COUNTED", "CountedFrame", "Runs", "read", "tie_bound"]
+__all__ = ["COUNTED", "CountedFrame", "Runs", "counted_cube", "read", "tie_bound"]
 
 #: ``attrs`` key of a score-count table: the name of its count column.
 COUNTED = "cvframe_score_counts"
@@ -421,3 +421,28 @@ def _check_totals(
 def tie_bound(fr: CountedFrame, per_fold: bool) -> list[np.ndarray]:
     """Per class, :meth:`Runs.tie_bound` of every group."""
     return [fr.runs(c, per_fold).tie_bound() for c in range(len(fr.classes))]
+
+
+def counted_cube(df: Any, args: FrameArgs, dims: list[str], **cols: Any) -> Any:
+    """The counts cube of the samples a score-count table counts (``cols``: the ``y_true``,
+    ``y_pred``, ``fold``, ``repeat`` columns of :func:`cvframe.build.counts_from_frame`;
+    ``y_pred`` may be ``y_true``: the fold and class totals), by
+    :func:`cvframe.build.from_grouped`; None for a frame of rows."""
+    count = getattr(df, "attrs", {}).get(COUNTED)
+    if count is None:
+        return None
+    if cols["y_pred"] != cols["y_true"]:
+        raise ValueError(
+            f"a {_WHAT} holds scores, not predicted labels: the count metrics need the counts "
+            "of (y_true, y_pred), cvframe.from_grouped() of cvframe.sql.counts(...)."
+        )
+    pos = args.pos_label
+    if CLASS in df.columns:  # every class's rows count every sample: one class's suffice
+        first = df[CLASS].iloc[0]
+        if pos is None and df[CLASS].nunique() == 1:
+            pos = first
+        df = df[df[CLASS] == first]
+    keys = [c for c in dict.fromkeys([*dims, cols.get("repeat"), cols["fold"], cols["y_true"]])]
+    keys = [k for k in keys if k is not None and k in df.columns]
+    table = df.groupby(keys, sort=False, observed=True)[count].sum().reset_index()
+    return from_grouped(table, args.labels, pos, count=count, dims=dims, **cols)
