@@ -10,7 +10,8 @@ query and only its result comes back:
   ``ROUND``, ``COUNT(*)``);
 - :func:`polars_counts`, :func:`polars_score_counts` give the same groups as polars
   expressions (eager or lazy frames), :func:`dask_counts`, :func:`dask_score_counts` as a
-  dask computation (one pass over the partitions, a tree sum of partial counts).
+  dask computation (one pass over the partitions, a tree sum of partial counts), and
+  :func:`pandas_counts`, :func:`pandas_score_counts` on a pandas frame.
 
 :func:`cvframe.from_grouped` reads the counts (any of these results) into the cube;
 :func:`cvframe.scores.parse` (``count="count"``) reads the score counts for every score
@@ -34,6 +35,8 @@ __all__ = [
     "counts",
     "dask_counts",
     "dask_score_counts",
+    "pandas_counts",
+    "pandas_score_counts",
     "polars_counts",
     "polars_score_counts",
     "score_counts",
@@ -291,6 +294,21 @@ def _partition_counts(part: pd.DataFrame, keys: list[str], count: str) -> pd.Dat
     return out.rename(count).reset_index()
 
 
+def pandas_counts(
+    frame: pd.DataFrame,
+    *,
+    y_true: str = "y_true",
+    y_pred: str = "y_pred",
+    fold: str = "fold",
+    repeat: str | None = None,
+    dims: Sequence[str] = (),
+    count: str = "count",
+) -> pd.DataFrame:
+    """:func:`counts` on a pandas frame (one ``groupby``), the table every engine returns."""
+    keys = _keys(dims, repeat, fold) + [y_true, y_pred]
+    return _partition_counts(frame, keys, count)
+
+
 def dask_counts(
     ddf: Any,
     *,
@@ -339,6 +357,27 @@ def _partition_score_counts(
             out.insert(len(keys), CLASS, np.full(len(out), c, dtype=kind))
         frames.append(out)
     return pd.concat(frames, ignore_index=True)
+
+
+def pandas_score_counts(
+    frame: pd.DataFrame,
+    classes: Sequence[Hashable] | None = None,
+    *,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = None,
+    score: str = "score",
+    dims: Sequence[str] = (),
+    count: str = "count",
+    digits: int | None = None,
+) -> pd.DataFrame:
+    """:func:`score_counts` on a pandas frame: one ``groupby`` per class, stacked."""
+    keys = _keys(dims, repeat, fold)
+    labels = None if classes is None else _labels.check_labels_arg(classes, "classes")
+    columns = [(None, score)] if labels is None else [(c, f"{score}_{c}") for c in labels]
+    for k in [*keys, y_true, *(col for _, col in columns)]:
+        _checks.column(frame, k, "column", "predictions frame")
+    return _partition_score_counts(frame, keys, columns, y_true, score, count, _digits(digits))
 
 
 def dask_score_counts(

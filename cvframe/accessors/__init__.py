@@ -2,7 +2,9 @@
 
 Importing this package (``import cvframe`` does) registers both: ``ds.cv``
 (:class:`CVDatasetAccessor`, in ``dataset``) on a counts cube and ``df.cv``
-(:class:`CVDataFrameAccessor`, in ``frame``) on a predictions frame.
+(:class:`CVDataFrameAccessor`, in ``frame``) on a predictions frame; ``ddf.cv``
+(:class:`CVDaskFrameAccessor`, in ``dask_frame``: the methods of ``df.cv`` that run lazily or
+by reduction) on a dask DataFrame once ``dask.dataframe`` is imported.
 
 Accessors hold no state (``__slots__ = ("_obj",)``), cache nothing and validate nothing in
 ``__init__``. Each method has its own explicit signature (the data argument is the accessor's
@@ -22,10 +24,12 @@ that only the other accessor (or its ``plot`` namespace) has says where it lives
 from __future__ import annotations
 
 from ._hints import link
+from .dask_frame import CVDaskFrameAccessor, register_when_imported
 from .dataset import CVDatasetAccessor  # registers ds.cv
 from .frame import CVDataFrameAccessor  # registers df.cv
 
 # a name only the other one has says where it is
 link(CVDatasetAccessor, CVDataFrameAccessor)
+register_when_imported()  # ddf.cv, when dask.dataframe is (or gets) imported
 
-__all__ = ["CVDataFrameAccessor", "CVDatasetAccessor"]
+__all__ = ["CVDaskFrameAccessor", "CVDataFrameAccessor", "CVDatasetAccessor"]

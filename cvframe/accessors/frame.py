@@ -149,6 +149,33 @@ class CVDataFrameAccessor(Accessor):
     ) -> xr.DataArray:
         return scores.r_precision(self._obj, **args(locals()))
 
+    def auc_tie_bound(
+        self,
+        method: str = "merge",
+        undefined: str = "skip",
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+    ) -> xr.DataArray:
+        return scores.auc_tie_bound(self._obj, **args(locals()))
+
+    def score_counts(
+        self,
+        *,
+        labels: Sequence[Hashable] | None = None,
+        pos_label: Hashable | None = None,
+        y_true: str = "y_true",
+        fold: str = "fold",
+        repeat: str | None = "repeat",
+        score: str = "score",
+        digits: int | None = None,
+    ) -> pd.DataFrame:
+        return scores.score_counts(self._obj, **args(locals()))
+
     def roc(
         self,
         undefined: str = "skip",

@@ -27,13 +27,14 @@ from typing import Any
 
 from .._core.docs import accessor_doc
 from ._common import STORE, stored
+from .dask_frame import CVDaskFrameAccessor
 from .dataset import CVDatasetAccessor
 from .frame import CVDataFrameAccessor
 
 __all__ = ["CLASSES", "COMMAND", "function_of", "in_method_order", "main", "render", "stale"]
 
 #: The accessor classes whose methods are documented here.
-CLASSES: tuple[type, ...] = (CVDatasetAccessor, CVDataFrameAccessor)
+CLASSES: tuple[type, ...] = (CVDatasetAccessor, CVDataFrameAccessor, CVDaskFrameAccessor)
 
 #: The command that writes the stored docstrings (what an error about them says to run).
 COMMAND = "python -m cvframe.accessors.generate"

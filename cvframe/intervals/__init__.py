@@ -337,6 +337,8 @@ def interval(
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
     average = _checks.choice("average", average, metrics.AVERAGES)
+    if method != "nested" and scores.reduces(data, metric):
+        data = scores.parse(data, **vars(FrameArgs.of(locals())))  # its score counts, one pass
     parsed = isinstance(data, scores.ParsedFrame)
     data = data if parsed else data_in_memory(data)
     rows = data.frame if parsed else data  # a parsed frame: its rows

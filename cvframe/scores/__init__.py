@@ -8,16 +8,21 @@ predictions frame (``fold``, optional ``repeat``, ``y_true`` and ``score`` or on
 
 Layout: :mod:`._keys` and :mod:`._rank` (the one packed sort), :mod:`._driver` (the one
 driver), :mod:`.ranking`, :mod:`.bep`, :mod:`.curves`, :mod:`.thresholds`,
-:mod:`.calibration` (over the sums of :mod:`._sums`) and :mod:`.cost`.
+:mod:`.calibration` (over the sums of :mod:`._sums`) and :mod:`.cost`; :mod:`._counted` reads a
+score-count table (the ``GROUP BY`` of an engine) as the runs of tied scores it holds, and
+:mod:`.counts` reduces a frame to one (:func:`score_counts`) and bounds what binning costs
+(:func:`auc_tie_bound`).
 """
 
 from __future__ import annotations
 
-from ._counted import counted_cube
+from ._counted import counted_cube as counted_cube  # how intervals count a score table
+from ._counted import reduces as reduces  # whether a score metric reduces a dask frame
 from ._parsed import ParsedFrame, one_parse, parse
 from .bep import break_even_point
 from .calibration import brier, brier_decomposition, calibration_curve, log_loss
 from .cost import expected_cost, iso_cost_slope, optimal_operating_point, roc_hull
+from .counts import auc_tie_bound, score_counts
 from .curves import roc, score_rates
 from .ranking import AVERAGES as AVERAGES
 from .ranking import METHODS as METHODS
@@ -32,6 +37,7 @@ __all__ = [
     "auc",
     "auc_arrays",
     "auc_methods",
+    "auc_tie_bound",
     "average_precision",
     "break_even_point",
     "expected_cost",
@@ -40,7 +46,6 @@ __all__ = [
     "brier",
     "brier_decomposition",
     "calibration_curve",
-    "counted_cube",
     "log_loss",
     "metric_at_thresholds",
     "one_parse",
@@ -51,5 +56,6 @@ __all__ = [
     "r_precision",
     "roc",
     "roc_hull",
+    "score_counts",
     "score_rates",
 ]

@@ -17,6 +17,7 @@ packed sort of the rows (the label is the lowest key bit).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,14 +25,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
+from .._core.labels import frame as frame_reader
 from .._core.labels.frame import Frame, FrameArgs, frame_pos_label, has_repeat
 from ..build.grouped import check_count, check_unique_keys, from_grouped
-from ..errors import ColumnError, few
-from ..schema import CLASS
+from ..errors import ColumnError, few, user_stacklevel
+from ..schema import CLASS, FRAME_DIMS
 
-__all__ = ["COUNTED", "CountedFrame", "Runs", "counted_cube", "read", "tie_bound"]
+__all__ = [
+    "COUNTED",
+    "CountedFrame",
+    "Runs",
+    "counted_cube",
+    "read",
+    "reduces",
+    "score_counts",
+]
 
 #: ``attrs`` key of a score-count table: the name of its count column.
 COUNTED = "cvframe_score_counts"
@@ -211,14 +222,14 @@ class Runs:
             "nneg": self.size - npos,
         }
 
-    def tie_bound(self) -> np.ndarray:
-        r"""Per group, :math:`\sum_j pos_j\, neg_j / (2 n_+ n_-)`: how far the AUC of these
-        runs can be from the AUC of scores that break the ties of every run (a run of a
-        binned score holds the samples of its bin). NaN where the AUC is undefined."""
+    def tie_bound(self) -> tuple[np.ndarray, np.ndarray]:
+        r"""(bound, n_pos) per group, :math:`\sum_j pos_j\, neg_j / (2 n_+ n_-)`: how far
+        the AUC of these runs can be from the AUC of scores that break the ties of every run
+        (a run of a binned score holds the samples of its bin). NaN where AUC is undefined."""
         value, npos, nneg = self.auc()
         tied = _group_sums(self.pos * self.neg, self.rb)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(np.isnan(value), np.nan, tied / (2.0 * npos * nneg))
+            return np.where(np.isnan(value), np.nan, tied / (2.0 * npos * nneg)), npos
 
 
 @dataclass
@@ -418,15 +429,99 @@ def _check_totals(
             )
 
 
-def tie_bound(fr: CountedFrame, per_fold: bool) -> list[np.ndarray]:
-    """Per class, :meth:`Runs.tie_bound` of every group."""
-    return [fr.runs(c, per_fold).tie_bound() for c in range(len(fr.classes))]
+def _scored_classes(df: Any, args: FrameArgs) -> list[Any] | None:
+    """The classes a predictions frame scores one-vs-all (its ``<score>_<label>`` columns,
+    labels of ``y_true``'s kind), or None when it has one ``score`` column (binary)."""
+    cols = [str(c) for c in df.columns]
+    if args.score in cols:
+        return None
+    if frame_reader_multilabel(df, args.y_true):
+        raise ValueError(
+            "this predictions frame is multilabel (y_true_<label> columns): score counts are "
+            "for single-label frames; count each label's binary frame instead."
+        )
+    if args.labels is not None:
+        return _labels.check_labels_arg(args.labels)
+    prefix = f"{args.score}_"
+    names = [c[len(prefix) :] for c in cols if c.startswith(prefix)]
+    if not names:
+        raise ColumnError(
+            f"the predictions frame has no column {args.score!r} nor {prefix}<label> columns "
+            f"(columns: {few(cols, 10)}); pass score= with the name of its score column(s)."
+        )
+    kind = df[args.y_true].dtype
+    if isinstance(kind, pd.CategoricalDtype):
+        return [_labels.plain(c) for c in kind.categories if str(c) in names]
+    if kind.kind in "iu":
+        return [int(n) for n in names]
+    if kind.kind == "b":
+        return [n == "True" for n in names]
+    return names
+
+
+def frame_reader_multilabel(df: Any, y_true: str) -> bool:
+    """Whether a frame is multilabel (no ``y_true`` column, ``y_true_<label>`` ones)."""
+    return frame_reader.multilabel_names(df, y_true) is not None
+
+
+def score_counts(
+    df: Any,
+    *,
+    labels: Any = None,
+    pos_label: Hashable | None = None,
+    y_true: str = "y_true",
+    fold: str = "fold",
+    repeat: str | None = "repeat",
+    score: str = "score",
+    digits: int | None = None,
+) -> pd.DataFrame:
+    """The score-count table of a predictions frame (pandas or dask), read as counts by
+    every score metric; see :func:`cvframe.scores.score_counts`."""
+    from .. import sql
+
+    args = FrameArgs(labels, pos_label, y_true, fold, repeat, score)
+    for name, arg in ((y_true, "y_true"), (fold, "fold")):
+        _checks.column(df, name, arg, "predictions frame")
+    dims = [d for d in FRAME_DIMS if d in df.columns]
+    rep = repeat if has_repeat(df, repeat) and repeat not in dims else None
+    classes = _scored_classes(df, args)
+    kw = dict(y_true=y_true, fold=fold, repeat=rep, score=score, dims=dims, digits=digits)
+    if frame_reader.is_dask_frame(df):
+        out = sql.dask_score_counts(df, classes, **kw).compute()
+    else:
+        out = sql.pandas_score_counts(df, classes, **kw)
+    out.attrs = {**dict(getattr(df, "attrs", None) or {}), COUNTED: "count"}
+    if digits is None:
+        _too_many(out, len(classes or [0]))
+    return out
+
+
+#: Past this many samples, a score-count table of mostly distinct scores earns a warning.
+_LARGE = 100_000
+
+
+def _too_many(table: pd.DataFrame, n_classes: int) -> None:
+    """Say so when most scores are distinct (the table nearly as large as the rows), with
+    the AUC bound of rounding them to 3 decimals."""
+    samples = int(table["count"].sum()) // max(n_classes, 1)
+    rows = len(table) / max(n_classes, 1)
+    if samples < _LARGE or rows < samples / 2:
+        return
+    warnings.warn(
+        f"the score counts have {rows:.0f} rows per class for {samples} samples: most scores "
+        "are distinct, so the table is nearly as large as the predictions. Round the scores "
+        "(score_counts(..., digits=3), cvframe.sql.score_counts(..., digits=3)): every AUC "
+        "then stays within cvframe.scores.auc_tie_bound of the table of rounded scores of "
+        "the exact one.",
+        UserWarning,
+        stacklevel=user_stacklevel(),
+    )
 
 
 def counted_cube(df: Any, args: FrameArgs, dims: list[str], **cols: Any) -> Any:
     """The counts cube of the samples a score-count table counts (``cols``: the ``y_true``,
     ``y_pred``, ``fold``, ``repeat`` columns of :func:`cvframe.build.counts_from_frame`;
-    ``y_pred`` may be ``y_true``: the fold and class totals), by
+    ``y_pred`` must be ``y_true``: the fold and class totals), by
     :func:`cvframe.build.from_grouped`; None for a frame of rows."""
     count = getattr(df, "attrs", {}).get(COUNTED)
     if count is None:
@@ -442,7 +537,18 @@ def counted_cube(df: Any, args: FrameArgs, dims: list[str], **cols: Any) -> Any:
         if pos is None and df[CLASS].nunique() == 1:
             pos = first
         df = df[df[CLASS] == first]
-    keys = [c for c in dict.fromkeys([*dims, cols.get("repeat"), cols["fold"], cols["y_true"]])]
+    keys = list(dict.fromkeys([*dims, cols.get("repeat"), cols["fold"], cols["y_true"]]))
     keys = [k for k in keys if k is not None and k in df.columns]
     table = df.groupby(keys, sort=False, observed=True)[count].sum().reset_index()
     return from_grouped(table, args.labels, pos, count=count, dims=dims, **cols)
+
+
+def reduces(data: Any, metric: Any) -> bool:
+    """Whether ``metric`` reads ``data`` from its score counts: a dask frame asked for a
+    score metric (one pass over it, not the frame computed)."""
+    if not frame_reader.is_dask_frame(data) or not isinstance(metric, str):
+        return False
+    try:
+        return metrics.resolve(metric).entry.kind == "score"
+    except ValueError:  # an unknown name: the caller says so
+        return False

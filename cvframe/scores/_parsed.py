@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import warnings
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import pandas as pd
@@ -115,7 +116,8 @@ def parse(
     parsed once here, split once by its ``model`` (``param``, ``dataset``, ``subset``)
     column, and the result goes where the frame goes: each class of each part is sorted
     once (by repeat, the fold in the lowest key bits), the sort every ranking metric and
-    curve reads. A dask DataFrame is computed; a parsed frame is returned as it is.
+    curve reads. A dask DataFrame is reduced to its score counts (one pass, see
+    ``count``); a parsed frame is returned as it is.
 
     <<frame_parameters>>
     count : str, optional
@@ -167,7 +169,8 @@ def parse(
         for fr in df.parts:
             agree(fr, args)
         return df
-    df = df.compute() if is_dask_frame(df) else df
+    if is_dask_frame(df):  # reduced to its score counts: one pass over the partitions
+        df = _counted.score_counts(df, **vars(args))
     if count is not None:
         df = df.copy(deep=False)
         df.attrs = {**df.attrs, _counted.COUNTED: count}
@@ -241,8 +244,9 @@ def by_frame_dims(func: Any) -> Any:
             dims, keys, parts = list(df.dims), list(df.keys), list(df.parts)
         else:
             if is_dask_frame(df) and not getattr(func, "reads_dask", False):
-                # ranking needs all scores of a group in one sort: the frame is computed here
-                df = df.compute()
+                # ranking needs every score of a group in one sort, which its counts give:
+                # the frame is reduced to them (one pass over the partitions)
+                df = _counted.score_counts(df, **vars(_frame_args(func, df, args, kwargs)))
             dims, keys, parts = split(df)
         if not dims:
             return func(parts[0], *args, **kwargs)
@@ -270,6 +274,13 @@ def by_frame_dims(func: Any) -> Any:
         return out.transpose(*dims, ...)
 
     return wrapper
+
+
+def _frame_args(func: Any, df: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> FrameArgs:
+    """How a call of ``func`` reads its frame: its frame arguments, given or default."""
+    bound = inspect.signature(func).bind(df, *args, **kwargs)
+    bound.apply_defaults()
+    return FrameArgs.of({f.name: bound.arguments.get(f.name, f.default) for f in fields(FrameArgs)})
 
 
 def _rewarn(caught: list[warnings.WarningMessage], n_groups: int, dims: list[str]) -> None:
