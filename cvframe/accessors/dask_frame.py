@@ -27,32 +27,7 @@ from typing import Any
 from ._common import Accessor
 from .frame import CVDataFrameAccessor
 
-__all__ = ["CVDaskFrameAccessor", "SHARED", "register", "register_when_imported"]
-
-#: The methods of ``df.cv`` that ``ddf.cv`` has: those that run lazily or by reduction.
-SHARED = (
-    "counts",
-    "auc",
-    "auc_methods",
-    "auc_tie_bound",
-    "average_precision",
-    "precision_at_k",
-    "r_precision",
-    "roc",
-    "score_rates",
-    "score_counts",
-    "break_even_point",
-    "brier",
-    "brier_decomposition",
-    "log_loss",
-    "roc_hull",
-    "optimal_operating_point",
-    "interval",
-    "metric_at_thresholds",
-    "pr_curve",
-    "calibration_curve",
-    "multilabel_metrics",
-)
+__all__ = ["CVDaskFrameAccessor", "register", "register_when_imported"]
 
 _FRAME = vars(CVDataFrameAccessor)
 
@@ -60,7 +35,8 @@ _FRAME = vars(CVDataFrameAccessor)
 class CVDaskFrameAccessor(Accessor):
     """Cross-validation metrics of a dask predictions frame, without computing it whole.
 
-    The methods of ``df.cv`` (:data:`SHARED`), each the same call of the same function.
+    The methods of ``df.cv`` that run lazily or by reduction, each the very method (the
+    same call of the same function).
     """
 
     __slots__ = ()

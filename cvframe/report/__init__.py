@@ -17,6 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
+from .._core.labels.frame import is_dask_frame
 from .._core.types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
 from ..schema import CLASS
@@ -110,7 +111,7 @@ def _cubes(ds: Any, scores: Any) -> tuple[bool, dict[str, Any], dict[str, Any]]:
                 "frame.cv.counts() (and scores=frame for the AUC and calibration tables)."
             )
     for frame in frames.values():
-        if not isinstance(frame, pd.DataFrame):
+        if not isinstance(frame, pd.DataFrame) and not is_dask_frame(frame):
             raise TypeError(
                 f"scores must be a pandas DataFrame (a predictions frame with "
                 f"score columns), got {type(frame).__name__}."

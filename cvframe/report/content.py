@@ -22,7 +22,7 @@ from .._core import checks as _checks
 from .._core.labels import frame as labels_frame
 from .._core.labels.frame import FrameArgs
 from ..reduce import F_METHODS
-from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT
+from ..schema import CLASS, CONFUSION, COUNTS, FOLD, REPEAT, is_lazy
 from ..tidy.curves import frame_args
 from ._common import binary, plain, pos_label
 from .decision import decision
@@ -240,6 +240,8 @@ def content(
     the frames the plots draw, with ``draw``: ``folds`` and its ``lines``, ``methods``,
     ``confusion`` and ``roc``).
     """
+    if is_lazy(ds):  # a lazy cube (of a dask frame) is computed once, not once per table
+        ds = ds.compute()
     extra = tidy.extra_dims(ds)
     has_repeat = REPEAT in extra
     by = [d for d in extra if d != REPEAT] + [CLASS]
@@ -257,7 +259,10 @@ def content(
         rows = labels_frame.test_rows(scores)
         kw = score_args(rows, ds, score_kwargs)
         # the one parse: split by model once, each part parsed once, its classes sorted once
+        # (a dask frame: reduced to its score counts in one pass, which the findings read too)
         parsed = score_metrics.parse(rows, **kw)
+        if labels_frame.is_dask_frame(scores) and frame is not None:
+            frame = parsed.frame
         auc, roc, roc_note, merged, fold_auc = _score_tables(parsed, ds, kw, draw)
     # the findings lead every format: what a reader must look at before any number
     given = {"methods": methods, "frame": frame}
