@@ -60,13 +60,12 @@ def as_pandas(table: Any, name: str = "table") -> pd.DataFrame:
             f"{name} is a {type(table).__name__}; install narwhals (python -m pip install "
             '"cvframe[engines]") to read it, or pass a pandas DataFrame.'
         ) from None
-    if hasattr(table, "__arrow_c_stream__") and not hasattr(table, "__narwhals_namespace__"):
+    frame = nw.from_native(table, pass_through=True)
+    if frame is table and hasattr(table, "__arrow_c_stream__"):
         import pyarrow as pa  # a stream of record batches (DuckDB's .arrow() reader, ...)
 
-        if not isinstance(table, pa.Table) and not hasattr(table, "to_pandas"):
-            table = pa.table(table)
-    frame = nw.from_native(table, pass_through=True)
-    if frame is table and not isinstance(frame, (nw.DataFrame, nw.LazyFrame)):
+        frame = nw.from_native(pa.table(table))
+    if frame is table:
         raise TypeError(
             f"{name} must be a table (pandas, polars, pyarrow, a DuckDB relation, a Spark or "
             f"dask DataFrame), got {type(table).__name__}."
