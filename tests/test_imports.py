@@ -81,7 +81,7 @@ def test_import_loads_the_accessors_and_nothing_else_of_cvframe(loaded):
     builders and reductions included) loads on first use, which keeps ``import cvframe``
     within a few milliseconds of ``import xarray``."""
     ours = sorted(m for m in loaded["all"] if _top(m) == "cvframe")
-    accessors = ["", "._common", "._hints", ".dataset", ".frame"]
+    accessors = ["", "._common", "._hints", ".dask_frame", ".dataset", ".frame"]
     assert ours == sorted(
         ["cvframe", "cvframe._version", "cvframe.errors", "cvframe._core", "cvframe._core.types"]
         + [f"cvframe.accessors{m}" for m in accessors]

@@ -207,3 +207,87 @@ def test_scheduler_keeps_task_order_and_raises_a_failed_task(client):
     assert _scheduler.run([(_fails, i) for i in (5, 3, 1)], client, False) == [5, 3, 1]
     with pytest.raises(ValueError, match="task 2 failed"):
         _scheduler.run([(_fails, i) for i in range(4)], client, False)
+
+
+# --- ddf.cv: the methods of df.cv that run lazily or by reduction --------------------------------
+
+
+@pytest.fixture(scope="module")
+def scored() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 3000
+    y = rng.integers(0, 3, n)
+    p = rng.dirichlet([1, 1, 1], n) + np.eye(3)[y] * 0.4
+    p = np.round(p / p.sum(axis=1, keepdims=True), 2)
+    df = pd.DataFrame(
+        {
+            "repeat": rng.integers(0, 2, n),
+            "fold": rng.integers(0, 4, n),
+            "y_true": y,
+            "y_pred": p.argmax(axis=1),
+        }
+    )
+    for c in range(3):
+        df[f"score_{c}"] = p[:, c]
+    return df
+
+
+def test_dask_accessor_equals_pandas(scored):
+    ddf = dd.from_pandas(scored, npartitions=3)
+    xr.testing.assert_identical(ddf.cv.counts().compute(), scored.cv.counts())
+    for name in ("auc", "auc_methods", "average_precision", "brier", "log_loss"):
+        xr.testing.assert_allclose(getattr(ddf.cv, name)(), getattr(scored.cv, name)())
+    for metric in ("auc", "auc_avg"):
+        got, want = ddf.cv.interval(metric), scored.cv.interval(metric)
+        xr.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+        assert got.attrs == want.attrs
+    for name in ("pr_curve", "calibration_curve", "roc"):
+        pd.testing.assert_frame_equal(getattr(ddf.cv, name)(), getattr(scored.cv, name)())
+
+
+def test_dask_accessor_reads_the_frame_once_per_metric(scored):
+    _calls.clear()
+    scored_spied = _spied(scored, npartitions=3)
+    scored_spied.cv.auc("merge")
+    assert len(_calls) == 3  # one pass: each partition counted once
+    _calls.clear()
+    lazy = scored_spied.cv.counts(labels=[0, 1, 2])
+    assert _calls == [] or len(_calls) == 3  # the folds (not categorical) found in one pass
+    assert cvframe.schema.is_lazy(lazy)
+
+
+def test_dask_accessor_methods_are_those_of_the_frame_accessor():
+    from cvframe.accessors import CVDaskFrameAccessor, CVDataFrameAccessor
+
+    shared = [n for n, v in vars(CVDaskFrameAccessor).items() if callable(v) and n[0] != "_"]
+    assert {"counts", "auc", "interval", "pr_curve", "calibration_curve"} <= set(shared)
+    for name in shared:  # the very method: signature, docstring and call
+        assert vars(CVDaskFrameAccessor)[name] is vars(CVDataFrameAccessor)[name]
+    ddf = dd.from_pandas(pd.DataFrame({"fold": [0], "y_true": [1], "score": [0.5]}), 1)
+    with pytest.raises(AttributeError, match="compare"):
+        ddf.cv.compare()
+
+
+def test_ddf_cv_exists_when_dask_is_imported_after_cvframe():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cvframe\n"
+        "assert 'dask' not in sys.modules\n"
+        "import dask.dataframe as dd, pandas as pd\n"
+        "ddf = dd.from_pandas(pd.DataFrame({'fold': [0, 0, 1, 1], 'y_true': [0, 1, 0, 1],"
+        " 'score': [0.1, 0.9, 0.4, 0.3]}), 2)\n"
+        "print(float(ddf.cv.auc('merge').item()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert out.stdout.strip().splitlines()[-1] == "0.75"
+
+
+def test_report_of_a_dask_frame_equals_the_pandas_report(scored):
+    ddf = dd.from_pandas(scored, npartitions=3)
+    want = cvframe.report.report(scored.cv.counts(), scores=scored)
+    got = cvframe.report.report(ddf.cv.counts(), scores=ddf)
+    assert got == want
