@@ -72,10 +72,12 @@ def test_cube_of_every_engine_equals_the_rows_count_for_count(frame, con):
     query = sql.counts("predictions", **KEYS)
     tables = {  # made one at a time: a DuckDB connection serves one open result
         "pandas": lambda: sql.pandas_counts(frame, **KEYS),
-        "pandas groupby": lambda: frame.groupby(["model", "repeat", "fold", "y_true", "y_pred"])
-        .size()
-        .rename("count")
-        .reset_index(),
+        "pandas groupby": lambda: (
+            frame.groupby(["model", "repeat", "fold", "y_true", "y_pred"])
+            .size()
+            .rename("count")
+            .reset_index()
+        ),
         "duckdb relation": lambda: con.sql(query),
         "duckdb arrow stream": lambda: con.sql(query).arrow(),
         "duckdb pandas": lambda: con.sql(query).df(),
@@ -336,7 +338,7 @@ def test_sql_refuses_names_the_engines_quote_differently():
         sql.score_counts("t", score="my score")
     with pytest.raises(ValueError, match="table='select'"):
         sql.counts("select")
-    with pytest.raises(ValueError, match="score column=\"score_o'brien\" is not a plain"):
+    with pytest.raises(ValueError, match='score column="score_o\'brien" is not a plain'):
         sql.score_counts("t", ["o'brien"])
     assert "'spam' AS class" in sql.score_counts("t", ["ham", "spam"])
     with pytest.raises(ValueError, match="digits"):

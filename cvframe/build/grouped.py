@@ -110,7 +110,7 @@ def check_count(df: pd.DataFrame, count: str, what: str) -> np.ndarray:
     return values
 
 
-def check_unique_keys(df: pd.DataFrame, keys: list[Hashable], what: str) -> None:
+def check_unique_keys(df: pd.DataFrame, keys: Sequence[Hashable], what: str) -> None:
     """A CountsError naming the key columns when two rows of a grouped table share a key."""
     keys = list(dict.fromkeys(keys))
     dup = df.duplicated(keys, keep=False)
@@ -215,7 +215,7 @@ def from_grouped(
     extra = [d for d in FRAME_DIMS if d in df.columns] if dims is None else _dims(df, dims)
     with_repeat = frame_reader.has_repeat(df, repeat) and repeat not in extra
     named = [(str(d), d) for d in extra] + [(REPEAT, repeat)] * with_repeat + [(FOLD, fold)]
-    keys: list[Hashable] = [column for _, column in named] + [y_true, y_pred]
+    keys: list[Hashable] = [*(column for _, column in named), y_true, y_pred]
     check_unique_keys(df, [k for k in keys if k in df.columns], what)
     keep = counts > 0
     if not keep.any():

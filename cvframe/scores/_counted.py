@@ -239,12 +239,14 @@ class CountedFrame(Frame):
     Every class keeps its own rows (a row: a group, a score, whether its samples are
     positive, and their number): ``ys[c]``, ``scores[c]``, ``weights[c]``, ``fold_of[c]`` and
     ``rep_of[c]`` are class ``c``'s. The frame's own ``fold_codes``/``rep_codes`` are the
-    first class's (each class's rows count every sample of a group once).
+    first class's (each class's rows count every sample of a group once). ``kept``: the
+    runs of each (class, per fold) kept for later metrics (``keep``).
     """
 
     weights: list[np.ndarray] = field(default_factory=list)
     fold_of: list[np.ndarray] = field(default_factory=list)
     rep_of: list[np.ndarray | None] = field(default_factory=list)
+    kept: dict[tuple[int, bool], Runs] = field(default_factory=dict, repr=False)
 
     def sizes(self) -> np.ndarray:
         """Samples per (repeat, fold) group (and which groups are folds)."""
@@ -295,7 +297,7 @@ def _resolve(
     except ValueError:
         default = None
     both = scored is not None and len(universe) == 2 and labels is not None and default is None
-    both = both and all(_labels.find(c, scored) >= 0 for c in universe)
+    both = both and all(_labels.find(c, scored or []) >= 0 for c in universe)
     if pos is None and scored is not None and len(scored) == 1 and len(universe) <= 2:
         pos = _labels.member(scored[0], universe, f"{CLASS} {scored[0]!r}")
     if pos is None and len(universe) <= 2 and not both:
@@ -371,7 +373,7 @@ def read(df: pd.DataFrame, args: FrameArgs, count: str) -> CountedFrame:
         if not sel.any():
             raise ValueError(
                 f"the {_WHAT} has no rows of class {c!r} in column {CLASS!r} (it has "
-                f"{few(scored)}); every scored class needs the counts of its scores."
+                f"{few(scored or [])}); every scored class needs the counts of its scores."
             )
         rows.append((sel, np.asarray(yt)[sel] == k))
     _check_totals(df, classes, rows, w, fc, rc, args)
@@ -485,11 +487,11 @@ def score_counts(
     dims = [d for d in FRAME_DIMS if d in df.columns]
     rep = repeat if has_repeat(df, repeat) and repeat not in dims else None
     classes = _scored_classes(df, args)
-    kw = dict(y_true=y_true, fold=fold, repeat=rep, score=score, dims=dims, digits=digits)
+    kw: dict[str, Any] = dict(y_true=y_true, fold=fold, repeat=rep, score=score, dims=dims)
     if frame_reader.is_dask_frame(df):
-        out = sql.dask_score_counts(df, classes, **kw).compute()
+        out = sql.dask_score_counts(df, classes, digits=digits, **kw).compute()
     else:
-        out = sql.pandas_score_counts(df, classes, **kw)
+        out = sql.pandas_score_counts(df, classes, digits=digits, **kw)
     out.attrs = {**dict(getattr(df, "attrs", None) or {}), COUNTED: "count"}
     if digits is None:
         _too_many(out, len(classes or [0]))

@@ -108,12 +108,12 @@ def sort(fr: Frame, c: int, per_fold: bool, both: bool = False) -> Ranked:
     the same methods on the same integers), kept alike.
     """
     if isinstance(fr, CountedFrame):
-        runs = fr.sorts.get((c, per_fold))
+        runs = fr.kept.get((c, per_fold))
         if runs is None:
             runs = fr.runs(c, per_fold)
             if fr.keep:
-                fr.sorts[(c, per_fold)] = runs
-        return runs  # type: ignore[return-value]  # Ranked's methods, on runs
+                fr.kept[(c, per_fold)] = runs
+        return runs  # type: ignore[return-value]  # the methods of Ranked, on runs
     kept = fr.sorts.get(c)
     if kept is None:
         s, (lo, hi), y = fr.scores[c], fr.ranges[c], fr.ys[c]

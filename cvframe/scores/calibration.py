@@ -524,19 +524,19 @@ def calibration_curve(
             g, n_groups = row_groups(fr, ci, per_fold)
             order = np.argsort(g, kind="stable")
             bounds = np.searchsorted(g[order], np.arange(n_groups + 1))
-            score = fr.scores[ci]  # a row's score (of its samples, in a score-count table)
+            values = fr.scores[ci]  # a row's score (of its samples, in a score-count table)
             cols: dict[str, list[np.ndarray]] = {k: [] for k in _CURVE_COLS}
             grp = []
             for h in range(n_groups):
                 idx = order[bounds[h] : bounds[h + 1]]
                 if not len(idx):
                     continue
-                p, y, w = score[idx], r.y[idx], r.n[idx]
+                p, y, w = values[idx], r.y[idx], r.n[idx]
                 edges = _edges(p, n_bins, strategy, w)
                 ids = np.searchsorted(edges[1:-1], p)
                 total = np.bincount(ids, weights=w, minlength=n_bins)
                 nz = np.flatnonzero(total)
-                values = (
+                row = (
                     nz.astype(np.float64),
                     edges[:-1][nz],
                     edges[1:][nz],
@@ -544,7 +544,7 @@ def calibration_curve(
                     np.bincount(ids, weights=p * w, minlength=n_bins)[nz] / total[nz],
                     np.bincount(ids, weights=y * w, minlength=n_bins)[nz] / total[nz],
                 )
-                for k, v in zip(_CURVE_COLS, values, strict=True):
+                for k, v in zip(_CURVE_COLS, row, strict=True):
                     cols[k].append(v)
                 grp.append(np.full(len(nz), h))
             if grp:
