@@ -40,6 +40,7 @@ __all__ = [
     "Runs",
     "counted_cube",
     "read",
+    "reduced",
     "reduces",
     "score_counts",
 ]
@@ -366,6 +367,8 @@ def read(df: pd.DataFrame, args: FrameArgs, count: str) -> CountedFrame:
         if scored_col is None
         else np.asarray(_labels.codes(_labels.as_labels(scored_col, CLASS), universe, CLASS))
     )
+    if binary and scored_col is None:
+        s = _owned(df, s, classes[0], universe, args)
     rows = []
     for c in classes:
         k = _labels.find(c, universe)
@@ -397,6 +400,27 @@ def read(df: pd.DataFrame, args: FrameArgs, count: str) -> CountedFrame:
     )
     fr.sizes()
     return fr
+
+
+def _owned(
+    df: pd.DataFrame, s: np.ndarray, pos: Any, universe: list[Hashable], args: FrameArgs
+) -> np.ndarray:
+    """The scores of a binary table without a class column as the positive class's: its
+    ``attrs["pos_label"]`` names the class they belong to (the rule of the row reader); for
+    the other class, ``1 - score`` when they are probabilities, else a ValueError."""
+    raw = _labels.attrs_pos(df.attrs)
+    if raw is None:
+        return s
+    owner = _labels.from_attr(raw, universe)
+    if _labels.find(owner, [pos]) == 0:
+        return s
+    if s.min() >= 0.0 and s.max() <= 1.0:
+        return 1.0 - s
+    raise ValueError(
+        f"pos_label={pos!r} asks for the scores of class {pos!r}, but column {args.score!r} "
+        f"of the {_WHAT} holds those of class {owner!r} (its attrs['pos_label']) and they are "
+        f"not probabilities; pass pos_label={owner!r}."
+    )
 
 
 def _check_totals(
@@ -437,11 +461,6 @@ def _scored_classes(df: Any, args: FrameArgs) -> list[Any] | None:
     cols = [str(c) for c in df.columns]
     if args.score in cols:
         return None
-    if frame_reader_multilabel(df, args.y_true):
-        raise ValueError(
-            "this predictions frame is multilabel (y_true_<label> columns): score counts are "
-            "for single-label frames; count each label's binary frame instead."
-        )
     if args.labels is not None:
         return _labels.check_labels_arg(args.labels)
     prefix = f"{args.score}_"
@@ -482,6 +501,11 @@ def score_counts(
     from .. import sql
 
     args = FrameArgs(labels, pos_label, y_true, fold, repeat, score)
+    if frame_reader_multilabel(df, y_true):
+        raise ValueError(
+            "this predictions frame is multilabel (y_true_<label> columns): score counts are "
+            "for single-label frames; a score metric reads a multilabel frame's rows."
+        )
     for name, arg in ((y_true, "y_true"), (fold, "fold")):
         _checks.column(df, name, arg, "predictions frame")
     dims = [d for d in FRAME_DIMS if d in df.columns]
@@ -543,6 +567,15 @@ def counted_cube(df: Any, args: FrameArgs, dims: list[str], **cols: Any) -> Any:
     keys = [k for k in keys if k is not None and k in df.columns]
     table = df.groupby(keys, sort=False, observed=True)[count].sum().reset_index()
     return from_grouped(table, args.labels, pos, count=count, dims=dims, **cols)
+
+
+def reduced(df: Any, args: FrameArgs) -> Any:
+    """A dask frame as a score metric reads it: its score counts (one pass over the
+    partitions), or the frame computed when it is multilabel (each label scored from its
+    rows)."""
+    if frame_reader_multilabel(df, args.y_true):
+        return df.compute()
+    return score_counts(df, **vars(args))
 
 
 def reduces(data: Any, metric: Any) -> bool:

@@ -170,7 +170,7 @@ def parse(
             agree(fr, args)
         return df
     if is_dask_frame(df):  # reduced to its score counts: one pass over the partitions
-        df = _counted.score_counts(df, **vars(args))
+        df = _counted.reduced(df, args)
     if count is not None:
         df = df.copy(deep=False)
         df.attrs = {**df.attrs, _counted.COUNTED: count}
@@ -246,7 +246,7 @@ def by_frame_dims(func: Any) -> Any:
             if is_dask_frame(df) and not getattr(func, "reads_dask", False):
                 # ranking needs every score of a group in one sort, which its counts give:
                 # the frame is reduced to them (one pass over the partitions)
-                df = _counted.score_counts(df, **vars(_frame_args(func, df, args, kwargs)))
+                df = _counted.reduced(df, _frame_args(func, df, args, kwargs))
             dims, keys, parts = split(df)
         if not dims:
             return func(parts[0], *args, **kwargs)
