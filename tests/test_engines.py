@@ -345,7 +345,7 @@ def test_sql_refuses_names_the_engines_quote_differently():
         sql.score_counts("t", digits=-1)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="starts a Spark session (a JVM): about 1 to 3 minutes")
 def test_spark_sql_and_binning_rule():
     pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (Spark is optional)")
     import shutil
