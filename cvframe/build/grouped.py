@@ -32,6 +32,10 @@ from .tables import as_counts
 
 __all__ = ["as_pandas", "check_count", "check_unique_keys", "from_grouped"]
 
+#: Names engines give a count column left unnamed (polars' len(), DuckDB's and Spark's
+#: COUNT(*), pandas' size()): named in the error, never taken silently.
+_COUNT_NAMES = ("len", "size", "n", "0", "count_star()", "count(1)", "count(*)", "counts")
+
 #: Largest total a float64 weight sum holds exactly (every count is an integer below it).
 _EXACT = 2**53
 
@@ -82,9 +86,11 @@ def check_count(df: pd.DataFrame, count: str, what: str) -> np.ndarray:
     (a CountsError naming the column otherwise), with a total that int64 and float64 hold
     exactly."""
     if not isinstance(count, str) or count not in df.columns:
+        named = [c for c in df.columns if str(c).lower() in _COUNT_NAMES]
+        hint = f" (pass count={named[0]!r}?)" if named else ""
         raise ColumnError(
             f"count={count!r} is not a column of the {what} (columns: {few(df.columns, 10)}); "
-            "name the column that holds COUNT(*) of every group with count=."
+            f"name the column that holds COUNT(*) of every group with count={hint}."
         )
     col = df[count]
     if col.isna().any():
