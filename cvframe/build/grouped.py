@@ -195,6 +195,14 @@ def from_grouped(
         column and a few values); two rows with the same key (a table that is not the result
         of one GROUP BY); no samples at all; and every error of :func:`counts_from_frame`.
 
+    Notes
+    -----
+    Coordinates follow the rules of the rows: plain labels and group values sorted, a
+    categorical column's categories in their order. An engine may return a categorical
+    column with its categories in another order than the frame it read (DuckDB's and
+    Spark's dictionaries are theirs), so give such columns as plain values, or ``labels=``
+    for the classes, when the order matters.
+
     See Also
     --------
     cvframe.sql.counts : the GROUP BY for DuckDB, Spark SQL, polars and dask.
