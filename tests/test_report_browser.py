@@ -6,7 +6,7 @@ by Chromium (a probe script added to a copy of the page reads the layout) and sc
 to ``test-artifacts/screenshots/`` at the repository root for a reviewer to open. Checked:
 the page is shorter than 8,000 px with the per-fold tables collapsed, nothing is wider than
 the window, every image is shown at its natural size (so its text keeps its size), the title
-is there and the findings are the first section (the summary right after).
+is there and the summary (the decision and the headline numbers) is the first section.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def test_title_and_findings_first(shown):
     layout, _, title, _ = shown
     assert layout["title"] == f"cvframe report: {title}"
     assert layout["h1"] == f"cvframe report: {title}"
-    assert layout["first_section"] == "findings"  # what to look at first, then the summary
+    assert layout["first_section"] == "summary"  # the answer first, then the findings
 
 
 def test_screenshot_is_the_page(shown):

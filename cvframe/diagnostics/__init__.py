@@ -25,6 +25,7 @@ from ..schema import CLASS, FOLD, SUBSET
 from ..tidy import extra_dims, fold_table, methods_table
 from . import _design
 from ._folds import Findings, fold_findings, loaded, nonneg
+from ._group import group_findings
 from ._table import COLUMNS, FINDINGS, SEVERITIES, Finding
 
 # fold_table and methods_table are re-exported: they moved to cvframe.tidy
@@ -36,6 +37,7 @@ __all__ = [
     "Finding",
     "anomalies",
     "fold_table",
+    "group_findings",
     "methods_table",
 ]
 
