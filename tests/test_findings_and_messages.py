@@ -165,3 +165,57 @@ def test_kappa_band_refuses_none_and_keeps_numbers():
         kappa_band(None)
     assert kappa_band(0.5) == "Moderate"
     assert kappa_band(np.array([0.1, np.nan])).tolist() == ["Poor", "undefined"]
+
+
+# --- findings grouped ----------------------------------------------------------------------------
+
+
+def _never_positive(k=10, reps=1):
+    """Model "quiet" never predicts a positive in any of its k folds; "loud" is fine."""
+    rng = np.random.default_rng(1)
+    parts = []
+    for r in range(reps):
+        for m in ("loud", "quiet"):
+            for f in range(k):
+                y = np.r_[np.ones(4, int), np.zeros(16, int)]
+                p = np.zeros(20, int) if m == "quiet" else np.where(rng.random(20) < 0.9, y, 1 - y)
+                parts.append(
+                    pd.DataFrame({"model": m, "repeat": r, "fold": f, "y_true": y, "y_pred": p})
+                )
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_ten_folds_without_predicted_positives_are_one_line():
+    from cvframe.diagnostics import group_findings
+    from cvframe.report import report
+
+    ds = _never_positive().cv.counts()
+    rows = anomalies(ds)
+    quiet = rows[(rows.kind == "undefined_precision") & (rows.model == "quiet")]
+    assert len(quiet) == 10
+    grouped = group_findings(rows)
+    line = grouped[(grouped.kind == "undefined_precision") & (grouped.model == "quiet")]
+    assert len(line) == 1 and line.iloc[0]["count"] == 10 and line.iloc[0]["folds"] == "0-9"
+    assert line.iloc[0]["detail"].startswith("10 folds; the first: no predicted positives")
+    assert grouped["count"].sum() == len(rows)
+    text = report(ds)
+    said = [x for x in text.splitlines() if "undefined_precision" in x and "quiet" in x]
+    assert len(said) == 1 and "folds 0-9" in said[0] and "(10 folds)" in said[0]
+    import json
+
+    js = json.loads(report(ds, format="json"))
+    assert sum(r["count"] for r in js["findings"]) == len(js["findings_all"]) == len(rows)
+
+
+def test_grouped_folds_name_their_repeats():
+    from cvframe.diagnostics import group_findings
+
+    rows = anomalies(_never_positive(k=3, reps=2).cv.counts())
+    line = group_findings(rows).query("kind == 'undefined_precision' and model == 'quiet'")
+    assert line["folds"].tolist() == ["0-2 (repeat 0); 0-2 (repeat 1)"]
+    assert group_findings(rows.iloc[:0]).columns.tolist()[-4:] == [
+        "count",
+        "folds",
+        "detail",
+        "explanation",
+    ]
