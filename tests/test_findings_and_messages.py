@@ -219,3 +219,19 @@ def test_grouped_folds_name_their_repeats():
         "detail",
         "explanation",
     ]
+
+
+def test_the_report_names_a_dask_frame():
+    dd = pytest.importorskip("dask.dataframe")
+    from cvframe.report import report
+
+    df = (
+        _frame(missing=())
+        .query("model == 'a' and dataset == 'd1'")
+        .drop(columns=["model", "dataset"])
+    )
+    lazy = dd.from_pandas(df, npartitions=2)
+    with pytest.raises(TypeError, match=r"ds is a dask DataFrame.*counts_from_frame"):
+        report(lazy)
+    with pytest.raises(TypeError, match=r"scores is a dask DataFrame.*frame\.compute\(\)"):
+        report(df.cv.counts(), scores=lazy)  # before: "must be a pandas DataFrame, got DataFrame"

@@ -17,6 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
+from .._core.labels import frame as labels_frame
 from .._core.types import ZeroDivision
 from ..errors import UndefinedMetricWarning, few, user_stacklevel, warn_undefined
 from ..schema import CLASS
@@ -103,13 +104,24 @@ def _cubes(ds: Any, scores: Any) -> tuple[bool, dict[str, Any], dict[str, Any]]:
     else:
         cubes, frames = {"": ds}, ({"": scores} if scores is not None else {})
     for name, cube in cubes.items():
+        where = f"data[{name!r}]" if several else "ds"
         if isinstance(cube, pd.DataFrame):  # a predictions frame where the cube belongs
-            where = f"data[{name!r}]" if several else "ds"
             raise TypeError(
                 f"{where} is a pandas DataFrame; the report takes the counts cube: pass "
                 "frame.cv.counts() (and scores=frame for the AUC and calibration tables)."
             )
+        if labels_frame.is_dask_frame(cube):
+            raise TypeError(
+                f"{where} is a dask DataFrame; the report takes the counts cube: pass "
+                "cvframe.build.counts_from_frame(frame) (built lazily, partition by partition)."
+            )
     for frame in frames.values():
+        if labels_frame.is_dask_frame(frame):
+            raise TypeError(
+                "scores is a dask DataFrame; the AUC and calibration tables sort every tested "
+                "row's score, so the report reads a pandas predictions frame: pass "
+                "frame.compute(), or leave scores out for the tables of the counts."
+            )
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(
                 f"scores must be a pandas DataFrame (a predictions frame with "
