@@ -77,6 +77,7 @@ def timings(samples: int, folds: int, rounds: int) -> dict[str, Any]:
             if res.returncode != 0:
                 raise RuntimeError(res.stderr[-800:])
             got = json.loads(res.stdout.strip().splitlines()[-1])
+            print(f"  {name}: {got['seconds']:.1f} s", file=sys.stderr, flush=True)  # as it goes
             best = out.get(name)
             if best is None or got["seconds"] < best["seconds"]:
                 out[name] = got
