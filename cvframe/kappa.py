@@ -246,6 +246,30 @@ def kappa_expected(ds: xr.Dataset, dim: Dims = "fold") -> xr.DataArray:
     return provenance(out, "kappa_expected", dims)
 
 
+def _not_text(given: Any, raw: Any) -> None:
+    """Refuse text (a str, bytes, or an array holding them) and None as kappa values: numpy
+    would read ``"0.5"`` as 0.5 and None as NaN, and the band would hide the mistake."""
+    if raw is None:
+        raise TypeError(
+            "kappa_value=None is not a kappa value; pass a number (float('nan') for an "
+            "undefined kappa), an array of numbers or a DataArray (e.g. ds.cv.kappa())."
+        )
+    arr = np.asarray(raw) if not isinstance(raw, (str, bytes)) else None
+    texts: list[Any]
+    if arr is None:
+        texts = [raw]
+    elif arr.dtype.kind in "USO":
+        texts = [v for v in arr.ravel().tolist() if isinstance(v, (str, bytes))]
+    else:
+        texts = []
+    if texts:
+        shown = f"a DataArray of {given.dtype}" if isinstance(given, xr.DataArray) else repr(given)
+        raise TypeError(
+            f"kappa_value={shown} is text ({few(texts)}), not a number; kappa_band reads "
+            "numbers: convert it first (float(x), or pd.to_numeric for a column)."
+        )
+
+
 @doc
 def kappa_band(kappa_value: Any) -> Any:
     r"""The strength of agreement a kappa value stands for (Poor ... Very good).
@@ -281,7 +305,8 @@ def kappa_band(kappa_value: Any) -> Any:
     ValueError
         When a value lies outside [-1, 1] (kappa never does).
     TypeError
-        When ``kappa_value`` is not numeric.
+        When ``kappa_value`` is not numeric: text (``"0.5"``, an array of strings) is refused
+        rather than read as a number, and so is None.
 
     References
     ----------
@@ -302,6 +327,7 @@ def kappa_band(kappa_value: Any) -> Any:
     """
     is_da = isinstance(kappa_value, xr.DataArray)
     raw = kappa_value.values if is_da else kappa_value
+    _not_text(kappa_value, raw)
     try:
         values = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError):

@@ -38,6 +38,10 @@ _TYPE_DOCS = {
 } | {inspect.getdoc(types.UnionType), inspect.getdoc(types.MappingProxyType)}
 
 
+#: Members of a class that are Python's machinery, not its API.
+_PLUMBING = ("__weakref__", "__dict__", "__module__", "__annotations__")
+
+
 def _role(m: re.Match[str]) -> str:
     return f"`{m[1]}`"
 
@@ -196,3 +200,11 @@ class RstToMarkdown(griffe.Extension):
 
     def on_instance(self, *, obj: Any, **kwargs: Any) -> None:
         self._fix(obj)
+
+    def on_class_members(self, *, cls: Any, **kwargs: Any) -> None:
+        """Drop what every Python class has and no reader needs: inspection lists
+        ``__weakref__`` ("list of weak references to the object") and ``__dict__`` as
+        members of every class without ``__slots__``."""
+        for name in _PLUMBING:
+            if name in cls.members:
+                cls.del_member(name)

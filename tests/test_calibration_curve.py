@@ -107,7 +107,8 @@ def test_plot_calibration_draws_folds_thin_merged_bold_and_a_band():
     assert sum(w == 1.0 for w in widths) == 6  # five folds and the diagonal
     assert len(ax.collections) == 1  # the band across folds
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert texts == ["fold 0", "fold 1", "fold 2", "fold 3", "fold 4", "merged", "range of folds"]
+    # the merged curve first, then the band, then the (few) folds
+    assert texts == ["merged", "range of folds", "fold 0", "fold 1", "fold 2", "fold 3", "fold 4"]
     band = ax.collections[0].get_paths()[0].vertices
     assert band[:, 1].min() >= 0 and band[:, 1].max() <= 1
     assert g is not None and hasattr(g, "figure")  # returned, not shown

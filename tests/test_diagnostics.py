@@ -252,6 +252,7 @@ def test_module_all():
         "SEVERITIES",
         "anomalies",
         "fold_table",
+        "group_findings",
         "methods_table",
     }
 

@@ -144,3 +144,32 @@ def test_formulas_render_from_file_url_without_network(site, tmp_path, name):
     )
     # An empty white page compresses to a few kB; this page with text and formulas is ~300 kB.
     assert shot.exists() and shot.stat().st_size > 50_000
+
+
+@pytest.mark.slow(reason="builds the whole site (shared with the build test)")
+def test_the_api_pages_leave_out_pythons_plumbing(site):
+    for page in sorted((site / "reference").glob("*.html")):
+        text = page.read_text()
+        assert "__weakref__" not in text, f"{page.name} documents __weakref__"
+        assert "list of weak references" not in text, page.name
+
+
+@pytest.mark.slow(reason="builds the site, then searches it in headless Chromium from disk")
+@pytest.mark.browser
+def test_search_works_from_disk(site, tmp_path):
+    # Material's offline plugin: the index as a script, the search worker through a shim
+    index = site / "search" / "search_index.js"
+    assert index.exists() and index.read_text().startswith("var __index =")
+    assert (site / "javascripts" / "iframe-worker-shim.js").exists()
+    chromium, flags = _chromium_flags(tmp_path / "profile")
+    flags = [f for f in flags if not f.startswith("--virtual-time-budget")]
+    url = (site / "index.html").as_uri() + "?q=bootstrap"
+    dom = subprocess.run(
+        [chromium, *flags, "--virtual-time-budget=15000", "--dump-dom", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    found = re.search(r'md-search-result__meta">(\d+) matching document', dom)
+    assert found and int(found.group(1)) > 0, "the search found nothing from file://"
+    assert dom.count("md-search-result__item") > 0

@@ -50,6 +50,7 @@ NO_TWIN = {
     "fold_table": "a long frame for plots and the report, not a metric of the cube",
     "methods_table": "a long frame for plots and the report, not a metric of the cube",
     "parse": "the predictions frame parsed once for several metrics, not a metric",
+    "group_findings": "groups a findings table for reading, not a metric of the cube",
 }
 DATA = {"ds": "ds", "df": "df"}
 # Functions whose data argument has another name (compare's ``data``: a cube or a frame).

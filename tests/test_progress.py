@@ -176,10 +176,48 @@ def test_thread_workers_fit_with_one_blas_thread(tmp_path, two_blas_threads):
     assert _parent_blas() == {2}  # restored after the pool
 
 
-def test_one_worker_keeps_blas_threads(tmp_path, two_blas_threads):
+def test_one_worker_fits_with_one_blas_thread_by_default(tmp_path, two_blas_threads, monkeypatch):
+    monkeypatch.delenv("CVFRAME_THREADS", raising=False)
     X, y = _data()
     cross_validate(RecordingNB(str(tmp_path)), X, y, cv=3, progress=False)
-    assert _blas_threads(_records(tmp_path)) == {2}
+    assert _blas_threads(_records(tmp_path)) == {1}  # before: 2, the library's own
+    assert _parent_blas() == {2}  # restored after the pool
+
+
+@pytest.mark.parametrize("env, want", [("all", {2}), ("2", {2}), ("1", {1})])
+def test_cvframe_threads_sets_the_threads_of_a_fit(
+    tmp_path, two_blas_threads, monkeypatch, env, want
+):
+    monkeypatch.setenv("CVFRAME_THREADS", env)
+    X, y = _data()
+    cross_validate(RecordingNB(str(tmp_path)), X, y, cv=3, progress=False)
+    assert _blas_threads(_records(tmp_path)) == want
+
+
+def test_cvframe_threads_refuses_what_is_no_number(monkeypatch):
+    monkeypatch.setenv("CVFRAME_THREADS", "many")
+    X, y = _data()
+    with pytest.raises(ValueError, match="CVFRAME_THREADS='many' is not valid"):
+        cross_validate(GaussianNB(), X, y, cv=3, progress=False)
+
+
+def test_a_kernel_without_ipywidgets_gets_the_text_bar_quietly(monkeypatch):
+    import importlib
+    import warnings
+
+    from tqdm import tqdm as text_bar
+
+    progress = importlib.import_module("cvframe.runner._progress")
+    monkeypatch.setattr(progress, "in_kernel", lambda: True)
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # not installed
+    monkeypatch.delitem(sys.modules, "tqdm.autonotebook", raising=False)
+    monkeypatch.delitem(sys.modules, "tqdm.auto", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # tqdm.auto's TqdmWarning would raise here
+        assert progress.bar_class(True) is text_bar
+        with progress.progress_bar(3, "cross_validate", "fit", True) as bar:
+            bar.update(3)
+    assert "tqdm.auto" not in sys.modules and "tqdm.autonotebook" not in sys.modules
 
 
 @pytest.mark.slow(reason="starts loky worker processes, each importing scikit-learn (~4 s)")
@@ -239,3 +277,5 @@ def test_jupyter_kernel_shows_a_bar_by_default(monkeypatch):
     stderr = "".join(o.get("text", "") for o in outputs if o.get("name") == "stderr")
     assert "60" in "".join(o.get("text", "") for o in outputs if o.get("name") == "stdout")
     assert widget or ("cross_validate" in stderr and "10/10" in stderr), outputs
+    # a kernel without ipywidgets: the text bar, without tqdm.auto's TqdmWarning
+    assert "TqdmWarning" not in stderr and "IProgress not found" not in stderr, stderr

@@ -326,7 +326,7 @@ def test_summary_shows_the_interval_of_the_recommended_number_not_the_repeat_spr
     interval = pytest.importorskip("cvframe.intervals").interval
     ds = _frame(repeats=3).cv.counts()
     out = json.loads(report(ds, format="json"))
-    assert list(out)[0] == "findings"  # the findings lead every format
+    assert list(out)[:3] == ["title", "decision", "summary"]  # the answer leads every format
     row = out["summary"][0]
     per_rep = ds.cv.f_tp_fp(zero_division=0.0).squeeze().values
     want = interval(ds, "f", zero_division=0.0).squeeze()
@@ -340,7 +340,7 @@ def test_summary_shows_the_interval_of_the_recommended_number_not_the_repeat_spr
     assert "not an interval for the metric" in out["spread"]
     lines = report(ds).splitlines()
     first = next(i for i, x in enumerate(lines) if x.startswith("Summary:"))
-    assert next(i for i, x in enumerate(lines) if x.startswith("Findings")) < first
+    assert next(i for i, x in enumerate(lines) if x.startswith("Findings")) > first
     assert first < next(i for i, x in enumerate(lines) if x.startswith("Five aggregations"))
     low, high = float(want["lower"]), float(want["upper"])
     assert f"{float(want['estimate']):.4f} [{low:.4f}, {high:.4f}]" in lines[first + 2]
@@ -429,10 +429,10 @@ def test_html_sections_in_order():
     page = report(df.cv.counts(), scores=df, format="html", plots=False)
     order = [
         page.index(f'<section class="{c}"')
-        for c in ("findings", "summary", "methods", "class-averages", "auc", "per-fold")
+        for c in ("summary", "findings", "methods", "class-averages", "auc", "per-fold")
     ]
     assert order == sorted(order)
-    assert page.index('<section class="findings"') < page.index("Which model is better")
+    assert page.index("Which model is better") < page.index('<section class="findings"')
 
 
 def test_html_with_figures_returns_the_embedded_pngs(rendered):

@@ -6,7 +6,7 @@ by Chromium (a probe script added to a copy of the page reads the layout) and sc
 to ``test-artifacts/screenshots/`` at the repository root for a reviewer to open. Checked:
 the page is shorter than 8,000 px with the per-fold tables collapsed, nothing is wider than
 the window, every image is shown at its natural size (so its text keeps its size), the title
-is there and the findings are the first section (the summary right after).
+is there and the summary (the decision and the headline numbers) is the first section.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def test_title_and_findings_first(shown):
     layout, _, title, _ = shown
     assert layout["title"] == f"cvframe report: {title}"
     assert layout["h1"] == f"cvframe report: {title}"
-    assert layout["first_section"] == "findings"  # what to look at first, then the summary
+    assert layout["first_section"] == "summary"  # the answer first, then the findings
 
 
 def test_screenshot_is_the_page(shown):
@@ -222,3 +222,99 @@ def test_screenshot_is_the_page(shown):
     assert ink.size and img.std() > 10  # not blank
     # the last drawn row is near the bottom of the laid-out page (nothing cut off)
     assert layout["height"] - 120 <= ink[-1] <= layout["height"] + 40
+
+
+# --- the first screen of an imbalanced study -----------------------------------------------------
+
+#: The height of the first screen the answer must fit in.
+FIRST_SCREEN = 800
+
+# The layout of the first screen: where the answer and the findings are, on the page.
+FIRST_PROBE = """<pre id="cvframe-probe">PROBE</pre><script>
+const box = s => { const x = document.querySelector(s); if (!x) return null;
+  const b = x.getBoundingClientRect(); return [b.top + scrollY, b.bottom + scrollY]; };
+document.getElementById("cvframe-probe").textContent = JSON.stringify({
+  lead: box("p.lead"), decision: box("table.decision-table"), headline: box("table.summary-table"),
+  findings: box("section.findings"),
+  grouped: [...document.querySelectorAll("table.findings-table")].slice(0, 1).map(
+    t => t.querySelectorAll("tbody tr").length)[0] || 0,
+});
+</script>"""
+
+
+def _imbalanced(n: int = 400, prevalence: float = 0.06, folds: int = 10) -> pd.DataFrame:
+    """Three models on 6% positives, 2 repeats x 10 unstratified folds: many folds without a
+    predicted positive (undefined precision), some without a positive."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(n) < prevalence).astype(int)
+    parts = []
+    for r in range(2):
+        fold = rng.permutation(np.arange(n) % folds)
+        for model, sep, cut in (
+            ("logistic", 1.6, 0.5),
+            ("forest", 1.2, 0.75),
+            ("boosting", 1.9, 0.6),
+        ):
+            s = 1 / (1 + np.exp(-(sep * (2 * y - 1) + rng.normal(0, 1.2, n) - 1.5)))
+            parts.append(
+                pd.DataFrame(
+                    {"model": model, "repeat": r, "fold": fold, "y_true": y}
+                    | {"y_pred": (s > cut).astype(int), "score": s}
+                )
+            )
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_the_answer_is_on_the_first_screen_and_the_findings_are_grouped(tmp_path):
+    import html
+    import warnings
+
+    import matplotlib
+
+    from cvframe.diagnostics import anomalies
+
+    matplotlib.use("Agg")
+    browser = _chromium()
+    df = _imbalanced()
+    ds = df.cv.counts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = report(ds, scores=df, format="html", title="imbalanced: three models", plots=False)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", FIRST_PROBE + "</body>"), encoding="utf-8")
+    dom = subprocess.run(
+        [
+            browser,
+            *_flags(tmp_path / "profile"),
+            f"--window-size={WIDTH},1000",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    found = re.search(r'<pre id="cvframe-probe">(.*?)</pre>', dom.stdout, re.S)
+    assert found, dom.stdout[-2000:]
+    at = json.loads(html.unescape(found.group(1)))
+    # the decision's lead, its differences and the headline numbers with their intervals
+    for part in ("lead", "decision", "headline"):
+        assert at[part] is not None and at[part][1] <= FIRST_SCREEN, (part, at)
+    assert at["findings"][0] >= at["headline"][1]  # the findings follow the answer
+    rows = anomalies(ds, frame=df)
+    assert len(rows) > 3 * at["grouped"] and at["grouped"] >= 3  # grouped: a line per kind
+    assert "undefined_precision" in page and "folds" in page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "report_imbalanced.html").write_text(page, encoding="utf-8")
+    subprocess.run(
+        [
+            browser,
+            *_flags(tmp_path / "profile2"),
+            f"--window-size={WIDTH},{FIRST_SCREEN}",
+            f"--screenshot={SHOTS / 'report_imbalanced_first_screen.png'}",
+            (tmp_path / "probe.html").as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+    )

@@ -1,6 +1,7 @@
-"""The report's first screen: the findings first in every format (whatever columns they
-have), each headline number with its interval and method, each difference with its
-interval, test, effect size and a sentence a reviewer can paste."""
+"""The report's first screen: the answer first in every format (the decision and each
+headline number with its interval and method), the findings right after, grouped and with
+whatever columns they have; each difference with its interval, test, effect size and a
+sentence a reviewer can paste."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def _all(ds, **kw):
     return out["text"], json.loads(out["json"]), out["html"]
 
 
-def test_findings_come_first_with_every_column_they_have(monkeypatch):
+def test_findings_follow_the_answer_with_every_column_they_have(monkeypatch):
     findings = pd.DataFrame(
         {
             "severity": ["error", "warning"],
@@ -60,15 +61,20 @@ def test_findings_come_first_with_every_column_they_have(monkeypatch):
     text, js, page = _all(_frame().cv.counts())
     lines = text.splitlines()
     first = next(i for i, x in enumerate(lines) if x.startswith("Findings"))
-    assert first < next(i for i, x in enumerate(lines) if x.startswith("Which model"))
-    assert first < next(i for i, x in enumerate(lines) if x.startswith("Summary"))
+    assert first > next(i for i, x in enumerate(lines) if x.startswith("Which model"))
+    assert first > next(i for i, x in enumerate(lines) if x.startswith("Summary"))
     block = "\n".join(lines[first : first + 3])
     for cell in ("error", "CV901", "the baseline is not beaten", "extra_column=x1", "refit"):
         assert cell in block
-    assert list(js)[0] == "findings"
-    assert js["findings"][0] == {k: v for k, v in findings.iloc[0].items()} | {"fold": None}
-    assert set(js["findings"][0]) == set(findings.columns)
-    assert page.index('<section class="findings"') < page.index('<section class="summary"')
+    keys = list(js)
+    assert keys[:3] == ["title", "decision", "summary"]
+    assert keys.index("findings") > keys.index("summary")
+    assert js["findings_all"][0] == {k: v for k, v in findings.iloc[0].items()} | {"fold": None}
+    assert set(js["findings_all"][0]) == set(findings.columns)
+    grouped = js["findings"][1]
+    assert grouped["count"] == 1 and grouped["folds"] == "2" and grouped["code"] == "CV902"
+    assert set(grouped) == set(findings.columns) - {"fold"} | {"count", "folds"}
+    assert page.index('<section class="summary"') < page.index('<section class="findings"')
     assert "extra_column" in page and "CV902" in page
 
 

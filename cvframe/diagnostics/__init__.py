@@ -8,7 +8,9 @@ importable from here too.
 
 Cells that are not folds (all four counts 0 or all NaN: the padding of ``xr.concat`` of
 cubes with different folds, or of repeats with different fold ids) are read once, by
-:func:`cvframe.schema.read_counts`; they raise no finding and enter no test.
+:func:`cvframe.schema.read_counts`; they raise no finding about folds and enter no test. A
+whole cell of the study's dims without a fold (a model never run on a data set) is one
+``missing_combination`` finding.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..schema import CLASS, FOLD, SUBSET
 from ..tidy import extra_dims, fold_table, methods_table
 from . import _design
 from ._folds import Findings, fold_findings, loaded, nonneg
+from ._group import group_findings
 from ._table import COLUMNS, FINDINGS, SEVERITIES, Finding
 
 # fold_table and methods_table are re-exported: they moved to cvframe.tidy
@@ -34,6 +37,7 @@ __all__ = [
     "Finding",
     "anomalies",
     "fold_table",
+    "group_findings",
     "methods_table",
 ]
 
@@ -95,6 +99,13 @@ def anomalies(
         says otherwise is not checked) and a fold's training support is the repeat's total
         minus its own test support, so a class whose whole support lies in one fold's test
         set is flagged.
+    ``missing_combination`` (CV304, error)
+        A cell of the study's dims other than ``repeat`` and ``param`` (a ``model`` on a
+        ``dataset``, or a model with no results at all) where no fold holds a count while
+        other cells do: the combination was never run or its results were lost. The cube
+        cannot tell such a cell from padding, so the folds raise no other finding; a mean
+        over ``dataset`` then compares the models on different data. One row per cell;
+        ``fold`` and ``class`` are None.
     ``train_duplicate`` (CV401, warning)
         Only with ``frame`` holding a boolean ``train_duplicate`` column (test rows equal to
         a row of their training set, as ``cross_validate`` marks them): the folds with such
@@ -223,6 +234,7 @@ def anomalies(
     user = test.drop_sel({_design.MODEL: baselines}) if baselines else test
     train_user = _drop(train, baselines)
     found = Findings(extra_dims(user))
+    _design.missing_combination(found, test)
     if methods is not None and SUBSET in methods.columns:
         methods = methods[methods[SUBSET] == "test"].drop(columns=SUBSET)
     if baselines:

@@ -25,6 +25,7 @@ __all__ = [
     "MODEL",
     "baseline_names",
     "class_missing_from_training",
+    "missing_combination",
     "not_better_than_baseline",
     "split_subsets",
     "train_duplicate",
@@ -242,6 +243,35 @@ def class_missing_from_training(
         mask = mask.transpose(*order)
         tot = total.transpose(*[d for d in order if d in total.dims])
         found.add(mask, "class_missing_from_training", _missing_detail(mask.dims, tot, how))
+
+
+def missing_combination(found: Findings, test: xr.Dataset) -> None:
+    """Add a finding for every cell of the study's dims (``model`` x ``dataset`` ..., but not
+    ``repeat`` or the candidates of a search, ``param``) where no fold holds a count, while
+    other cells do: a combination that was never run, or whose results were lost (the padding
+    ``xr.concat`` or a stacked frame leaves there is read as no fold, so nothing else says)."""
+    combo = [d for d in found.extra if d not in (REPEAT, PARAM, SUBSET) and d in test.dims]
+    if not combo:
+        return
+    real = read_counts(test).is_fold
+    ran = real.any([d for d in real.dims if d not in combo]).transpose(*combo)
+    if not bool(ran.any()):
+        return
+    missing = ~ran
+
+    def detail(pos: tuple[int, ...]) -> str:
+        at = {d: plain(ran[d].values[i]) for d, i in zip(combo, pos, strict=True)}
+        where = ", ".join(f"{d}={v!r}" for d, v in at.items())
+        parts = []
+        for d in combo:  # how many of the other cells the same values have
+            same = ran.isel({o: pos[combo.index(o)] for o in combo if o != d})
+            parts.append(
+                f"{', '.join(f'{o}={at[o]!r}' for o in combo if o != d) or 'it'} has results "
+                f"for {int(same.sum())} of {same.size} {d} values"
+            )
+        return f"no fold of {where} holds a count ({'; '.join(parts)})"
+
+    found.add(missing, "missing_combination", detail)
 
 
 def _missing_detail(dims: tuple[Hashable, ...], tot: xr.DataArray, how: str) -> Any:

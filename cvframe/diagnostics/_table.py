@@ -33,6 +33,13 @@ FINDINGS: dict[str, Finding] = {
         "a training set held no sample of a class, so the model could not learn it; use a "
         "stratified splitter (StratifiedKFold, StratifiedGroupKFold) or fewer folds",
     ),
+    "missing_combination": Finding(
+        "CV304",
+        "error",
+        "no fold of this combination of the study's dims (a model on a data set) holds a "
+        "count: it was not run or its results were lost, and a mean over the other dim "
+        "compares the models on different data; run it, or drop it for every model",
+    ),
     "class_absent": Finding(
         "CV201",
         "error",

@@ -16,6 +16,8 @@ import xarray as xr
 from .. import formulas, measure, metrics, multiclass, scores
 from .._core import checks as _checks
 from .._core.docs import doc
+from .._core.labels import frame as labels_frame
+from ..build import counts_from_frame
 from ..errors import user_stacklevel
 from ..schema import CLASS, REPEAT
 from ..tidy import all_folds
@@ -84,11 +86,29 @@ class Explanation:
 # --- the reported number ---------------------------------------------------------------------
 
 
+def range_text(bounds: tuple[float, float]) -> str:
+    """A metric's range in words that read the same in Python and on the command line
+    (brackets would be taken for a list there): "from 0 to 1", "0 or more".
+
+    >>> range_text((-1.0, 1.0)), range_text((0.0, math.inf))
+    ('from -1 to 1', '0 or more')
+    """
+    low, high = bounds
+    if math.isinf(high):
+        return f"{low:g} or more"
+    return f"from {low:g} to {high:g}"
+
+
 def parse_reported(
-    value: Any, digits: Any, bounds: tuple[float, float] = (0.0, 1.0)
+    value: Any,
+    digits: Any,
+    bounds: tuple[float, float] = (0.0, 1.0),
+    metric: str = "the metric",
+    arg: str = "value",
 ) -> tuple[str, float, int, bool]:
-    """The reported text, the value as a fraction, its digits, and whether it was a percent
-    (read so when ``bounds``, the metric's range, is [0, 1])."""
+    """The reported text, the value as a fraction, its digits, and whether it was a percent:
+    a value outside ``bounds`` (the range of ``metric``, as the registry gives it) whose
+    hundredth is inside, when the range ends at 1; ``arg`` names the argument in errors."""
     percent = False
     if isinstance(value, str):
         text = value.strip()
@@ -97,7 +117,7 @@ def parse_reported(
         try:
             dec = Decimal(text)
         except InvalidOperation:
-            raise ValueError(f"value={value!r} is not a number.") from None
+            raise ValueError(f"{arg}={value!r} is not a number.") from None
         shown = value.strip()
     elif isinstance(value, Decimal):
         dec, shown = value, str(value)
@@ -105,9 +125,9 @@ def parse_reported(
         value, (int, float, np.integer, np.floating)
     ):
         if isinstance(getattr(value, "dtype", None), np.dtype) and np.ndim(value) == 0:
-            return parse_reported(np.asarray(value)[()], digits, bounds)  # a 0-d array
+            return parse_reported(np.asarray(value)[()], digits, bounds, metric, arg)  # 0-d
         raise TypeError(
-            f"value={value!r} must be a number or its text (e.g. '0.873'), "
+            f"{arg}={value!r} must be a number or its text (e.g. '0.873'), "
             f"not {type(value).__name__}."
         )
     else:
@@ -119,7 +139,7 @@ def parse_reported(
             shown = np.format_float_positional(value, unique=True, trim="-")
         dec = Decimal(shown)
     if not dec.is_finite():
-        raise ValueError(f"value={value!r} must be a finite number.")
+        raise ValueError(f"{arg}={value!r} must be a finite number.")
     num = float(dec)
     if digits is None:
         exp = dec.as_tuple().exponent
@@ -127,12 +147,25 @@ def parse_reported(
     else:
         places = _checks.integer("digits", digits, low=0, high=15)
     low, high = bounds
-    if percent or (num > high and high == 1.0):  # a share in [0, 1] printed as a percent
-        if num > 100 or num < 0:
-            raise ValueError(f"value={value!r} is neither in [0, 1] nor a percent in [0, 100].")
+    inside = low <= num <= high
+    share = high == 1.0  # a share (a range ending at 1) may be printed as a percent
+    if percent or (not inside and share and low <= num / 100 <= high):
+        if not low <= num / 100 <= high:
+            raise ValueError(
+                f"{arg}={value!r} is a percent, {num:g}%, outside the range of {metric} "
+                f"as a percent ({range_text((100 * low, 100 * high))})."
+            )
         num, places, percent = num / 100, places + 2, True
-    if not low <= num <= high:
-        raise ValueError(f"value={value!r} is outside the metric's range [{low:g}, {high:g}].")
+    elif not inside and share:
+        raise ValueError(
+            f"{arg}={value!r} is neither in the range of {metric} ({range_text(bounds)}) nor "
+            f"a percent of it ({range_text((100 * low, 100 * high))}); pass the number as "
+            "reported, e.g. 0.873 or 87.3."
+        )
+    elif not inside:
+        raise ValueError(
+            f"{arg}={value!r} is outside the range of {metric} ({range_text(bounds)})."
+        )
     return shown, num, places, percent
 
 
@@ -262,6 +295,12 @@ def _score_rows(df: pd.DataFrame, metric: str, pos_label: Any) -> tuple[list[dic
 
 def scored_frame(data: Any, metric: str) -> pd.DataFrame:
     """``data`` as the predictions frame a score metric reads (a cube has no scores)."""
+    if labels_frame.is_dask_frame(data):
+        raise TypeError(
+            f"data is a dask DataFrame; metric={metric!r} sorts every tested row's score, so "
+            "it reads a pandas predictions frame: pass data.compute() (one row per tested "
+            "sample fits in memory when the folds' scores do)."
+        )
     if not isinstance(data, pd.DataFrame):
         raise ValueError(
             f"metric={metric!r} needs the predictions frame with scores (data=frame), not a "
@@ -285,6 +324,8 @@ def as_cube(data: Any, pos_label: Any) -> xr.Dataset:
         return ds
     if isinstance(data, pd.DataFrame):
         return data.cv.counts(pos_label=pos_label)  # None: the frame's attrs say it
+    if labels_frame.is_dask_frame(data):  # its counts, partition by partition
+        return counts_from_frame(data, pos_label=pos_label).compute()
     raise TypeError(
         f"data must be a counts cube (xarray.Dataset) or a predictions frame "
         f"(pandas.DataFrame), not {type(data).__name__}."
@@ -474,7 +515,7 @@ def explain(
     entry = check_metric(metric)
     metric = entry.name
     b = _checks.beta(beta)
-    shown, num, places, percent = parse_reported(value, digits, entry.bounds)
+    shown, num, places, percent = parse_reported(value, digits, entry.bounds, entry.display)
     half = 0.5 * 10.0**-places
     slack = 1e-9 * max(1.0, abs(num))
     lo, hi = num - half, num + half

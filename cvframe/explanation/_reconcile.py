@@ -247,8 +247,8 @@ def reconcile(
     b_ = _checks.beta(beta)
     d_a, d_b = digits if isinstance(digits, (tuple, list)) else (digits, digits)
     (sa, va, pa, _), (sb, vb, pb, _) = (
-        parse_reported(a, d_a, entry.bounds),
-        parse_reported(b, d_b, entry.bounds),
+        parse_reported(a, d_a, entry.bounds, entry.display, "a"),
+        parse_reported(b, d_b, entry.bounds, entry.display, "b"),
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined folds are a recipe's choice here

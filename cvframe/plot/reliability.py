@@ -13,7 +13,15 @@ import pandas as pd
 from .. import scores
 from .._core.docs import doc
 from ..schema import CLASS, FOLD
-from ._facets import curve_colour, curve_keys, curve_table, draw_curves, facet_curves, fold_handles
+from ._facets import (
+    MAX_FOLD_ENTRIES,
+    curve_colour,
+    curve_keys,
+    curve_table,
+    draw_curves,
+    facet_curves,
+    fold_handles,
+)
 
 __all__ = ["calibration"]
 
@@ -36,12 +44,17 @@ def _band(curves: pd.DataFrame) -> pd.DataFrame:
 def _panel(
     axis: Any, data: pd.DataFrame, hue: Any, color_of: dict[Any, Any], line_kw: dict[str, Any]
 ) -> tuple[dict[str, Any], str | None]:
-    """The diagonal, the band of the folds, the fold curves (thin), the merged ones (bold)."""
+    """The diagonal, the band of the folds, the merged curves (bold, on top, first in the
+    legend) and, when there are few, the fold curves (thin): with more than
+    :data:`MAX_FOLD_ENTRIES` fold curves in the panel (ten folds, repeats, rare positives
+    whose curves jump from bin to bin) the band alone stands for them."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     axis.plot([0, 1], [0, 1], color="0.8", linestyle=":", linewidth=1)
     folds = data[data["kind"] == "fold"]
+    n_curves = folds.groupby(curve_keys(folds)[0], sort=False, dropna=False).ngroups
+    lines = 0 < n_curves <= MAX_FOLD_ENTRIES
     band_keys = [k for k in curve_keys(data)[1] if k != CLASS or hue == CLASS]
     has_band = False
     for _key, part in folds.groupby(band_keys or (lambda _: 0), sort=False, dropna=False):
@@ -50,13 +63,20 @@ def _panel(
             c = "0.5" if hue in (None, FOLD) else curve_colour(part, hue, color_of, True)
             axis.fill_between(band["x"], band["lo"], band["hi"], color=c, alpha=0.18, lw=0)
             has_band = True
-    xy, merged_kw = ("prob_pred", "prob_true"), {"lw": 2.2, "marker": "o", "ms": 3.5}
-    folds, merged = draw_curves(axis, data, hue, color_of, xy, line_kw, merged_kw)
-    handles = fold_handles(folds, hue, color_of)
+    xy = ("prob_pred", "prob_true")
+    merged_kw = {"lw": 2.2, "marker": "o", "ms": 3.5, "zorder": 3}
+    drawn = data if lines else data[data["kind"] == "merged"]
+    _, merged = draw_curves(axis, drawn, hue, color_of, xy, line_kw, merged_kw)
+    handles: dict[str, Any] = {}
     if len(merged) and hue in (None, FOLD):
         handles["merged"] = Line2D([], [], color="black", linewidth=2.2, marker="o", ms=3.5)
+    by_hue = fold_handles(folds, hue, color_of) if hue not in (None, FOLD) else {}
+    handles.update(by_hue)  # a colour per model: its merged curve
     if has_band:
-        handles["range of folds"] = Patch(color="0.5", alpha=0.25, lw=0)
+        what = "range of folds" if lines else f"range of {n_curves} fold curves"
+        handles[what] = Patch(color="0.5", alpha=0.25, lw=0)
+    if lines and hue in (None, FOLD):
+        handles.update(fold_handles(folds, hue, color_of))
     return handles, None
 
 
@@ -82,15 +102,18 @@ def calibration(
     score: str = "score",
     **kwargs: Any,
 ) -> Any:
-    """Reliability diagram: each fold's curve (thin), the pooled curve (bold), their band.
+    """Reliability diagram: the pooled curve (bold) first, the band of the folds around it.
 
     **Figure-level**: one panel per class (``col``), one colour per fold or per model
-    (``hue``). In every panel the dotted diagonal is perfect calibration; each fold's
-    calibration curve is a thin line, the merged (pooled) curve a bold line with markers,
-    and a shaded band spans, bin by bin, the lowest to the highest observed fraction of
-    positives among the folds (drawn at their mean predicted probability; bins with at
-    least two folds). A wide band says a pooled reliability diagram hides fold-to-fold
-    differences. The curves are :func:`cvframe.scores.calibration_curve`.
+    (``hue``). In every panel the dotted diagonal is perfect calibration; the merged
+    (pooled) curve is a bold line with markers, drawn on top and first in the legend, and a
+    shaded band spans, bin by bin, the lowest to the highest observed fraction of positives
+    among the folds (drawn at their mean predicted probability; bins with at least two
+    folds). Each fold's curve is a thin line only when a panel has at most five of them;
+    with more (ten folds, repeats, ten classes of rare positives whose fold curves jump
+    from bin to bin) the band stands for them, so the panel is not a tangle of lines. A
+    wide band says a pooled reliability diagram hides fold-to-fold differences. The
+    curves are :func:`cvframe.scores.calibration_curve`.
 
     Parameters
     ----------
@@ -132,7 +155,7 @@ def calibration(
     >>> g.ax.get_xlabel(), g.ax.get_ylabel()
     ('mean predicted probability', 'fraction of positives')
     >>> [t.get_text() for t in g.ax.get_legend().get_texts()]
-    ['fold 0', 'fold 1', 'merged', 'range of folds']
+    ['merged', 'range of folds', 'fold 0', 'fold 1']
     """
     columns = ("kind", "prob_pred", "prob_true")
     axes = ("mean predicted probability", "fraction of positives")

@@ -19,16 +19,51 @@ from ._facets import curve_keys, curve_table, draw_curves, facet_curves, fold_ha
 __all__ = ["roc"]
 
 
-def _mean_sd(values: np.ndarray) -> str:
-    """ "0.91 ± 0.03": the mean and sd (ddof=1) of the defined values, as
-    :func:`cvframe.repeats.summary` gives them."""
+#: Decimals of the AUCs in a legend: at least this many, more until the entries differ.
+MIN_DIGITS, MAX_DIGITS = 2, 5
+
+
+def _stats(values: np.ndarray | None) -> tuple[float, ...] | None:
+    """The mean and sd (ddof=1) of the defined values, as :func:`cvframe.repeats.summary`
+    gives them; one value alone; () when none is defined; None without AUCs."""
+    if values is None:
+        return None
     v = values[np.isfinite(values)]
-    if len(v) == 0:
-        return "undefined"
-    if len(v) == 1:
-        return f"{v[0]:.2f}"
+    if len(v) <= 1:
+        return tuple(float(x) for x in v)
     s = repeats.summary(xr.Dataset(), xr.DataArray(v, dims=FOLD), dim=FOLD)
-    return f"{float(s['mean']):.2f} ± {float(s['std']):.2f}"
+    return float(s["mean"]), float(s["std"])
+
+
+def digits(entries: list[tuple[float, ...] | None]) -> int:
+    """The fewest decimals (2 to 5) that tell a panel's legend entries apart: entries whose
+    numbers differ print differently, a value below 1 never prints as 1.00 (nor one above 0
+    as 0.00), and a spread that is not 0 never prints as 0.00, so two models at AUC 0.9991
+    and 0.9968 do not both read "1.00 ± 0.00".
+
+    >>> digits([(0.91, 0.03), (0.85,)]), digits([(0.9991, 0.0004), (0.9968, 0.001)])
+    (2, 4)
+    """
+    shown = [e for e in entries if e]
+    for d in range(MIN_DIGITS, MAX_DIGITS + 1):
+        texts = {tuple(f"{x:.{d}f}" for x in e) for e in shown}
+        ok = len(texts) == len(set(shown))
+        for x in (x for e in shown for x in e):
+            text = float(f"{x:.{d}f}")
+            if text in (0.0, 1.0) and x != text:
+                ok = False  # 0.9996 as 1.00, or a spread of 0.0004 as 0.00
+        if ok:
+            return d
+    return MAX_DIGITS
+
+
+def _mean_sd(stats: tuple[float, ...] | None, d: int = MIN_DIGITS) -> str:
+    """ "0.91 ± 0.03" with ``d`` decimals; one value alone; "undefined" for none."""
+    if not stats:
+        return "undefined"
+    if len(stats) == 1:
+        return f"{stats[0]:.{d}f}"
+    return f"{stats[0]:.{d}f} ± {stats[1]:.{d}f}"
 
 
 def _aucs(part: pd.DataFrame, keys: list[str]) -> np.ndarray | None:
@@ -121,27 +156,44 @@ def _panel(
     xy = ("fpr", "tpr")
     folds, merged = draw_curves(axis, data, hue, color_of, xy, line_kw, {"linewidth": 2.2})
     if hue in (None, FOLD):
-        handles = fold_handles(folds, hue, color_of, lambda t, p: _with_auc(t, _aucs(p, keys)))
+        seen: list[tuple[float, ...] | None] = []
+
+        def label(text: str, part: pd.DataFrame) -> str:
+            seen.append(_stats(_aucs(part, keys)))
+            return text
+
+        fold_handles(folds, hue, color_of, label)  # the AUCs the legend will show
+        m_stats = _stats(_aucs(merged, merged_keys))
+        d = digits([*seen, m_stats])
+        handles = fold_handles(
+            folds, hue, color_of, lambda t, p: _with_auc(t, _stats(_aucs(p, keys)), d)
+        )
         n_merged = merged.groupby(merged_keys, sort=False, dropna=False).ngroups
         if n_merged:
             extra = f", {n_merged} repeats" if n_merged > 1 else ""
-            label = _with_auc("merged", _aucs(merged, merged_keys), extra)
-            handles[label] = Line2D([], [], color="black", linewidth=2.2)
+            handles[_with_auc("merged", m_stats, d, extra)] = Line2D(
+                [], [], color="black", linewidth=2.2
+            )
         return handles, None
-    entries: dict[str, Any] = {}
+    rows = []
     for level, color in color_of.items():
-        f_auc = _aucs(folds[folds[hue] == level], keys)
-        m_auc = _aucs(merged[merged[hue] == level], merged_keys)
         if (folds[hue] == level).any() or (merged[hue] == level).any():
-            text = str(level)
-            if f_auc is not None and m_auc is not None:
-                text = f"{level}: {_mean_sd(f_auc)} | {_mean_sd(m_auc)}"
-            entries[text] = Line2D([], [], color=color, linewidth=2.2)
+            f_auc = _stats(_aucs(folds[folds[hue] == level], keys))
+            m_auc = _stats(_aucs(merged[merged[hue] == level], merged_keys))
+            rows.append((level, color, f_auc, m_auc))
+    d = digits([f + m if f is not None and m is not None else None for *_, f, m in rows])
+    entries: dict[str, Any] = {}
+    for level, color, f_auc, m_auc in rows:
+        text = str(level)
+        if f_auc is not None and m_auc is not None:
+            text = f"{level}: {_mean_sd(f_auc, d)} | {_mean_sd(m_auc, d)}"
+        entries[text] = Line2D([], [], color=color, linewidth=2.2)
     return entries, "AUC: folds | merged" if "auc" in data.columns else None
 
 
-def _with_auc(label: str, aucs: np.ndarray | None, extra: str = "") -> str:
-    """ "fold 3 (AUC 0.91)"; the label alone (with ``extra`` in parentheses) without AUCs."""
-    if aucs is None:
+def _with_auc(label: str, stats: tuple[float, ...] | None, d: int, extra: str = "") -> str:
+    """ "fold 3 (AUC 0.91)" with ``d`` decimals; the label alone (with ``extra`` in
+    parentheses) without AUCs."""
+    if stats is None:
         return f"{label} ({extra.lstrip(', ')})" if extra else label
-    return f"{label} (AUC {_mean_sd(aucs)}{extra})"
+    return f"{label} (AUC {_mean_sd(stats, d)}{extra})"

@@ -228,7 +228,7 @@ def from_sklearn_cv(
 def from_cross_val_predict(
     y: Any,
     y_pred: Any,
-    cv: Any,
+    cv: Any = None,
     X: Any = None,
     groups: Any = None,
     scores: Any = None,
@@ -241,10 +241,11 @@ def from_cross_val_predict(
     ----------
     y, y_pred : array-like
         True labels and ``cross_val_predict(est, X, y, cv=cv)``.
-    cv : int or splitter
+    cv : int, splitter or None, default None
         The ``cv`` given to ``cross_val_predict``. An int means what it meant there for a
-        classifier: ``StratifiedKFold(cv)`` without shuffling. A splitter that shuffles must
-        have an integer ``random_state``: its ``split`` is called again here.
+        classifier: ``StratifiedKFold(cv)`` without shuffling; None (its default) is 5
+        folds, ``StratifiedKFold(5)``. A splitter that shuffles must have an integer
+        ``random_state``: its ``split`` is called again here.
     X, groups : array-like, optional
         What ``split`` needs (``groups`` for the group splitters; ``X`` only for its length).
     scores : array-like, optional
@@ -298,9 +299,12 @@ def from_cross_val_predict(
         raise ValueError(
             f"y and y_pred must be 1-D of one length; got shapes {y_arr.shape} and {p_arr.shape}."
         )
-    if isinstance(cv, bool) or cv is None:
-        raise ValueError(f"cv={cv!r}: pass the cv given to cross_val_predict (an int or splitter).")
-    splitter = check_cv(cv, y_arr, classifier=True)
+    if isinstance(cv, bool):
+        raise ValueError(
+            f"cv={cv!r}: pass the cv given to cross_val_predict (an int, a splitter, or None "
+            "for its default of 5 folds)."
+        )
+    splitter = check_cv(5 if cv is None else cv, y_arr, classifier=True)
     name = type(splitter).__name__
     rs = getattr(splitter, "random_state", None)
     shuffles = bool(getattr(splitter, "shuffle", False)) or (

@@ -104,11 +104,16 @@ def _cubes(ds: Any, scores: Any) -> tuple[bool, dict[str, Any], dict[str, Any]]:
     else:
         cubes, frames = {"": ds}, ({"": scores} if scores is not None else {})
     for name, cube in cubes.items():
+        where = f"data[{name!r}]" if several else "ds"
         if isinstance(cube, pd.DataFrame):  # a predictions frame where the cube belongs
-            where = f"data[{name!r}]" if several else "ds"
             raise TypeError(
                 f"{where} is a pandas DataFrame; the report takes the counts cube: pass "
                 "frame.cv.counts() (and scores=frame for the AUC and calibration tables)."
+            )
+        if is_dask_frame(cube):
+            raise TypeError(
+                f"{where} is a dask DataFrame; the report takes the counts cube: pass "
+                "frame.cv.counts() (built lazily, partition by partition) and scores=frame."
             )
     for frame in frames.values():
         if not isinstance(frame, pd.DataFrame) and not is_dask_frame(frame):
@@ -157,9 +162,8 @@ def report(
 ) -> str:
     r"""The apples-to-apples report of a counts cube, as text, JSON or a self-contained HTML page.
 
-    In this order: the **findings** of :func:`cvframe.diagnostics.anomalies`, first in every
-    format (every column they have: severity, code, kind, where, detail, explanation); a
-    **summary**: when the cube has a ``model`` dim with two or more models, which model is
+    In this order, the answer first in every format: a **summary**: when the cube has a
+    ``model`` dim with two or more models, which model is
     better -- the best by mean per-fold F (F_avg; macro F_avg for multiclass cubes) and each
     other model's difference of F_avg to it with its interval, p-value, effect size, the test
     ``cvframe.compare(ds, "f", test="auto")`` chose from the design and why, and one plain
@@ -169,7 +173,13 @@ def report(
     macro F_tp,fp for multiclass cubes; AUC_merge when ``scores`` is given) with the 95%
     interval of :func:`cvframe.interval`, its method and what it estimates, and, with
     repeats, the sd across repeats, labelled as the spread across partitions (not an
-    interval for the metric); the **five F aggregations** per class
+    interval for the metric) -- in HTML the differences and the headline numbers side by
+    side under the decision's first sentence, on the first screen; then the **findings** of
+    :func:`cvframe.diagnostics.anomalies`, grouped by
+    :func:`cvframe.diagnostics.group_findings` (one line per kind and place with its
+    ``count`` and ``folds``; every column they have: severity, code, kind, where, detail,
+    explanation; the JSON also lists every finding as ``findings_all``); the study's dims
+    and the policy; the **five F aggregations** per class
     (:func:`cvframe.reduce.f_methods`; with repeats their mean and the sd of F_tp,fp); the
     **averages over classes** (macro, micro, weighted F, and kappa and accuracy when the cube
     has ``confusion``) of multiclass cubes, with their spread across repeats;

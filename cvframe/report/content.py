@@ -226,11 +226,14 @@ def content(
 ) -> dict[str, Any]:
     """Every table and fact of one cube's report, each computed once.
 
-    Keys: ``findings`` (first: :func:`cvframe.diagnostics.anomalies`, whatever columns
-    it returns), ``title``, ``summary`` (:func:`.headline.headline_table`: each headline
+    Keys, in the order every format shows them: ``title``; the answer first:
+    ``decision`` (:func:`.decision.decision`: each difference with its interval, test,
+    effect size and sentence), ``summary`` (:func:`.headline.headline_table`: each headline
     number with its interval), ``intervals`` (each interval's method -> its estimand),
-    ``spread`` (what the sd across repeats is), ``decision`` (:func:`.decision.decision`:
-    each difference with its interval, test, effect size and sentence), ``ci``, ``dims``,
+    ``spread`` (what the sd across repeats is), ``ci``; then ``findings``
+    (:func:`cvframe.diagnostics.group_findings` of the findings: one row per kind and place,
+    with its count and folds) and ``findings_all`` (every row of
+    :func:`cvframe.diagnostics.anomalies`, whatever columns it returns); ``dims``,
     ``count_dims``, ``attrs``, ``policy``, ``methods`` (the five F methods per class,
     averaged over repeats), ``methods_per_repeat``, ``class_averages`` (multiclass only,
     with their spread across repeats), ``multilabel`` (multilabel cubes built from
@@ -264,21 +267,22 @@ def content(
         if labels_frame.is_dask_frame(scores) and frame is not None:
             frame = parsed.frame
         auc, roc, roc_note, merged, fold_auc = _score_tables(parsed, ds, kw, draw)
-    # the findings lead every format: what a reader must look at before any number
+    # the findings follow the answer in every format, grouped (one line per kind and place)
     given = {"methods": methods, "frame": frame}
     given["fold_auc"] = fold_auc if frame is not None else None
     findings = diagnostics.anomalies(ds, tolerance=tolerance, alpha=alpha, beta=beta, **given)
     headline, legend = headline_table(
         ds, **zb, level=CI, auc_merge=merged[0], auc_interval=merged[1]
     )
-    out = {
-        "findings": findings,
+    out = {  # the answer first (the decision, the headline numbers), then the findings
         "title": title if title is not None else default_title(ds),
+        "decision": decision(ds, per_fold, **zb),
         "summary": headline,
         "intervals": legend,
         "spread": SPREAD_NOTE,
-        "decision": decision(ds, per_fold, **zb),
         "ci": CI,
+        "findings": diagnostics.group_findings(findings),
+        "findings_all": findings,
         "dims": {str(k): int(v) for k, v in ds.sizes.items()},
         "count_dims": [str(d) for d in ds["tp"].dims],
         "attrs": {

@@ -34,6 +34,7 @@ from .text import (
     fmt_frame,
     fold_rows,
     kept_columns,
+    n_findings,
     numeric_columns,
     summary_frame,
 )
@@ -68,6 +69,8 @@ tr.hit td{background:#fff3cd}
 .summary{background:#f4f8fc;border:1px solid #c9d9ea;border-radius:4px;padding:.2em 1em .6em}
 .summary h2{border:none;margin-top:.4em}
 .lead{font-size:1.05em;font-weight:600}
+.tables{display:flex;flex-wrap:wrap;gap:.2em 2em;align-items:flex-start}
+.tables .meta{margin:.2em 0}
 .rec{background:#eef6ee;border-left:4px solid #4a4;padding:.4em 1em;font-size:.9em}
 .findings{background:#fffbe6;border:1px solid #f0d58a;border-radius:4px;padding:.2em 1em .6em}
 .findings h2{border:none;margin-top:.4em}
@@ -402,26 +405,44 @@ def _summary(c: dict[str, Any]) -> list[str]:
         f"<li><b>{e(method)}</b>: estimates {e(what)}</li>"
         for method, what in c.get("intervals", {}).items()
     )
-    parts = [
+    said = decision_html(d)
+    # the numbers right under the decision's one-line lead, side by side: the differences
+    # and the headline numbers with their intervals stay on the first screen; the decision's
+    # sentences, the test's reason and the intervals' estimands follow
+    cut = next((i + 1 for i, x in enumerate(said) if x.startswith('<p class="lead">')), 0)
+    tables = [
+        '<div class="tables">',
+        '<div class="decision-numbers">'
+        + f'<p class="meta">Each model against the best, with the {c["ci"]:.0%} interval of '
+        "the difference:</p>" + _table(decision_frame(d), 4, "decision-table") + "</div>"
+        if d and d["rows"]
+        else "",
+        '<div class="headline">'
+        + f'<p class="meta">The recommended number, {e(metric)}'
+        + (" per model" if "model" in s.columns else "")
+        + f", with its {c['ci']:.0%} interval and the interval's method:</p>"
+        + _table(summary_frame(c), 4, "summary-table")
+        + "</div>",
+        "</div>",
+    ]
+    return [
         '<section class="summary" id="summary">',
         "<h2>Summary</h2>",
-        *decision_html(d),
-        _table(decision_frame(d), 4, "decision-table") if d and d["rows"] else "",
-        f'<p class="meta">The recommended number, {e(metric)}'
-        + (" per model" if "model" in s.columns else "")
-        + f", with its {c['ci']:.0%} interval and the interval's method:</p>",
-        _table(summary_frame(c), 4, "summary-table"),
+        *said[:cut],
+        *tables,
+        *said[cut:],
         f'<ul class="meta intervals">{legend}</ul>' if legend else "",
         f'<p class="meta">{e(c["spread"])} ({n} repeats).</p>' if n >= 2 else "",
         f'<p class="rec">{e(c["recommendation"])}</p>',
         "</section>",
     ]
-    return parts
 
 
 def _findings(c: dict[str, Any], max_rows: int) -> list[str]:
     findings = c["findings"]
-    parts = ['<section class="findings" id="findings">', f"<h2>Findings ({len(findings)})</h2>"]
+    n = n_findings(findings)
+    lines = f" in {len(findings)} lines" if n > len(findings) else ""
+    parts = ['<section class="findings" id="findings">', f"<h2>Findings ({n}{lines})</h2>"]
     if not len(findings):
         return parts + [
             "<p>None: no undefined metrics, empty folds, absent classes, outlying folds or "
@@ -465,15 +486,15 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
     rep = c["methods_per_repeat"] is not None
     n_rep = c["dims"].get("repeat", 1)
     h = f"h{level}"
-    parts = [
+    parts = [  # the answer first: the decision and the headline numbers, then the findings
         f"<{h}>cvframe report: {e(c['title'])}</{h}>",
+        *_summary(c),
+        *_findings(c, max_fold_rows),
         '<p class="meta">dims: '
         + e(", ".join(f"{k}={v}" for k, v in c["dims"].items()))
         + (" &mdash; " + e(", ".join(f"{k}={v}" for k, v in c["attrs"].items())))
         + f"<br>policy: zero_division={e(c['policy']['zero_division'])}, "
         f"beta={c['policy']['beta']:g} &mdash; {e(c['policy']['meaning'])}</p>",
-        *_findings(c, max_fold_rows),
-        *_summary(c),
         *_section(
             "methods",
             "Five aggregations of the same folds",
@@ -516,7 +537,7 @@ def _part(c: dict[str, Any], figs: list[Figure], max_fold_rows: int, level: int)
         parts += ['<div class="figures">', *(_img(f) for f in figs), "</div>"]
         parts.append("</section>")
     pf = c["per_fold"]
-    shown, hit = fold_rows(pf, c["findings"], max_fold_rows)
+    shown, hit = fold_rows(pf, c["findings_all"], max_fold_rows)
     n_hit = int(hit.sum())
     note = f"showing {len(shown)} of {len(pf)} rows" if len(shown) < len(pf) else f"{len(pf)} rows"
     if n_hit:

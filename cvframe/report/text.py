@@ -18,6 +18,7 @@ __all__ = [
     "finding_line",
     "findings_counts",
     "findings_lines",
+    "n_findings",
     "fmt_frame",
     "fold_rows",
     "kept_columns",
@@ -144,6 +145,8 @@ def averages_frame(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
 KIND = ("kind", "code")
 TEXT = ("detail", "explanation", "fix", "message")
 SEVERITY = "severity"
+#: Columns of a grouped findings table: how many findings a line stands for, in which folds.
+COUNT, FOLDS = "count", "folds"
 
 
 def finding_kind(findings: pd.DataFrame) -> str | None:
@@ -157,22 +160,42 @@ def _missing(v: Any) -> bool:
 
 def finding_line(row: dict[str, Any]) -> str:
     """One finding as a text line: ``[where] severity kind: detail`` from whatever columns
-    the findings table has."""
-    said = [k for k in (*KIND, SEVERITY, *TEXT) if k in row]
-    where = ", ".join(f"{k}={v}" for k, v in row.items() if k not in said and not _missing(v))
+    the findings table has; a grouped row (``count``, ``folds``) says how many folds it
+    stands for: ``[model=b, class=1, folds 0-9] warning CV102 undefined_precision (10
+    folds): ...``."""
+    said = [k for k in (*KIND, SEVERITY, *TEXT, COUNT, FOLDS) if k in row]
+    shown = [k for k, v in row.items() if k not in said and not _missing(v)]
+    n = int(row[COUNT]) if COUNT in row and not _missing(row[COUNT]) else 1
+    if FOLDS in row and not _missing(row[FOLDS]):  # where the fold column was: before class
+        at = shown.index(CLASS) if CLASS in shown else len(shown)
+        shown.insert(at, FOLDS)
+    places = [
+        (f"folds {row[k]}" if n > 1 else f"fold={row[k]}") if k == FOLDS else f"{k}={row[k]}"
+        for k in shown
+    ]
+    where = ", ".join(places)
     kind = " ".join(str(row[k]) for k in KIND[::-1] if k in row and not _missing(row[k]))
-    kind = kind or "finding"
+    kind = (kind or "finding") + (f" ({n} folds)" if n > 1 and FOLDS in row else "")
     sev = f"{row[SEVERITY]} " if SEVERITY in row and not _missing(row[SEVERITY]) else ""
     text = "; ".join(str(row[k]) for k in TEXT if k in row and not _missing(row[k]))
     return f"  [{where}] {sev}{kind}: {text}" if where else f"  {sev}{kind}: {text}"
 
 
 def findings_counts(findings: pd.DataFrame) -> str:
-    """``2 undefined_precision, 1 methods_disagree`` (by kind, or by severity)."""
+    """``2 undefined_precision, 1 methods_disagree`` (by kind, or by severity; a grouped
+    table's rows count as many findings as their ``count``)."""
     col = finding_kind(findings) or (SEVERITY if SEVERITY in findings.columns else None)
+    n_rows = n_findings(findings)
     if col is None:
-        return f"{len(findings)} findings"
-    return ", ".join(f"{n} {k}" for k, n in findings[col].value_counts().items())
+        return f"{n_rows} findings"
+    weight = findings[COUNT] if COUNT in findings.columns else pd.Series(1, findings.index)
+    counts = weight.groupby(findings[col], sort=False).sum().sort_values(ascending=False)
+    return ", ".join(f"{int(n)} {k}" for k, n in counts.items())
+
+
+def n_findings(findings: pd.DataFrame) -> int:
+    """How many findings a (grouped) findings table stands for."""
+    return int(findings[COUNT].sum()) if COUNT in findings.columns else len(findings)
 
 
 def _flagged(pf: pd.DataFrame, findings: pd.DataFrame) -> np.ndarray:
@@ -238,15 +261,18 @@ def summary_frame(c: dict[str, Any]) -> pd.DataFrame:
 
 
 def findings_lines(c: dict[str, Any], max_rows: int) -> list[str]:
-    """The findings, first in the report: every column the findings table has."""
+    """The findings, right after the answer, grouped (one line per kind and place, with its
+    count and folds): every column the findings table has."""
     findings = c["findings"]
     if not len(findings):
         return [
             "Findings: none (no undefined metrics, empty folds, absent classes, "
             "outlying folds or disagreeing methods)."
         ]
+    n = n_findings(findings)
+    lines_of = f" in {len(findings)} lines" if n > len(findings) else ""
     lines = [
-        f"Findings ({len(findings)}: {findings_counts(findings)}; outlying = exact binomial "
+        f"Findings ({n}{lines_of}: {findings_counts(findings)}; outlying = exact binomial "
         f"test vs pooled rates, Bonferroni alpha={c['alpha']:g}; methods_disagree = spread > "
         f"{c['tolerance']:g}):"
     ]
@@ -258,10 +284,19 @@ def findings_lines(c: dict[str, Any], max_rows: int) -> list[str]:
 
 
 def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
-    """One cube's report as text: summary, findings, methods, class averages, AUC, folds;
-    ending with the recommendation line."""
-    lines = [
-        f"cvframe report: {c['title']}",
+    """One cube's report as text: the answer first (the decision, the headline numbers with
+    their intervals), then the findings (grouped), the study's shape and policy, methods,
+    class averages, AUC, folds; ending with the recommendation line."""
+    lines = [f"cvframe report: {c['title']}", ""]
+    d = c.get("decision")
+    lead = decision_lines(d)
+    if d and d["rows"]:
+        table = fmt_frame(decision_frame(d), 4).to_string(index=False)
+        lead += ["  " + line for line in table.splitlines()]
+    lines += lead + ([""] if lead and lead[-1] else [])
+    lines += [*_summary_lines(c), ""]
+    lines += [*findings_lines(c, max_fold_rows), ""]
+    lines += [
         "dims: "
         + ", ".join(f"{k}={v}" for k, v in c["dims"].items())
         + (
@@ -271,17 +306,8 @@ def to_text(c: dict[str, Any], max_fold_rows: int) -> str:
         ),
         f"policy: zero_division={c['policy']['zero_division']}, "
         f"beta={c['policy']['beta']:g} ({c['policy']['meaning']})",
-        "",
     ]
-    findings = c["findings"]
-    lines += [*findings_lines(c, max_fold_rows), ""]
-    d = c.get("decision")
-    lead = decision_lines(d)
-    if d and d["rows"]:
-        table = fmt_frame(decision_frame(d), 4).to_string(index=False)
-        lead += ["  " + line for line in table.splitlines()]
-    lines += lead + ([""] if lead and lead[-1] else [])
-    lines += _summary_lines(c)
+    findings = c["findings_all"]
     rep = c["methods_per_repeat"] is not None
     n_rep = c["dims"].get(REPEAT, 1)
     ci = (
@@ -337,7 +363,10 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def to_json(c: dict[str, Any]) -> str:
-    """One cube's report as strict JSON (NaN as null)."""
+    """One cube's report as strict JSON (NaN as null), in the order of the other formats:
+    the title, the decision and the headline numbers with their intervals, then the findings
+    grouped (``findings``: with ``count`` and ``folds``) and every finding
+    (``findings_all``), then the tables."""
     out = {
         k: _records(v) if isinstance(v, pd.DataFrame) else v for k, v in c.items() if k != "plots"
     }

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
 import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -19,8 +18,30 @@ import pandas as pd
 from .._core import labels as _labels
 from ..errors import few
 from ..schema import FOLD, REPEAT, SUBSET
+from ._progress import (
+    LONG_SECONDS,
+    THREADS_ENV,
+    fit_threads,
+    one_thread,
+    progress_bar,
+    progress_from_env,
+    wants_progress,
+)
 from ._splitter import Target
 from .params import Grids, Models
+
+__all__ = [
+    "LONG_SECONDS",
+    "THREADS_ENV",
+    "NotAClassifierError",
+    "align_scores",
+    "fit_pool",
+    "fit_predict",
+    "fit_threads",
+    "progress_bar",
+    "progress_from_env",
+    "wants_progress",
+]
 
 SCORE_METHODS = ("auto", "predict_proba", "decision_function", False, None)
 TEST, TRAIN = "test", "train"
@@ -133,94 +154,6 @@ def score_method(estimator: Any, scores: Any, where: str = "") -> str | None:
     return str(scores)
 
 
-#: Work that lasts longer than this many seconds shows a progress bar by default: the bar
-#: appears once the work has run that long, so a short call never prints one.
-LONG_SECONDS = 2.0
-
-
-def progress_from_env() -> bool | None:
-    """The environment's say on progress bars: ``CVFRAME_PROGRESS`` = 0/false/no/off hides
-    them (False), 1/true/yes/on shows them (True); unset or anything else is None (the
-    default rule of :func:`wants_progress`).
-
-    >>> progress_from_env() in (True, False, None)
-    True
-    """
-    env = os.environ.get("CVFRAME_PROGRESS", "").strip().lower()
-    if env in ("0", "false", "no", "off"):
-        return False
-    if env in ("1", "true", "yes", "on"):
-        return True
-    return None
-
-
-def watched() -> bool:
-    """Whether someone sees a progress bar: stderr is a terminal, or this is a Jupyter kernel
-    (where ``tqdm.auto`` draws a widget, or a text bar in the cell's stderr)."""
-    try:
-        if sys.stderr is not None and sys.stderr.isatty():
-            return True
-    except (AttributeError, ValueError):  # no isatty, or a closed stream
-        pass
-    ipython: Any = sys.modules.get("IPython")
-    try:
-        shell = ipython.get_ipython()
-        kernel = type(shell).__name__ == "ZMQInteractiveShell" or "IPKernelApp" in shell.config
-    except Exception:  # noqa: BLE001 - no IPython, no shell, no config: not a kernel
-        return False
-    return bool(kernel)
-
-
-def wants_progress(progress: bool | None, long: bool | None = None) -> bool | None:
-    """The one rule for the progress bars of ``cross_validate``, ``PooledSearchCV`` and
-    ``bias_study`` (and of ``cvframe demo``'s fits, which pass ``--no-progress`` in).
-
-    ``progress=True`` shows the bar, ``False`` hides it; ``None`` asks ``CVFRAME_PROGRESS``
-    (:func:`progress_from_env`), and when that is unset the bar is shown where someone sees it
-    (:func:`watched`: a terminal or a Jupyter kernel) and the work is long: ``long`` says
-    whether it is (an estimate by the caller); ``long=None`` (unknown) returns None: show the
-    bar once the work has lasted ``LONG_SECONDS`` (tqdm's ``delay``).
-
-    >>> wants_progress(True), wants_progress(False)
-    (True, False)
-    """
-    show = progress_from_env() if progress is None else bool(progress)
-    if show is not None:
-        return show
-    if long is False or not watched():
-        return False
-    return None if long is None else True
-
-
-def progress_bar(total: int, desc: str, unit: str, progress: bool | None) -> Any:
-    """A ``tqdm.auto`` bar (a widget in Jupyter, text on stderr elsewhere) over ``total``
-    steps, shown by :func:`wants_progress`'s rule (unknown length: after ``LONG_SECONDS``)."""
-    show = wants_progress(progress)
-    if show is False:  # tqdm.auto is not imported: in Jupyter it warns when ipywidgets is missing
-        from tqdm import tqdm
-    else:
-        from tqdm.auto import tqdm
-    delay = {"delay": LONG_SECONDS} if show is None else {}
-    return tqdm(total=total, desc=desc, unit=unit, disable=show is False, **delay)
-
-
-_CONTROLLERS: dict[int, Any] = {}
-
-
-def _one_thread(parent: int, func: Any, *args: Any, **kwargs: Any) -> Any:
-    """``func(*args, **kwargs)`` with one BLAS/OpenMP thread in a worker process (threads of
-    the calling process share the limit :func:`fit_pool` sets around the whole pool)."""
-    if os.getpid() == parent:
-        return func(*args, **kwargs)
-    controller = _CONTROLLERS.get(os.getpid())
-    if controller is None:  # one scan of the loaded libraries per worker process
-        from threadpoolctl import ThreadpoolController
-
-        controller = _CONTROLLERS[os.getpid()] = ThreadpoolController()
-    with controller.limit(limits=1):
-        return func(*args, **kwargs)
-
-
 def fit_pool(
     calls: Iterable[tuple[tuple[Any, ...], dict[str, Any]]],
     total: int,
@@ -234,20 +167,22 @@ def fit_pool(
     (``(args, kwargs)`` pairs) in one joblib pool, results in call order, with a
     :func:`progress_bar` of ``total`` fits.
 
-    With more than one worker (``n_jobs``, or a ``joblib.parallel_config`` context) every fit
-    runs with one BLAS/OpenMP thread (threadpoolctl): a limit around the pool for thread
+    Every fit runs with :func:`fit_threads` BLAS/OpenMP threads (threadpoolctl; one by
+    default, with one worker or many): a limit around the pool for this process and thread
     workers, and inside every fit for worker processes. Without it each of n workers starts as
-    many BLAS threads as there are cores, and on a busy machine small fits such as logistic
-    regression on digits run tens of times slower than with one thread.
+    many threads as there are cores, and on a busy machine small fits such as logistic
+    regression on digits run tens of times slower than with one thread; with one worker, the
+    OpenMP threads of gradient boosting stall under load (see :func:`fit_threads`).
     """
     from joblib import effective_n_jobs
     from sklearn.utils.parallel import Parallel, delayed
     from threadpoolctl import threadpool_limits
 
-    many = effective_n_jobs(n_jobs) > 1
+    limit = fit_threads()
+    many = effective_n_jobs(n_jobs) > 1 and limit is not None
     parent = os.getpid()
     jobs = (
-        delayed(_one_thread)(parent, func or fit_predict, *a, **kw)
+        delayed(one_thread)(parent, limit, func or fit_predict, *a, **kw)
         if many
         else delayed(func or fit_predict)(*a, **kw)
         for a, kw in calls
@@ -255,7 +190,7 @@ def fit_pool(
     parallel = Parallel(n_jobs=n_jobs, pre_dispatch=pre_dispatch, return_as="generator")
     out = []
     with progress_bar(total, desc, "fit", progress) as bar:
-        with threadpool_limits(1) if many else contextlib.nullcontext():
+        with threadpool_limits(limit) if limit is not None else contextlib.nullcontext():
             for res in parallel(jobs):
                 out.append(res)
                 bar.update()

@@ -29,7 +29,7 @@ from ..metrics import SCORER_ALIASES
 from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
 from ..splits import multilabel_kfold
-from . import _frame
+from . import _frame, _habits
 from ._frame import MULTILABEL_SCORINGS, PARAM, Scoring, selection_stability
 from .threshold import PooledThresholdClassifierCV
 
@@ -113,7 +113,21 @@ class PooledSearchCV(BaseSearchCV):
         - a callable ``scoring(cube) -> xarray.DataArray`` reducing ``fold`` (and ``class``)
           of a counts cube and keeping ``param`` (and ``repeat``), e.g.
           ``lambda ds: ds.cv.kappa()``; it is called on the whole cube (the pooled score)
-          and on every single fold (the per-fold scores).
+          and on every single fold (the per-fold scores);
+        - several at once, as ``GridSearchCV`` takes them: a list of names
+          (``["f1", "roc_auc"]``) or a dict of key -> name or callable
+          (``{"f": "f1", "auc": "roc_auc"}``). ``cv_results_`` then has every column per
+          scoring, named by its key (``pooled_test_auc``, ``rank_test_auc``,
+          ``mean_test_auc``, ``split0_test_auc``, ...) and ``refit`` names the one that
+          picks the best candidate.
+
+        A ranking metric (AUC, average precision) reads each candidate's own scores:
+        ``predict_proba`` where the candidate has it, else ``decision_function``, so a grid
+        over estimators (``{"clf": [LogisticRegression(), LinearSVC()]}``) scores every
+        candidate; Brier and log-loss need ``predict_proba`` of every candidate and name the
+        one without it. ``None`` (the estimator's own ``score``) and scikit-learn scorer
+        objects (``make_scorer``) score one fold at a time and are refused with the name to
+        pass instead.
     average : {None, "macro", "micro", "weighted", "samples"}, default None
         Multiclass (and multilabel) ``y``: how the per-class values of count scorings are
         averaged over classes (``"micro"`` is not defined for the ranking scorings;
@@ -131,8 +145,13 @@ class PooledSearchCV(BaseSearchCV):
         multilabel ``y`` :func:`cvframe.splits.multilabel_kfold`, as ``cross_validate``). With a
         Repeated* splitter, split ``i`` is repeat ``i // n_splits``, fold
         ``i % n_splits``; the pooled score is computed per repeat, then averaged.
-    refit : bool, default True
-        Refit the best candidate on the whole data as ``best_estimator_``.
+    refit : bool, str or callable, default True
+        Refit the best candidate on the whole data as ``best_estimator_``. With several
+        scorings, the key of the one that picks it (``refit="auc"``; ``True`` is then an
+        error, as in ``GridSearchCV``, and ``False`` leaves no best candidate). With one
+        scoring, a name of that scoring (``refit="f1"`` with ``scoring="f1"``) is ``True``;
+        another metric's name is refused. A callable ``refit(cv_results_) -> int`` picks the
+        best index itself (``best_score_`` is then not set, as in ``GridSearchCV``).
     n_jobs : int or None, default None
         Parallel fits with joblib; results do not depend on it.
     pre_dispatch : int or str, default "2*n_jobs"
@@ -177,10 +196,11 @@ class PooledSearchCV(BaseSearchCV):
         ``rank_test_score`` (the ranking by ``pooled_test_score`` that this search uses);
         with ``return_train_score`` the ``*_train_score`` keys.
     best_index_ : int
-        Index of the best candidate (rank 1 by ``pooled_test_score``; the first on ties).
+        Index of the best candidate (rank 1 by ``pooled_test_score``, or by
+        ``pooled_test_<refit>`` with several scorings; the first on ties).
     best_params_ : dict
     best_score_ : float
-        ``pooled_test_score`` of the best candidate.
+        ``pooled_test_score`` (``pooled_test_<refit>``) of the best candidate.
     best_estimator_ : estimator
         The best candidate refitted on all data (``refit=True``).
     refit_time_ : float
@@ -193,9 +213,11 @@ class PooledSearchCV(BaseSearchCV):
         The out-of-fold predictions frame with a ``param`` column (and scores when the
         scoring needs them): ``cvframe.compare`` and every ``df.cv`` function read it.
     n_splits_ : int
-    scoring_ : str
+    scoring_ : str or dict
         The pooled scoring used (``"f_tp_fp"`` for ``scoring="f1"``; ``"callable"`` for a
-        callable).
+        callable); with several scorings, key -> pooled scoring.
+    multimetric_ : bool
+        Whether several scorings were given.
 
     See Also
     --------
@@ -246,13 +268,13 @@ class PooledSearchCV(BaseSearchCV):
         *,
         param_distributions: Any = None,
         n_iter: int = 10,
-        scoring: str | Callable[[xr.Dataset], xr.DataArray] = "f_tp_fp",
+        scoring: Any = "f_tp_fp",
         average: str | None = None,
         beta: float = 1.0,
         pos_label: Hashable | None = None,
         zero_division: Any = "warn",
         cv: Any = 5,
-        refit: bool = True,
+        refit: Any = True,
         n_jobs: int | None = None,
         pre_dispatch: Any = "2*n_jobs",
         random_state: Any = None,
@@ -301,10 +323,10 @@ class PooledSearchCV(BaseSearchCV):
             )
         if self.param_distributions is not None:
             _checks.integer("n_iter", self.n_iter, low=1)
-        self._resolved(multilabel)
+        resolved = self._resolved(multilabel)
+        _habits.refit_key(self.refit, resolved, _habits.is_multimetric(self.scoring))
         _checks.beta(self.beta)
         _checks.zero_division(self.zero_division)
-        _checks.flag("refit", self.refit)
         if self.progress is not None:
             _checks.flag("progress", self.progress)
         _checks.integer("verbose", self.verbose, low=0)
@@ -317,12 +339,11 @@ class PooledSearchCV(BaseSearchCV):
                 "(the score of a candidate whose fit failed)."
             )
 
-    def _resolved(self, multilabel: bool = False) -> Scoring | Callable[..., Any]:
-        """The scoring resolved in the registry (or the callable), with its average."""
+    def _resolved(self, multilabel: bool = False) -> dict[str, Any]:
+        """Every scoring by its key (``"score"`` for one), resolved in the registry (or the
+        callable), with its average."""
         _checks.choice("average", self.average, _frame.AVERAGES)
-        if callable(self.scoring):
-            return self.scoring
-        return _frame.scoring(self.scoring, self.average, multilabel)
+        return _habits.scorings(self.scoring, self.average, multilabel)
 
     def fit(self, X: Any, y: Any, groups: Any = None, **fit_params: Any) -> PooledSearchCV:
         """Fit every candidate on every split, rank by the pooled score, refit the best.
@@ -344,14 +365,19 @@ class PooledSearchCV(BaseSearchCV):
         """
         multi = _frame.is_multilabel(y)
         self._check_params(multi)
-        scoring = self._resolved(multi)
-        if isinstance(scoring, Scoring):
-            average, one = scoring.average, scoring.entry.one_value
-            self.scoring_ = scoring.name
-        else:
-            average, one, self.scoring_ = self.average, True, "callable"
-        y_arr, universe, pos, task = _frame.target(X, y, self.pos_label, average, one, self.scoring)
-        self._scoring = scoring
+        resolved = self._resolved(multi)
+        self.multimetric_ = multimetric = _habits.is_multimetric(self.scoring)
+        key = _habits.refit_key(self.refit, resolved, multimetric)
+        names = {}
+        for name, scoring in resolved.items():
+            if isinstance(scoring, Scoring):
+                average, one, names[name] = scoring.average, scoring.entry.one_value, scoring.name
+            else:
+                average, one, names[name] = self.average, True, "callable"
+            asked = self.scoring if not multimetric else name
+            y_arr, universe, pos, task = _frame.target(X, y, self.pos_label, average, one, asked)
+        self.scoring_ = names if multimetric else names[_habits.SINGLE]
+        self._scorings = resolved
         int_cv = self.cv is None or isinstance(self.cv, (int, np.integer))
         if multi and int_cv:  # iterative stratification of every label, as cross_validate
             cv = multilabel_kfold(5 if self.cv is None else int(self.cv))
@@ -362,9 +388,13 @@ class PooledSearchCV(BaseSearchCV):
             raise ValueError(f"cv={cv!r} produced no splits; nothing to search.")
         self.n_splits_ = k = len(splits)
         n_rep = n_repeats(cv, len(splits))
-        scored = isinstance(scoring, Scoring) and scoring.entry.kind == "score"
-        method = self._score_method(cast(Scoring, scoring).entry) if scored else None
+        scored = [
+            s for s in resolved.values() if isinstance(s, Scoring) and s.entry.kind == "score"
+        ]
+        proba = any(s.entry.probabilities for s in scored)
+        method = ("predict_proba" if proba else "auto") if scored else None
         base = clone(self.estimator)
+        named = self.scoring if not multimetric else next(s.name for s in scored) if scored else ""
 
         design = _frame.Design(splits, n_rep, y_arr, universe, pos, task, method, multi and int_cv)
         note = "PooledSearchCV: while fitting candidate {} {}, split {}."
@@ -382,24 +412,32 @@ class PooledSearchCV(BaseSearchCV):
                     f"Fitting {k} folds for each of {len(params)} candidates, totalling "
                     f"{len(params) * k} fits"
                 )
+            labels = _frame.param_labels([*all_params, *params])[len(all_params) :]
+            how = [
+                _habits.candidate_method(base, p, proba, named, lab) if method else None
+                for p, lab in zip(params, labels, strict=True)
+            ]
             calls = (
                 (
-                    (base, p, X, y_arr, tr, te, method),
+                    (base, p, X, y_arr, tr, te, m),
                     {"fit_params": fit_params, "note": note.format(c, p, i), **extra},
                 )
-                for c, p in enumerate(params, start=len(all_params))
+                for c, (p, m) in enumerate(zip(params, how, strict=True), start=len(all_params))
                 for i, (tr, te) in enumerate(splits)
             )
             n_jobs, pre, show = self.n_jobs, self.pre_dispatch, self.progress
             out = fit_pool(
                 calls, len(params) * k, n_jobs, show, "PooledSearchCV", pre, _frame.guarded_fit
             )
+            for i, o in enumerate(out):
+                o["method"] = how[i // k]
             first = len(all_params)
             all_params.extend(params)
             all_out.extend(out[i * k : (i + 1) * k] for i in range(len(params)))
             state.update(self._evaluate(all_params, all_out, design))
             if self.verbose > 1:
-                _frame.print_splits(state["results"], all_out, first, k)
+                shown = key or next(iter(resolved))
+                _frame.print_splits(state["results"], all_out, first, k, shown)
             return state["results"]
 
         self._run_search(evaluate_candidates)
@@ -410,11 +448,14 @@ class PooledSearchCV(BaseSearchCV):
         self.cv_results_ = results
         self.cube_ = state["cube"]
         self.predictions_ = state["frame"]
-        self.multimetric_ = False
-        self.best_index_ = int(np.argmin(results["rank_test_score"]))
-        self.best_score_ = float(results["pooled_test_score"][self.best_index_])
-        self.best_params_ = results["params"][self.best_index_]
-        if self.refit:
+        best = _habits.best_index(self.refit, results, key)
+        if best is None:  # several scorings, refit=False: no best candidate, as GridSearchCV
+            return self
+        self.best_index_ = best
+        if key is not None:
+            self.best_score_ = float(results[f"pooled_test_{key}"][best])
+        self.best_params_ = results["params"][best]
+        if self.refit is not False:
             self.best_estimator_ = clone(base).set_params(**clone(self.best_params_, safe=False))
             t0 = time.perf_counter()
             self.best_estimator_.fit(X, y_arr, **fit_params)
@@ -422,18 +463,6 @@ class PooledSearchCV(BaseSearchCV):
             if hasattr(self.best_estimator_, "feature_names_in_"):
                 self.feature_names_in_ = self.best_estimator_.feature_names_in_
         return self
-
-    def _score_method(self, entry: metrics.Metric) -> str:
-        probability = entry.probabilities
-        for m in ("predict_proba",) if probability else ("predict_proba", "decision_function"):
-            if hasattr(self.estimator, m):
-                return m
-        needs = "predict_proba" if probability else "predict_proba nor decision_function"
-        raise ValueError(
-            f"scoring={self.scoring!r} needs scores, but estimator="
-            f"{type(self.estimator).__name__} has {'no' if probability else 'neither'} "
-            f"{needs}; use a count scoring such as 'f_tp_fp'."
-        )
 
     def score(self, X: Any, y: Any = None, **params: Any) -> float:
         """``best_estimator_.score(X, y)`` (accuracy for a classifier).
@@ -449,7 +478,7 @@ class PooledSearchCV(BaseSearchCV):
         -------
         float
         """
-        if not self.refit:
+        if self.refit is False or not hasattr(self, "best_index_"):
             raise AttributeError(
                 "score needs the refitted best_estimator_, but this PooledSearchCV was fitted "
                 "with refit=False; set refit=True."
@@ -471,20 +500,27 @@ class PooledSearchCV(BaseSearchCV):
         score_t = np.array([[o["score_time"] for o in row] for row in all_out])
         if not good:  # every candidate failed: fit() raises with the failures
             nan = np.full(n, np.nan)
-            results = _frame.cv_results(all_params, fit_t, score_t, np.full((n, k), np.nan), nan)
-            return {"results": results, "cube": None, "frame": None}
+            failed = _frame.cv_results(all_params, fit_t, score_t, np.full((n, k), np.nan), nan)
+            return {"results": failed, "cube": None, "frame": None}
         kept = [all_params[i] for i in good]
-        parts = {}
-        for subset in ("test", "train") if self.return_train_score else ("test",):
-            frame, cube = self._frame_cube(kept, [all_out[i] for i in good], design, subset)
-            pooled, per_fold = self._scores(frame, cube, design)
-            fill = np.nan if isinstance(self.error_score, str) else float(self.error_score)
-            full_pooled, full_per = np.full(n, fill), np.full((n, per_fold.shape[1]), fill)
-            full_pooled[good], full_per[good] = pooled, per_fold
-            parts[subset] = (frame, cube, full_per, full_pooled)
-        frame, cube, per_fold, pooled = parts["test"]
-        train = parts["train"][2:] if "train" in parts else None
-        results = _frame.cv_results(all_params, fit_t, score_t, per_fold, pooled, train)
+        built, scored = {}, {}
+        fill = np.nan if isinstance(self.error_score, str) else float(self.error_score)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for subset in ("test", "train") if self.return_train_score else ("test",):
+                built[subset] = self._frame_cube(kept, [all_out[i] for i in good], design, subset)
+                for key, scoring in self._scorings.items():
+                    pooled, per_fold = self._scores(*built[subset], design, scoring)
+                    full_pooled, full_per = np.full(n, fill), np.full((n, per_fold.shape[1]), fill)
+                    full_pooled[good], full_per[good] = pooled, per_fold
+                    scored[subset, key] = (full_per, full_pooled)
+        _frame.rewarn(caught)
+        results: dict[str, Any] = {}
+        for key in self._scorings:
+            train = scored.get(("train", key))
+            part = _frame.cv_results(all_params, fit_t, score_t, *scored["test", key], train, key)
+            results.update(part)
+        frame, cube = built["test"]
         return {"results": results, "cube": cube, "frame": frame}
 
     def _frame_cube(
@@ -502,51 +538,48 @@ class PooledSearchCV(BaseSearchCV):
         return frame, cube.assign_coords(_frame.param_coords(params))
 
     def _scores(
-        self, frame: pd.DataFrame, cube: xr.Dataset, design: _frame.Design
+        self, frame: pd.DataFrame, cube: xr.Dataset, design: _frame.Design, scoring: Any
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Pooled score (mean over repeats) and per-fold scores (param x split) of the frame."""
-        scoring = self._scoring
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            if isinstance(scoring, Scoring) and scoring.entry.kind == "score":
-                average = scoring.average  # one ranking of the merged folds, and per fold
-                if scoring.entry.probabilities and design.task != "binary" and average is None:
-                    average = "multiclass"  # the score of the whole probability vector
-                labels = None if design.task == "binary" else design.universe
-                kw = {"average": average, "labels": labels, "pos_label": design.pos}
-                pooled: Any = []
-                per = []
-                for name in frame[PARAM].cat.categories:
-                    part = frame[frame[PARAM] == name].drop(columns=PARAM)
-                    merged, fold = (
-                        _frame.finish(
-                            measure.frame(part, scoring.metric, how, "nan", **kw), "scoring", False
-                        )
-                        for how in ("merge", "fold")
+        """Pooled score (mean over repeats) and per-fold scores (param x split) of the frame
+        by one scoring."""
+        if isinstance(scoring, Scoring) and scoring.entry.kind == "score":
+            average = scoring.average  # one ranking of the merged folds, and per fold
+            if scoring.entry.probabilities and design.task != "binary" and average is None:
+                average = "multiclass"  # the score of the whole probability vector
+            labels = None if design.task == "binary" else design.universe
+            kw = {"average": average, "labels": labels, "pos_label": design.pos}
+            pooled: Any = []
+            per = []
+            for name in frame[PARAM].cat.categories:
+                part = frame[frame[PARAM] == name].drop(columns=PARAM)
+                merged, fold = (
+                    _frame.finish(
+                        measure.frame(part, scoring.metric, how, "nan", **kw), "scoring", False
                     )
-                    pooled.append(scoring.sign * float(merged.mean(REPEAT)))
-                    per.append(scoring.sign * fold.transpose(REPEAT, FOLD).values.ravel())
-                per_fold = np.array(per)
-            else:
-                pooled = self._metric(cube).mean(REPEAT).values
-                k = len(design.splits) // design.n_rep
-                folds = [self._metric(cube.isel({FOLD: [i]})) for i in range(k)]
-                per_da = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
-                per_fold = per_da.values.reshape(cube.sizes[PARAM], -1)
-        _frame.rewarn(caught)
+                    for how in ("merge", "fold")
+                )
+                pooled.append(scoring.sign * float(merged.mean(REPEAT)))
+                per.append(scoring.sign * fold.transpose(REPEAT, FOLD).values.ravel())
+            per_fold = np.array(per)
+        else:
+            pooled = self._metric(cube, scoring).mean(REPEAT).values
+            k = len(design.splits) // design.n_rep
+            folds = [self._metric(cube.isel({FOLD: [i]}), scoring) for i in range(k)]
+            per_da = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
+            per_fold = per_da.values.reshape(cube.sizes[PARAM], -1)
         return np.asarray(pooled, dtype=float), per_fold
 
-    def _metric(self, ds: xr.Dataset) -> xr.DataArray:
-        """The scoring's value of a cube over its folds: dims (param, repeat)."""
+    def _metric(self, ds: xr.Dataset, scoring: Any) -> xr.DataArray:
+        """A scoring's value of a cube over its folds: dims (param, repeat)."""
         zd, b = self.zero_division, _checks.beta(self.beta)
-        if callable(self.scoring):
-            out = self.scoring(ds)
+        if callable(scoring):
+            out = scoring(ds)
             if not isinstance(out, xr.DataArray):
                 raise TypeError(
                     f"scoring returned {type(out).__name__}; a callable scoring must return "
                     "an xarray.DataArray over param (and repeat)."
                 )
             return _frame.finish(out, "scoring")
-        s = cast(Scoring, self._scoring)
+        s = cast(Scoring, scoring)
         out = measure.cube(ds, s.metric, "tp_fp", s.average, beta=b, zero_division=zd)
         return _frame.finish(s.sign * out, "scoring")

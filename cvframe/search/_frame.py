@@ -199,12 +199,17 @@ def predictions(
         wanted = [pos] if pos is not None else universe
         fits = [o for row in all_out for o in row]
         s = np.concatenate(
-            [align_scores(o[subset][1], o["classes"], wanted, method)[0] for o in fits]
+            [
+                align_scores(o[subset][1], o["classes"], wanted, o.get("method", method))[0]
+                for o in fits
+            ]
         )
         score_cols = ["score"] if pos is not None else [f"score_{c}" for c in universe]
         cols.update({c: s[:, j] for j, c in enumerate(score_cols)})
     frame = pd.DataFrame(cols)
-    frame.attrs.update(task=d.task, scores=method or "none")
+    used = list(dict.fromkeys(str(o.get("method", method)) for row in all_out for o in row))
+    # a grid over estimators may score some candidates by probability, others by decision
+    frame.attrs.update(task=d.task, scores=" and ".join(used) if method else "none")
     if d.stratified:  # an int cv on multilabel y: iterative stratification
         frame.attrs["stratified"] = "yes"
     if pos is not None:
@@ -282,33 +287,35 @@ def cv_results(
     per_fold: np.ndarray,
     pooled: np.ndarray,
     train: tuple[np.ndarray, np.ndarray] | None = None,
+    key: str = "score",
 ) -> dict[str, Any]:
     """``cv_results_`` in scikit-learn's order; ``train``: the per-split and pooled training
-    scores of ``return_train_score``."""
+    scores of ``return_train_score``; ``key``: the scoring's name in the columns
+    (``mean_test_<key>``; ``"score"`` for a single scoring)."""
     results: dict[str, Any] = {
         "mean_fit_time": fit_t.mean(axis=1),
         "std_fit_time": fit_t.std(axis=1),
         "mean_score_time": score_t.mean(axis=1),
         "std_score_time": score_t.std(axis=1),
     }
-    for key in dict.fromkeys(k for p in all_params for k in p):
-        results[f"param_{key}"] = masked(
-            [p.get(key) for p in all_params], [key in p for p in all_params]
+    for name in dict.fromkeys(k for p in all_params for k in p):
+        results[f"param_{name}"] = masked(
+            [p.get(name) for p in all_params], [name in p for p in all_params]
         )
     results["params"] = list(all_params)
     parts = [("test", per_fold, pooled)] + ([("train", *train)] if train is not None else [])
     for name, per, pool in parts:
         for i in range(per.shape[1]):
-            results[f"split{i}_{name}_score"] = per[:, i]
+            results[f"split{i}_{name}_{key}"] = per[:, i]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            results[f"mean_{name}_score"] = per.mean(axis=1)
-            results[f"std_{name}_score"] = per.std(axis=1)
+            results[f"mean_{name}_{key}"] = per.mean(axis=1)
+            results[f"std_{name}_{key}"] = per.std(axis=1)
         if name == "test":
-            results["rank_mean_test_score"] = rank(results["mean_test_score"])
-        results[f"pooled_{name}_score"] = np.asarray(pool, dtype=float)
+            results[f"rank_mean_test_{key}"] = rank(results[f"mean_test_{key}"])
+        results[f"pooled_{name}_{key}"] = np.asarray(pool, dtype=float)
         if name == "test":
-            results["rank_test_score"] = rank(pool)
+            results[f"rank_test_{key}"] = rank(pool)
     return results
 
 
@@ -357,17 +364,22 @@ def warn_failures(errors: list[str], total: int, error_score: Any) -> None:
 
 
 def print_splits(
-    results: dict[str, Any], all_out: list[list[dict[str, Any]]], first: int, k: int
+    results: dict[str, Any],
+    all_out: list[list[dict[str, Any]]],
+    first: int,
+    k: int,
+    key: str = "score",
 ) -> None:
-    """GridSearchCV's ``verbose >= 2`` lines: one per candidate and split, after the fits."""
+    """GridSearchCV's ``verbose >= 2`` lines: one per candidate and split, after the fits
+    (the scores of the scoring ``key``)."""
     n = len(all_out)
     labels = param_labels(results["params"])
     for c in range(first, n):
         for i, o in enumerate(all_out[c]):
-            test = results[f"split{i}_test_score"][c]
+            test = results[f"split{i}_test_{key}"][c]
             shown = f"score={test:.3f}"
-            if f"split{i}_train_score" in results:
-                train = results[f"split{i}_train_score"][c]
+            if f"split{i}_train_{key}" in results:
+                train = results[f"split{i}_train_{key}"][c]
                 shown = f"score=(train={train:.3f}, test={test:.3f})"
             took = o["fit_time"] + o["score_time"]
             print(f"[CV {i + 1}/{k}; {c + 1}/{n}] END {labels[c]}; {shown} total time={took:.1f}s")
