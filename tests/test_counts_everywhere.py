@@ -1,0 +1,160 @@
+"""Counts are checked wherever they are read: a cube with a negative, fractional, NaN,
+infinite or overflowing count is refused by every aggregation, interval, test, finding and
+table, with the error naming the variable, the place and the value (not only by validate)."""
+
+from __future__ import annotations
+
+import warnings
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import cvframe  # noqa: E402
+from cvframe import bootstrap, diagnostics, reduce, repeats, tidy  # noqa: E402
+from cvframe.errors import CountsError  # noqa: E402
+
+
+def _study() -> object:
+    """Two models, three repeats of 4 folds, 3 classes: every surface applies."""
+    rng = np.random.default_rng(0)
+    n = 60
+    y = np.arange(n) % 3
+    frames = []
+    for model in ("a", "b"):
+        for r in range(3):
+            pred = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+            fold = rng.permutation(np.arange(n) % 4)
+            frames.append(
+                pd.DataFrame(
+                    {"y_true": y, "y_pred": pred, "fold": fold, "repeat": r, "model": model}
+                )
+            )
+    return pd.concat(frames, ignore_index=True).cv.counts()
+
+
+CUBE = _study()
+
+
+def _bad(kind: str):
+    ds = CUBE.copy(deep=True)
+    if kind == "negative":
+        ds["fp"][0, 1, 2, 0] = -3
+    elif kind == "fractional":
+        ds["tp"] = ds["tp"].astype("float64")
+        ds["tp"][0, 1, 2, 0] = 2.5
+    elif kind == "nan":
+        ds["fn"] = ds["fn"].astype("float64")
+        ds["fn"][0, 1, 2, 0] = np.nan
+    elif kind == "infinite":
+        ds["tn"] = ds["tn"].astype("float64")
+        ds["tn"][0, 1, 2, 0] = np.inf
+    elif kind == "uint64 overflow":
+        ds["tn"] = ds["tn"].astype("uint64")
+        ds["tn"][0, 1, 2, 0] = np.uint64(2**63 + 5)
+    elif kind == "negative confusion":
+        ds["confusion"][0, 1, 2, 0, 1] = -1
+    return ds
+
+
+BAD = {
+    "negative": r"fp has 1 negative value at model=\['a'\], repeat=\[1\], fold=\[2\], "
+    r"class=\[0\] \(got \[-3\]\); counts must be non-negative",
+    "fractional": r"tp has 1 fractional value at .*fold=\[2\].* \(got \[2.5\]\); counts must "
+    r"be whole numbers",
+    "nan": r"fn has NaN or infinite values at .*fold=\[2\], class=\[0\] where other counts",
+    "infinite": r"tn has 1 NaN or infinite value at .*fold=\[2\].*\(got \[inf\]\)",
+    "uint64 overflow": r"tn has values above 2\*\*63 - 1",
+    "negative confusion": r"confusion has 1 negative value at model=\['a'\], repeat=\[1\], "
+    r"fold=\[2\], true=\[0\], pred=\[1\]",
+}
+
+CALLS = {
+    "f_avg": lambda d: reduce.f_avg(d),
+    "f_tp_fp": lambda d: reduce.f_tp_fp(d),
+    "pooled": lambda d: reduce.pooled(d),
+    "aggregate mcc": lambda d: reduce.aggregate(d, "mcc", "avg"),
+    "macro": lambda d: d.cv.macro("f", "avg"),
+    "micro": lambda d: d.cv.micro(),
+    "weighted": lambda d: d.cv.weighted(),
+    "pr_mean": lambda d: d.cv.pr_mean(),
+    "kappa": lambda d: d.cv.kappa(),
+    "confusion": lambda d: d.cv.confusion(),
+    "summary": lambda d: d.cv.summary(),
+    "interval posterior": lambda d: cvframe.interval(d, "f", average="macro"),
+    "interval bootstrap": lambda d: cvframe.interval(d, "accuracy", method="bootstrap"),
+    "interval corrected t": lambda d: cvframe.interval(d, "accuracy_avg"),
+    "compare": lambda d: cvframe.compare(d, "accuracy_avg"),
+    "variance_components": lambda d: repeats.variance_components(d),
+    "fold_composition": lambda d: repeats.fold_composition(d),
+    "anomalies": lambda d: diagnostics.anomalies(d),
+    "fold_table": lambda d: tidy.fold_table(d),
+    "metric_table": lambda d: tidy.metric_table(d),
+    "confusion_table": lambda d: tidy.confusion_table(d),
+    "no_information_rate": lambda d: bootstrap.no_information_rate(d),
+    "expected_cost": lambda d: d.cv.expected_cost(),
+    "explain": lambda d: cvframe.explain(0.5, d, "accuracy"),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+@pytest.mark.parametrize("call", list(CALLS))
+def test_every_reader_refuses_a_bad_count(call, kind):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(CountsError, match=BAD[kind]):
+            CALLS[call](_bad(kind))
+
+
+def test_the_issue_example_is_refused_not_a_wrong_f():
+    """fp = -3 in one fold of Table 1 gave a pooled F of 0.622 (true 0.583) and one fold F = 2."""
+    ds = cvframe.datasets.table1()
+    ds["fp"][0, 0] = -3
+    for call in (
+        lambda: cvframe.interval(ds, "f"),
+        lambda: ds.cv.f_avg(),
+        lambda: cvframe.interval(ds, "f", method="bootstrap"),
+    ):
+        with pytest.raises(CountsError, match=r"fp has 1 negative value at fold=\[0\]"):
+            call()
+
+
+def test_integral_floats_unsigned_and_weighted_fractions_are_accepted():
+    ds = cvframe.datasets.table1()
+    want = ds.cv.f_avg().item()
+    assert ds.astype("float64").cv.f_avg().item() == want
+    assert ds.astype("uint32").cv.f_avg().item() == want
+    half = (ds.astype("float64") * 0.5).assign_attrs(weighted="yes")
+    assert half.cv.f_avg().item() == pytest.approx(want)
+
+
+def test_a_weighted_cube_still_refuses_negative_weights():
+    ds = (cvframe.datasets.table1().astype("float64") * 0.5).assign_attrs(weighted="yes")
+    ds["tn"][1, 0] = -0.5
+    with pytest.raises(CountsError, match="tn has 1 negative value.*sums of non-negative"):
+        ds.cv.f_tp_fp()
+
+
+def test_nan_padding_is_still_not_a_fold():
+    a = cvframe.datasets.table1()
+    padded = cvframe.datasets.table1().isel(fold=[0, 1])
+    import xarray as xr
+
+    both = xr.concat([a, padded], dim="repeat", join="outer")
+    assert np.isfinite(both.cv.f_avg().values).all()
+
+
+def test_a_dask_cube_stays_lazy_and_raises_when_computed():
+    ds = _bad("negative").chunk({"fold": 1})
+    lazy = reduce.f_avg(ds, zero_division=0.0)
+    assert cvframe.schema.is_lazy(lazy)
+    with pytest.raises(CountsError, match="fp has 1 negative value at one block"):
+        lazy.compute()
+    good = CUBE.chunk({"fold": 1})
+    np.testing.assert_array_equal(
+        reduce.f_avg(good, zero_division=0.0).values, reduce.f_avg(CUBE, zero_division=0.0).values
+    )
