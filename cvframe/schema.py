@@ -355,6 +355,7 @@ def _read_counts(ds: xr.Dataset, need_fold: bool) -> Counts:
     raw = {v: _numeric(ds[v], v) for v in COUNTS}
     floats = [v for v in COUNTS if raw[v].dtype.kind == "f"]
     out = dict(raw)
+    padding = None  # cells whose four counts are all NaN
     if floats:
         lazy = any(is_lazy(raw[v]) for v in floats)
         nan = {v: raw[v].isnull() for v in floats}
@@ -372,9 +373,50 @@ def _read_counts(ds: xr.Dataset, need_fold: bool) -> Counts:
                     "xr.concat: not a fold) or none. Fill the missing counts, or drop the cells."
                 )
                 out[v] = _guard(raw[v], partial, msg).fillna(0)  # padding: now all 0, not folds
+            padding = all_nan if len(floats) == len(COUNTS) else None
     for v in COUNTS:
         out[v] = checked_values(out[v], v, whole=whole, weighted=not whole)
+    if not any(is_lazy(out[v]) for v in COUNTS):
+        check_totals(out, padding, weighted=not whole)
     return Counts(*(out[v] for v in COUNTS))
+
+
+def check_totals(
+    counts: dict[str, xr.DataArray], padding: xr.DataArray | None, weighted: bool
+) -> None:
+    """Every class of a fold counts the same test samples: ``tp + fp + fn + tn`` is equal
+    across ``class`` (weighted: to a relative 1e-9), padding cells (``padding``) aside.
+
+    Summed in float64 (never overflows); unweighted counts below 2**50 are compared exactly.
+    """
+    tp = counts["tp"]
+    dims = tp.dims
+    if tp.sizes[CLASS] < 2:
+        return
+    axis = dims.index(CLASS)
+    n = sum(np.asarray(counts[v].transpose(*dims).values, dtype=np.float64) for v in COUNTS)
+    assert isinstance(n, np.ndarray)
+    if padding is not None:
+        pad = np.asarray(padding.transpose(*dims).values)
+        hi = np.where(pad, -np.inf, n).max(axis=axis)
+        lo = np.where(pad, np.inf, n).min(axis=axis)
+    else:
+        hi, lo = n.max(axis=axis), n.min(axis=axis)
+    rtol = WEIGHT_RTOL if weighted else 4 * np.finfo(np.float64).eps
+    bad = (hi - lo) > rtol * np.abs(hi)
+    if np.isfinite(hi).any() and bad.any():
+        keep = [d for d in dims if d != CLASS]
+        mask = xr.DataArray(bad, dims=keep, coords={d: tp[d] for d in keep if d in tp.coords})
+        what = (
+            "the total weight tp + fp + fn + tn (a sum of sample weights) differs across "
+            "classes of one fold by more than 1e-9 of the fold's total"
+            if weighted
+            else "tp + fp + fn + tn differs across classes of one fold"
+        )
+        raise CountsError(
+            f"{what} at {where_text(mask)}: every class of a fold counts the same test samples "
+            "(rebuild the cube from predictions, or fix the counts of the listed folds)."
+        )
 
 
 def _bad_mask(arr: np.ndarray, whole: bool, nan_ok: bool = False) -> np.ndarray | None:
@@ -523,28 +565,12 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     check_structure(ds)
     weighted = ds.attrs.get("weighted") == "yes"
     c = read_counts(ds)  # values checked: numeric, finite, >= 0, whole unless weighted
-    padding = None  # cells where all four counts are NaN
-    if all(ds[v].dtype.kind == "f" for v in COUNTS):
-        padding = ds.tp.isnull() & ds.fp.isnull() & ds.fn.isnull() & ds.tn.isnull()
-        padding = padding if bool(padding.any()) else None
-    if weighted or padding is not None:
-        n = c.n if padding is None else c.n.where(~padding)
-    else:
-        n = c.tp + c.fp + c.fn + c.tn
-    n_max, n_min = n.max(CLASS), n.min(CLASS)
-    tol = WEIGHT_RTOL * abs(n_max) if weighted else 0
-    bad = (n_max - n_min) > tol
-    if bool(bad.any()):
-        what = (
-            "the total weight tp + fp + fn + tn (a sum of sample weights) differs across "
-            "classes of one fold by more than 1e-9 of the fold's total"
-            if weighted
-            else "tp + fp + fn + tn differs across classes of one fold"
-        )
-        raise CountsError(
-            f"{what} at {where_text(bad)}: every class of a fold counts the same test samples "
-            "(rebuild the cube from predictions, or fix the counts of the listed folds)."
-        )
+    if is_lazy(c.tp):  # read_counts checks the totals of an eager cube
+        padding = None
+        if all(ds[v].dtype.kind == "f" for v in COUNTS):
+            padding = ds.tp.isnull() & ds.fp.isnull() & ds.fn.isnull() & ds.tn.isnull()
+        check_totals({v: c[v].compute() for v in COUNTS}, padding, weighted)
+    n_max = c.n.max(CLASS)
     if ds.attrs.get("task") == "multiclass":
         dfp, dfn = c.fp.sum(CLASS), c.fn.sum(CLASS)
         diff = abs(dfp - dfn) > (WEIGHT_RTOL * n_max if weighted else 0)

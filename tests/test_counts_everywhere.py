@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
+import xarray as xr  # noqa: E402
 
 import cvframe  # noqa: E402
 from cvframe import bootstrap, diagnostics, reduce, repeats, tidy  # noqa: E402
@@ -56,6 +57,8 @@ def _bad(kind: str):
     elif kind == "uint64 overflow":
         ds["tn"] = ds["tn"].astype("uint64")
         ds["tn"][0, 1, 2, 0] = np.uint64(2**63 + 5)
+    elif kind == "totals":
+        ds["tp"][0, 1, 2, 0] += 1  # one class of the fold counts a sample the others do not
     elif kind == "negative confusion":
         ds["confusion"][0, 1, 2, 0, 1] = -1
     return ds
@@ -69,6 +72,8 @@ BAD = {
     "nan": r"fn has NaN or infinite values at .*fold=\[2\], class=\[0\] where other counts",
     "infinite": r"tn has 1 NaN or infinite value at .*fold=\[2\].*\(got \[inf\]\)",
     "uint64 overflow": r"tn has values above 2\*\*63 - 1",
+    "totals": r"tp \+ fp \+ fn \+ tn differs across classes of one fold at model=\['a'\], "
+    r"repeat=\[1\], fold=\[2\]",
     "negative confusion": r"confusion has 1 negative value at model=\['a'\], repeat=\[1\], "
     r"fold=\[2\], true=\[0\], pred=\[1\]",
 }
@@ -142,10 +147,18 @@ def test_a_weighted_cube_still_refuses_negative_weights():
 def test_nan_padding_is_still_not_a_fold():
     a = cvframe.datasets.table1()
     padded = cvframe.datasets.table1().isel(fold=[0, 1])
-    import xarray as xr
-
     both = xr.concat([a, padded], dim="repeat", join="outer")
     assert np.isfinite(both.cv.f_avg().values).all()
+
+
+def test_models_with_different_classes_pad_whole_classes_and_are_accepted():
+    """xr.concat of two models with different class sets: the missing class is all NaN."""
+    three = CUBE.isel(model=0, repeat=0, drop=True).drop_vars("confusion")
+    two = three.isel({"class": [0, 1]})
+    two = two.assign(tn=two.tn, fp=two.fp)  # a 2-class model's counts are its own
+    both = xr.concat([three, two], dim="model", join="outer")
+    assert np.isnan(both.tp.values).any()
+    assert np.isfinite(reduce.f_avg(both, zero_division=0.0).values[0]).all()
 
 
 def test_a_dask_cube_stays_lazy_and_raises_when_computed():
