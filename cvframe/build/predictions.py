@@ -144,6 +144,9 @@ def build(
         gdims = list(gcoords)
         t_codes, t_uniq = _labels.factorize(yt, "y_true")
         p_codes, p_uniq = _labels.factorize(yp, "y_pred")
+        if labels is None:  # declared labels are classes; so are integers (the fast path)
+            _labels.check_classes(t_uniq, "y_true")
+            _labels.check_classes(p_uniq, "y_pred", _labels.PRED_FIX)
         if labels is not None:
             universe, from_data = labels, False
         elif isinstance(yt, pd.Categorical) or isinstance(yp, pd.Categorical):
@@ -242,6 +245,9 @@ def _build_lazy(
         if ng in found:
             ut = _labels.check_unique(found[ng], "y_true")
             up = _labels.check_unique(found[ng + 1], "y_pred")
+            if labels is None:
+                _labels.check_classes(ut, "y_true")
+                _labels.check_classes(up, "y_pred", _labels.PRED_FIX)
             universe, from_data = _universe(universe, ut, up)
     assert universe is not None
     universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)

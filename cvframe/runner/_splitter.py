@@ -126,10 +126,13 @@ def _check_classes(values: Any) -> None:
     if floats and not np.all(values == np.round(values)):
         bad = values[values != np.round(values)]
         raise ValueError(
-            f"y looks continuous (values {few(bad)}); cross_validate evaluates classifiers: "
-            "pass class labels (a regression target needs a regression evaluation, e.g. "
-            "scikit-learn's cross_val_score with a regressor)."
+            f"y looks continuous: a continuous target ({len(np.unique(values))} distinct "
+            f"values, e.g. {few(np.unique(bad))}), not class labels; cross_validate evaluates "
+            "classifiers: pass class labels (a regression target needs a regression "
+            "evaluation, e.g. scikit-learn's cross_val_score with a regressor)."
         )
+    if isinstance(values, np.ndarray) and values.dtype.kind == "O":
+        _labels.check_classes(values, "y")  # floats among objects
     _check_not_regression(values)
 
 

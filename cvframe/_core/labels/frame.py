@@ -156,6 +156,8 @@ def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
         raw, uniq = fast or _labels.factorize(_labels.as_labels(yt, "y_true"), "y_true")
         uniq = np.asarray(uniq)
         seen = _labels.check_unique(uniq[_labels.present(raw, len(uniq))], "y_true")
+        if labels is None:
+            _labels.check_classes(seen, "y_true")
         universe, _ = _labels.universe(np.asarray(seen), labels=labels)
     codes = _labels.recode(raw, uniq, universe, "y_true")
     return np.asarray(codes), [_labels.plain(u) for u in universe]
