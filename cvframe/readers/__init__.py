@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from ._common import (
+    UTF16_BOMS,
     ReaderError,
     clean_columns,
     columns_text,
@@ -167,7 +168,8 @@ def sniff(source: Any, known: dict[str, Any] | None = None) -> str | None:
     if not isinstance(source, (str, os.PathLike)) or not os.path.isfile(source):
         return None
     with open(source, "rb") as fh:
-        head = fh.read(4096).decode("utf-8", "replace")
+        raw = fh.read(4096)
+    head = raw.decode("utf-16" if raw.startswith(UTF16_BOMS) else "utf-8", "replace")
     for fmt, words in _TEXT_FORMATS:
         if fmt in known and all(w in head for w in words):
             return fmt
