@@ -35,6 +35,7 @@ FRAME_ATTRS = (
     "source",
     "resampling",
     "baselines",  # a list of model names: kept as a list of str
+    "unstratified_labels",  # the classes a stratified splitter could not put in every fold
 )
 
 # --- inputs ------------------------------------------------------------------------------------

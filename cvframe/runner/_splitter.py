@@ -446,6 +446,30 @@ def partition_kind(pairs: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: in
     )
 
 
+def unstratified(pairs: list[tuple[np.ndarray, np.ndarray]], target: Target) -> list[Any]:
+    """The classes (labels of a multilabel ``y``) that some test set holds no positive of,
+    though the data have some: a stratified splitter could not spread them over the folds
+    (fewer positives than folds, or iterative stratification balancing the other labels).
+
+    >>> t = Target(np.array([0, 0, 1, 1, 0, 0]), 6, None)
+    >>> unstratified([(np.arange(3, 6), np.arange(3)), (np.arange(3), np.arange(3, 6))], t)
+    []
+    >>> unstratified([(np.arange(2, 6), np.arange(2)), (np.arange(2), np.arange(2, 6))], t)
+    [1]
+    """
+    if target.task == "multilabel":
+        y = np.asarray(target.fit_y, dtype=np.int64)
+    else:
+        codes = _labels.codes(np.asarray(target.series), target.labels, "y")
+        y = np.eye(len(target.labels), dtype=np.int64)[np.asarray(codes, dtype=np.intp)]
+    has = y.sum(axis=0) > 0
+    lacking = np.zeros(y.shape[1], dtype=bool)
+    for _, test in pairs:
+        if test.size:
+            lacking |= (y[test].sum(axis=0) == 0) & has
+    return [label for label, bad in zip(target.labels, lacking, strict=True) if bad]
+
+
 def check_multilabel_models(models: Any, target: Target) -> None:
     """Refuse, before any fit, a model that cannot fit a multilabel ``y`` (scikit-learn's
     ``target_tags.multi_output`` is False, e.g. ``LogisticRegression``), naming the wrapper
