@@ -231,18 +231,21 @@ def cross_validate(
           ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
           ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube;
         - ``train_duplicate`` (bool, last): True for a test row whose feature vector equals
-          a training row of the same split (the row was seen in training: the "twinning"
-          leak), False otherwise and on train rows. Rows of ``X`` are hashed once
-          (``pandas.util.hash_pandas_object``) and each split is one ``numpy.isin``; not
-          made for a sparse ``X`` (``attrs["train_duplicate"]`` says why).
+          a training row of the same split, exactly or up to a relative 1e-6 in every
+          numeric feature (the row was seen in training: the "twinning" leak), False
+          otherwise and on train rows. Rows of ``X`` are hashed once
+          (``pandas.util.hash_pandas_object``) and near-equal rows found by one sorted
+          random projection (:mod:`cvframe.runner.twins`); O(n) per split; not made for a
+          sparse ``X`` (``attrs["train_duplicate"]`` says why).
 
         ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"; "partial" when a
         stratified splitter left some test folds without a class's positives, e.g. a
         multilabel label with fewer positives than folds, and then ``unstratified_labels``
         lists those classes: ``anomalies`` reports each as ``label_not_stratified``; "no"
-        when that befell every class), ``splitter`` (repr of the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
-        ``pos_label`` (binary) and ``labels`` (multiclass and multilabel: the class
-        universe, so a class never predicted nor tested in a fold is still a class).
+        when that befell every class), ``splitter`` (repr of the splitter), ``task``,
+        ``test_sets``, ``scores`` (the method used or "none"), ``pos_label`` (binary) and
+        ``labels`` (multiclass and multilabel: the class universe, so a class never
+        predicted nor tested in a fold is still a class).
         With several models ``scores`` is the common method or ``"mixed"``, and JSON strings
         (netCDF-safe) ``estimators`` (name -> one-line repr) and ``score_methods`` (name ->
         method or "none"); with ``param_grid``, ``params`` (JSON: label -> parameter values;
