@@ -370,7 +370,10 @@ def _read_counts(ds: xr.Dataset, need_fold: bool) -> Counts:
                 msg = (
                     f"{v} has NaN or infinite values at {{where}} where other counts of the "
                     "cell are numbers; a cell has either all four counts NaN (padding from "
-                    "xr.concat: not a fold) or none. Fill the missing counts, or drop the cells."
+                    "xr.concat: not a fold) or none. Fill the missing counts, or drop the "
+                    "cells; count variables over different folds or classes, put in one "
+                    "Dataset, are aligned with NaN: align them first (xr.align(..., "
+                    "join='exact'))."
                 )
                 out[v] = _guard(raw[v], partial, msg).fillna(0)  # padding: now all 0, not folds
             padding = all_nan if len(floats) == len(COUNTS) else None
@@ -378,7 +381,38 @@ def _read_counts(ds: xr.Dataset, need_fold: bool) -> Counts:
         out[v] = checked_values(out[v], v, whole=whole, weighted=not whole)
     if not any(is_lazy(out[v]) for v in COUNTS):
         check_totals(out, padding, weighted=not whole)
+        if _single_label_whole(ds):
+            check_errors(out, weighted=not whole)
     return Counts(*(out[v] for v in COUNTS))
+
+
+def _single_label_whole(ds: xr.Dataset) -> bool:
+    """A single-label multiclass cube over its whole class universe (its confusion matrix's):
+    every error is one fp and one fn. A cube of some classes only (``ds.sel(class=...)``)
+    is not checked."""
+    if ds.attrs.get("task") != "multiclass" or CONFUSION not in ds.data_vars:
+        return False
+    return TRUE in ds.sizes and ds.sizes[TRUE] == ds.sizes[CLASS]
+
+
+def check_errors(counts: dict[str, xr.DataArray], weighted: bool) -> None:
+    """Single-label multiclass: ``sum(fp) == sum(fn)`` over the classes of every fold
+    (weighted: to a relative 1e-9 of the fold's total), else a CountsError naming the folds."""
+    fp, fn = counts["fp"], counts["fn"]
+    dfp = np.asarray(fp.sum(CLASS).values, dtype=np.float64)
+    dfn = np.asarray(fn.transpose(*fp.dims).sum(CLASS).values, dtype=np.float64)
+    n = sum(np.asarray(counts[v].transpose(*fp.dims).values, np.float64) for v in COUNTS)
+    scale = np.asarray(n).max(axis=fp.dims.index(CLASS)) if weighted else 0.0
+    bad = np.abs(dfp - dfn) > (WEIGHT_RTOL * scale if weighted else 0.5)
+    if bad.any():
+        keep = [d for d in fp.dims if d != CLASS]
+        mask = xr.DataArray(bad, dims=keep, coords={d: fp[d] for d in keep if d in fp.coords})
+        raise CountsError(
+            f"sum of fp over classes differs from sum of fn at {where_text(mask)}; in "
+            "single-label multiclass data every error is one fp and one fn"
+            f"{' (weighted: the same sample weight)' if weighted else ''}. Set "
+            "ds.attrs['task'] = 'multilabel' if samples can carry several labels."
+        )
 
 
 def check_totals(

@@ -171,3 +171,40 @@ def test_a_dask_cube_stays_lazy_and_raises_when_computed():
     np.testing.assert_array_equal(
         reduce.f_avg(good, zero_division=0.0).values, reduce.f_avg(CUBE, zero_division=0.0).values
     )
+
+
+# --- beyond the values: what every reader also checks ----------------------------------------
+
+
+def test_single_label_errors_are_one_fp_and_one_fn_everywhere():
+    ds = cvframe.datasets.slides_confusion()
+    bad = ds.assign(fp=ds.fp + 1, tn=ds.tn - 1)  # the totals still agree across classes
+    for call in (lambda d: d.cv.micro(), lambda d: reduce.f_avg(d), lambda d: tidy.fold_table(d)):
+        with pytest.raises(CountsError, match="sum of fp over classes differs from sum of fn"):
+            call(bad)
+    subset = ds.sel({"class": ["A", "B"]})  # some classes only: not every error is among them
+    assert np.isfinite(subset.cv.micro().values).all()
+
+
+def test_count_variables_over_different_folds_say_how_to_align_them():
+    t = cvframe.datasets.table1()
+    mixed = xr.Dataset(
+        {"tp": t.tp, "fp": t.fp.assign_coords(fold=[5, 6, 7, 8]), "fn": t.fn, "tn": t.tn}
+    )
+    with pytest.raises(CountsError, match=r"join='exact'"):
+        mixed.cv.f_avg()
+
+
+def test_from_counts_drops_no_key_of_a_mapping():
+    counts = {"tp": [3, 4], "fp": [1, 0], "fn": [0, 1], "tn": [5, 4]}
+    with pytest.raises(CountsError, match=r"the mapping has key\(s\) \['support'\]"):
+        cvframe.from_counts({**counts, "support": [3, 5]})
+    assert cvframe.from_counts({**counts, "class": ["spam"]}).sizes["class"] == 1
+
+
+@pytest.mark.parametrize("arg", ["y_true", "fold"])
+def test_a_list_mixing_strings_and_numbers_is_refused_not_coerced(arg):
+    given = {"y_true": ["a", "b", "a", "b"], "y_pred": ["a", "a", "b", "b"], "fold": [0, 0, 1, 1]}
+    given[arg] = ["a", 1, "a", 1] if arg == "y_true" else ["x", 0, "x", 0]
+    with pytest.raises(CountsError, match=rf"{arg} mixes string labels .* with non-string"):
+        cvframe.from_predictions(given["y_true"], given["y_pred"], given["fold"], pos_label="a")

@@ -117,6 +117,8 @@ def as_labels(x: Any, name: str, *, allow_2d: bool = False) -> Any:
         raise TypeError(
             f"{name} must be an array of labels (one per sample), got the scalar {x!r}."
         )
+    if isinstance(x, (list, tuple)) and arr.ndim == 1 and arr.dtype.kind in "US":
+        _refuse_coerced(x, name)  # numpy turned numbers among strings into strings
     if arr.ndim == 2 and arr.shape[1] == 1:
         return arr[:, 0]
     if arr.ndim == 1:
@@ -127,6 +129,18 @@ def as_labels(x: Any, name: str, *, allow_2d: bool = False) -> Any:
         f"{name} has shape {arr.shape}; pass 1-D labels, one per sample"
         + (" (or a 2-D 0/1 indicator array for multilabel data)." if allow_2d else ".")
     )
+
+
+def _refuse_coerced(values: list[Any] | tuple[Any, ...], name: str) -> None:
+    """A list that mixes strings with other labels (numpy would make ``1`` the string ``"1"``)."""
+    other = [v for v in values if not isinstance(v, (str, bytes))]
+    if other:
+        strs = [v for v in values if isinstance(v, (str, bytes))]
+        raise CountsError(
+            f"{name} mixes string labels {few(list(dict.fromkeys(strs))[:3])} with non-string "
+            f"labels {few(list(dict.fromkeys(other))[:3])}; use one type for all labels (e.g. "
+            "[str(v) for v in labels])."
+        )
 
 
 def _numeric_2d(arr: np.ndarray, name: str) -> np.ndarray:
