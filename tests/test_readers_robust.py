@@ -205,3 +205,44 @@ def test_probabilities_outside_zero_one_are_refused():
     table.loc[3, "prob.malignant"] = 1.7
     with pytest.raises(ReaderError, match=r"`prob.malignant` column holds 1 values outside"):
         mlr3.read_mlr3(table)
+
+
+# --- regression outputs: a continuous target is named --------------------------------------
+
+_RNG = np.random.default_rng(0)
+_NUM = _RNG.normal(size=30)
+_IDS = np.repeat(["Fold1", "Fold2", "Fold3"], 10)
+
+
+@pytest.mark.parametrize(
+    "reader, table, match",
+    [
+        (
+            caret.read_caret,
+            pd.DataFrame(
+                {"pred": _NUM, "obs": _NUM[::-1], "rowIndex": range(30), "Resample": _IDS}
+            ),
+            r"caret's `obs` column holds continuous numbers \(30 distinct.*a continuous target",
+        ),
+        (
+            mlr3.read_mlr3,
+            pd.DataFrame(
+                {
+                    "iteration": np.repeat([1, 2, 3], 10),
+                    "row_ids": range(30),
+                    "truth": _NUM,
+                    "response": _NUM,
+                }
+            ),
+            r"mlr3's `truth` column holds continuous numbers .*the output of a regression",
+        ),
+        (
+            tidymodels.read_tidymodels,
+            pd.DataFrame({"id": _IDS, ".pred": _NUM, ".row": range(30), "y": _NUM}),
+            r"a `.pred` column and no `.pred_class`: the predictions of a regression model",
+        ),
+    ],
+)
+def test_a_regression_output_is_named_not_read_as_many_classes(reader, table, match):
+    with pytest.raises(ReaderError, match=match):
+        reader(table)

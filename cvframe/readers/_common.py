@@ -355,6 +355,24 @@ def no_missing(df: pd.DataFrame, columns: Iterable[str], tool: str, fix: str) ->
             )
 
 
+def classes_only(df: pd.DataFrame, columns: Iterable[str], tool: str, fix: str) -> None:
+    """Raise when a label column holds continuous numbers (a regression's predictions, the
+    tool's output for a numeric outcome), naming the column, a few values and ``fix``."""
+    for c in columns:
+        col = df[c]
+        if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+            continue
+        try:
+            _labels.check_classes(col.to_numpy(dtype=np.float64, na_value=np.nan), c)
+        except ValueError:
+            values = pd.unique(col.dropna())
+            raise ReaderError(
+                f"{_owns(tool)} `{c}` column holds continuous numbers ({len(values)} distinct, "
+                f"e.g. {few(values[:5])}): a continuous target, the output of a regression, "
+                f"not class labels; cvframe reads classification predictions. {fix}."
+            ) from None
+
+
 def class_levels(
     seen: Sequence[str], prob_levels: Sequence[str], where: str, fix: str
 ) -> tuple[list[str], str]:
