@@ -115,3 +115,10 @@ def test_a_predict_of_numbers_is_named_a_regressor():
 
     with pytest.raises(ValueError, match=r"predicted continuous values .* behaves as a regressor"):
         cvframe.cross_validate(Numbers(), X, Y_BIN, cv=3)
+
+
+def test_object_numbers_are_classes_and_bytes_are_refused_with_the_fix():
+    frame = cvframe.cross_validate(LogisticRegression(), X, Y_BIN.astype(object), cv=3)
+    assert frame.attrs["task"] == "binary" and frame.attrs["pos_label"] == 1
+    with pytest.raises(ValueError, match=r"y holds bytes labels .*decode them first"):
+        cvframe.cross_validate(LogisticRegression(), X, np.where(Y_BIN == 1, b"s", b"h"), cv=3)

@@ -50,6 +50,7 @@ class Target:
                 f"X has {n} samples but y has {len(values)}; they must have the same length "
                 "(one label per row of X)."
             )
+        values = _plain_array(values)
         _check_classes(values)
         if isinstance(values, pd.Categorical):  # its categories are the class universe
             labels, from_data = _labels.universe(values)
@@ -111,6 +112,27 @@ class Target:
         self.fit_y = arr.astype(np.int64)
         self.series = None
         self.pos_label = None
+
+
+def _plain_array(values: Any) -> Any:
+    """Labels as scikit-learn's splitters read them: an object array of numbers only as a
+    numeric array (else its target type is "unknown" to scikit-learn); bytes, which
+    scikit-learn refuses, are an error that says to decode them."""
+    if not isinstance(values, np.ndarray):
+        return values
+    if values.dtype.kind == "S" or (
+        values.dtype.kind == "O" and len(values) and isinstance(values[0], bytes)
+    ):
+        raise ValueError(
+            f"y holds bytes labels ({few(pd.unique(values.astype(object))[:3])}), which "
+            "scikit-learn's classifiers do not take; decode them first, e.g. "
+            "np.char.decode(y) or [v.decode() for v in y]."
+        )
+    if values.dtype.kind == "O" and len(values):
+        kind = pd.api.types.infer_dtype(values, skipna=False)
+        if kind in ("integer", "floating", "mixed-integer-float", "boolean"):
+            return np.asarray(values.tolist())
+    return values
 
 
 def _check_classes(values: Any) -> None:
