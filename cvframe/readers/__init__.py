@@ -16,6 +16,13 @@ or the counts cube (per-fold count tables, e.g. WEKA's Experimenter):
 
 :func:`read` detects the format by its columns (:func:`detect`) or is told it
 (``format=``). The tool modules load on first use.
+
+Every reader takes files as tools write them:
+a UTF-8 byte-order mark, UTF-16, a Windows code page, R's ``write.csv2`` semicolons with
+decimal commas, tabs; tables stacked with ``pd.concat`` (a repeated index) are read by
+position. Class probabilities outside [0, 1] are an error, and rows that do not sum to one
+are flagged with one ``UserWarning``; a regression's output (a continuous target) is an
+error that names it.
 """
 
 from __future__ import annotations
