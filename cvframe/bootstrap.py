@@ -20,7 +20,16 @@ from ._core import checks as _checks
 from ._core.docs import doc
 from ._core.types import Dims
 from .errors import CountsError, few
-from .schema import CLASS, CONFUSION, COUNTS, FOLD, SUBSET, check_structure, where_text
+from .schema import (
+    CLASS,
+    CONFUSION,
+    COUNTS,
+    FOLD,
+    SUBSET,
+    check_structure,
+    read_counts,
+    where_text,
+)
 
 #: The metrics a sample's outcome adds to (accuracy, error): the .632 weights apply to them.
 _PER_SAMPLE = [m for m, e in metrics.by_kind("count").items() if e.per_sample]
@@ -194,10 +203,10 @@ def no_information_rate(ds: xr.Dataset, dim: Dims = FOLD) -> xr.DataArray:
     >>> round(no_information_rate(ds).item(), 4)  # 1 - p_e of Cohen's kappa
     0.59
     """
-    check_structure(ds)
+    counts = read_counts(ds)  # the values checked as every aggregation checks them
     dims = _checks.dims(ds["tp"], dim)
     task = _task(ds)
-    c = {v: ds[v].astype(np.float64).sum(dims) for v in COUNTS}
+    c = {v: counts[v].astype(np.float64).sum(dims) for v in COUNTS}
     n = c["tp"] + c["fp"] + c["fn"] + c["tn"]
     if bool((n == 0).any()):
         raise CountsError(

@@ -315,14 +315,18 @@ def read_counts(ds: xr.Dataset, need_fold: bool = True) -> Counts:
 
     Integer counts of any width come back as int64 (so sums and products are computed in
     64 bits); float counts as float64 with all-NaN padding cells set to 0. ``is_fold`` is
-    False where all four counts are 0 or all four were NaN.
+    False where all four counts are 0 or all four were NaN. Every value is checked on the
+    way in (one pass over each variable), so no aggregation, interval, test or table ever
+    computes from a negative, fractional (unless ``attrs["weighted"] == "yes"``), NaN or
+    infinite count; a ``confusion`` variable is checked the same way.
 
     Raises
     ------
     CountsError
-        Where some counts of a cell are NaN and others are not (naming the variable and the
-        place), for infinite counts, and for non-numeric dtypes. On a dask-backed cube the
-        NaN check runs when the result is computed.
+        Naming the variable, the places and the values: negative counts, fractional counts
+        of an unweighted cube, infinite counts, cells where some counts are NaN and others
+        are not, unsigned counts above int64, and non-numeric dtypes. On a dask-backed cube
+        the value checks run when the result is computed.
 
     Examples
     --------
@@ -332,42 +336,217 @@ def read_counts(ds: xr.Dataset, need_fold: bool = True) -> Counts:
     >>> c = read_counts(b)
     >>> c.is_fold.values.ravel().tolist()
     [True, True, True, True, True, True, False, False]
+    >>> a["fp"] = a.fp - 1
+    >>> read_counts(a)
+    Traceback (most recent call last):
+    ...
+    cvframe.errors.CountsError: fp has 1 negative value at fold=[0], class=[1] (got [-1])...
     """
+    c = _read_counts(ds, need_fold)
+    if CONFUSION in ds.data_vars:
+        _confusion_values(ds, confusion_dims(ds))  # lazy: checked where confusion is read
+    return c
+
+
+def _read_counts(ds: xr.Dataset, need_fold: bool) -> Counts:
+    """:func:`read_counts` without the ``confusion`` variable."""
     check_structure(ds, need_fold=need_fold)
+    whole = ds.attrs.get("weighted") != "yes"
     raw = {v: _numeric(ds[v], v) for v in COUNTS}
     floats = [v for v in COUNTS if raw[v].dtype.kind == "f"]
-    if not floats:
-        return Counts(*(raw[v] for v in COUNTS))
-    lazy = any(is_lazy(raw[v]) for v in floats)
-    nan = {v: raw[v].isnull() for v in floats}
-    if not lazy and not any(bool(m.any()) for m in nan.values()):
-        _check_finite(raw, floats)
-        return Counts(*(raw[v] for v in COUNTS))
-    all_nan = nan[floats[0]] if len(floats) == len(COUNTS) else xr.zeros_like(nan[floats[0]])
-    for v in floats[1:]:
-        all_nan = all_nan & nan[v]
     out = dict(raw)
-    for v in floats:
-        partial = nan[v] & ~all_nan
-        msg = (
-            f"{v} has NaN or infinite values at {{where}} where other counts of the cell "
-            "are numbers; a cell has either all four counts NaN (padding from xr.concat: "
-            "not a fold) or none. Fill the missing counts, or drop the cells."
-        )
-        if not lazy:
-            _check_finite(raw, [v])
-        out[v] = _guard(raw[v], partial, msg).fillna(0)
-    return Counts(*(out[v] for v in COUNTS))  # padding cells are now all 0: not folds
-
-
-def _check_finite(raw: dict[str, xr.DataArray], names: Sequence[str]) -> None:
-    for v in names:
-        inf = np.isinf(raw[v])
-        if bool(inf.any()):
-            raise CountsError(
-                f"{v} has {int(inf.sum())} NaN or infinite values at "
-                f"{where_text(inf)}; counts must be finite."
+    padding = None  # cells whose four counts are all NaN
+    if floats:
+        lazy = any(is_lazy(raw[v]) for v in floats)
+        nan = {v: raw[v].isnull() for v in floats}
+        if lazy or any(bool(m.any()) for m in nan.values()):
+            all_nan = (
+                nan[floats[0]] if len(floats) == len(COUNTS) else xr.zeros_like(nan[floats[0]])
             )
+            for v in floats[1:]:
+                all_nan = all_nan & nan[v]
+            for v in floats:
+                partial = nan[v] & ~all_nan
+                msg = (
+                    f"{v} has NaN or infinite values at {{where}} where other counts of the "
+                    "cell are numbers; a cell has either all four counts NaN (padding from "
+                    "xr.concat: not a fold) or none. Fill the missing counts, or drop the "
+                    "cells; count variables over different folds or classes, put in one "
+                    "Dataset, are aligned with NaN: align them first (xr.align(..., "
+                    "join='exact'))."
+                )
+                out[v] = _guard(raw[v], partial, msg).fillna(0)  # padding: now all 0, not folds
+            padding = all_nan if len(floats) == len(COUNTS) else None
+    for v in COUNTS:
+        out[v] = checked_values(out[v], v, whole=whole, weighted=not whole)
+    if not any(is_lazy(out[v]) for v in COUNTS):
+        check_totals(out, padding, weighted=not whole)
+        if _single_label_whole(ds):
+            check_errors(out, weighted=not whole)
+    return Counts(*(out[v] for v in COUNTS))
+
+
+def _single_label_whole(ds: xr.Dataset) -> bool:
+    """A single-label multiclass cube over its whole class universe (its confusion matrix's):
+    every error is one fp and one fn. A cube of some classes only (``ds.sel(class=...)``)
+    is not checked."""
+    if ds.attrs.get("task") != "multiclass" or CONFUSION not in ds.data_vars:
+        return False
+    return TRUE in ds.sizes and ds.sizes[TRUE] == ds.sizes[CLASS]
+
+
+def check_errors(counts: dict[str, xr.DataArray], weighted: bool) -> None:
+    """Single-label multiclass: ``sum(fp) == sum(fn)`` over the classes of every fold
+    (weighted: to a relative 1e-9 of the fold's total), else a CountsError naming the folds."""
+    fp, fn = counts["fp"], counts["fn"]
+    dfp = np.asarray(fp.sum(CLASS).values, dtype=np.float64)
+    dfn = np.asarray(fn.transpose(*fp.dims).sum(CLASS).values, dtype=np.float64)
+    n = sum(np.asarray(counts[v].transpose(*fp.dims).values, np.float64) for v in COUNTS)
+    scale = np.asarray(n).max(axis=fp.dims.index(CLASS)) if weighted else 0.0
+    bad = np.abs(dfp - dfn) > (WEIGHT_RTOL * scale if weighted else 0.5)
+    if bad.any():
+        keep = [d for d in fp.dims if d != CLASS]
+        mask = xr.DataArray(bad, dims=keep, coords={d: fp[d] for d in keep if d in fp.coords})
+        raise CountsError(
+            f"sum of fp over classes differs from sum of fn at {where_text(mask)}; in "
+            "single-label multiclass data every error is one fp and one fn"
+            f"{' (weighted: the same sample weight)' if weighted else ''}. Set "
+            "ds.attrs['task'] = 'multilabel' if samples can carry several labels."
+        )
+
+
+def check_totals(
+    counts: dict[str, xr.DataArray], padding: xr.DataArray | None, weighted: bool
+) -> None:
+    """Every class of a fold counts the same test samples: ``tp + fp + fn + tn`` is equal
+    across ``class`` (weighted: to a relative 1e-9), padding cells (``padding``) aside.
+
+    Summed in float64 (never overflows); unweighted counts below 2**50 are compared exactly.
+    """
+    tp = counts["tp"]
+    dims = tp.dims
+    if tp.sizes[CLASS] < 2:
+        return
+    axis = dims.index(CLASS)
+    n = sum(np.asarray(counts[v].transpose(*dims).values, dtype=np.float64) for v in COUNTS)
+    assert isinstance(n, np.ndarray)
+    if padding is not None:
+        pad = np.asarray(padding.transpose(*dims).values)
+        hi = np.where(pad, -np.inf, n).max(axis=axis)
+        lo = np.where(pad, np.inf, n).min(axis=axis)
+    else:
+        hi, lo = n.max(axis=axis), n.min(axis=axis)
+    rtol = WEIGHT_RTOL if weighted else 4 * np.finfo(np.float64).eps
+    bad = (hi - lo) > rtol * np.abs(hi)
+    if np.isfinite(hi).any() and bad.any():
+        keep = [d for d in dims if d != CLASS]
+        mask = xr.DataArray(bad, dims=keep, coords={d: tp[d] for d in keep if d in tp.coords})
+        what = (
+            "the total weight tp + fp + fn + tn (a sum of sample weights) differs across "
+            "classes of one fold by more than 1e-9 of the fold's total"
+            if weighted
+            else "tp + fp + fn + tn differs across classes of one fold"
+        )
+        raise CountsError(
+            f"{what} at {where_text(mask)}: every class of a fold counts the same test samples "
+            "(rebuild the cube from predictions, or fix the counts of the listed folds)."
+        )
+
+
+def _bad_mask(arr: np.ndarray, whole: bool, nan_ok: bool = False) -> np.ndarray | None:
+    """Where ``arr`` is not a count (NaN too unless ``nan_ok``); None when every value is one."""
+    if arr.dtype.kind in "iu":
+        return None if arr.size == 0 or arr.min() >= 0 else arr < 0
+    ok = (arr >= 0) & (arr < np.inf)  # False for NaN, -inf, inf and negatives
+    if whole:
+        ok &= arr == np.floor(np.where(ok, arr, 0))
+    if nan_ok:
+        ok |= np.isnan(arr)
+    return None if ok.all() else ~ok
+
+
+def _values_message(name: str, arr: np.ndarray, bad: np.ndarray, where: str, weighted: bool) -> str:
+    """The message for the values of ``arr`` flagged in ``bad`` (the first kind found)."""
+    vals = arr[bad]
+    kinds = [
+        ("NaN or infinite", ~np.isfinite(vals), "counts must be finite"),
+        (
+            "negative",
+            vals < 0,
+            "weighted counts are sums of non-negative sample weights and must be >= 0"
+            if weighted
+            else "counts must be non-negative integers",
+        ),
+        (
+            "fractional",
+            np.isfinite(vals) & (vals != np.round(vals)),
+            "counts must be whole numbers (weighted cubes are built with "
+            "from_predictions(sample_weight=...), which sets attrs['weighted'] = 'yes')",
+        ),
+    ]
+    for what, sel, fix in kinds:
+        if sel.any():
+            k = int(sel.sum())
+            return (
+                f"{name} has {k} {what} value{'s' if k > 1 else ''} at {where} (got "
+                f"{few(vals[sel])}); {fix}. Rebuild the cube from predictions, or fix the "
+                "listed cells."
+            )
+    return f"{name} has values that are not counts at {where}."  # pragma: no cover
+
+
+def _raise_values(
+    values: np.ndarray, name: str, whole: bool, weighted: bool, nan_ok: bool
+) -> np.ndarray:
+    """Block-wise check of a lazy count array."""
+    bad = _bad_mask(values, whole, nan_ok)
+    if bad is not None:
+        where = "one block of the lazy cube (compute it, ds.compute(), to see which cells)"
+        raise CountsError(_values_message(name, values, bad, where, weighted))
+    return values
+
+
+def checked_values(
+    da: xr.DataArray,
+    name: str,
+    *,
+    whole: bool = True,
+    weighted: bool = False,
+    nan_ok: bool = False,
+) -> xr.DataArray:
+    """``da`` (numeric) once its values are checked to be counts.
+
+    Finite (or NaN when ``nan_ok``: padding already checked) and >= 0, and whole numbers
+    when ``whole``; one pass over an int64 array (its minimum). A dask-backed ``da`` is
+    checked block by block when it is computed.
+    """
+    if is_lazy(da):
+        f = functools.partial(
+            _raise_values, name=name, whole=whole, weighted=weighted, nan_ok=nan_ok
+        )
+        return da.copy(data=da.data.map_blocks(f, dtype=da.dtype))
+    arr = np.asarray(da.data)
+    bad = _bad_mask(arr, whole, nan_ok)
+    if bad is not None:
+        mask = da.copy(data=bad)
+        raise CountsError(_values_message(name, arr, bad, where_text(mask), weighted))
+    return da
+
+
+def _confusion_values(ds: xr.Dataset, conf: xr.DataArray) -> xr.DataArray:
+    """``conf`` checked like the four counts; all-NaN matrices (padding) stay NaN."""
+    conf = _numeric(conf, CONFUSION)
+    if conf.dtype.kind == "f":
+        nan = conf.isnull()
+        if is_lazy(conf) or bool(nan.any()):
+            partial = nan.any((TRUE, PRED)) & ~nan.all((TRUE, PRED))
+            msg = (
+                "confusion has NaN or infinite values at {where} in a matrix that is not all "
+                "NaN (padding); fill the matrix."
+            )
+            conf = _guard(conf, partial, msg)
+    weighted = ds.attrs.get("weighted") == "yes"
+    return checked_values(conf, CONFUSION, whole=not weighted, weighted=weighted, nan_ok=True)
 
 
 # --- validate --------------------------------------------------------------------------------
@@ -419,31 +598,13 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     """
     check_structure(ds)
     weighted = ds.attrs.get("weighted") == "yes"
-    c = read_counts(ds)
-    for v in COUNTS:
-        _check_values(c[v], v, weighted)
-    padding = None  # cells where all four counts are NaN
-    if all(ds[v].dtype.kind == "f" for v in COUNTS):
-        padding = ds.tp.isnull() & ds.fp.isnull() & ds.fn.isnull() & ds.tn.isnull()
-        padding = padding if bool(padding.any()) else None
-    if weighted or padding is not None:
-        n = c.n if padding is None else c.n.where(~padding)
-    else:
-        n = c.tp + c.fp + c.fn + c.tn
-    n_max, n_min = n.max(CLASS), n.min(CLASS)
-    tol = WEIGHT_RTOL * abs(n_max) if weighted else 0
-    bad = (n_max - n_min) > tol
-    if bool(bad.any()):
-        what = (
-            "the total weight tp + fp + fn + tn (a sum of sample weights) differs across "
-            "classes of one fold by more than 1e-9 of the fold's total"
-            if weighted
-            else "tp + fp + fn + tn differs across classes of one fold"
-        )
-        raise CountsError(
-            f"{what} at {where_text(bad)}: every class of a fold counts the same test samples "
-            "(rebuild the cube from predictions, or fix the counts of the listed folds)."
-        )
+    c = read_counts(ds)  # values checked: numeric, finite, >= 0, whole unless weighted
+    if is_lazy(c.tp):  # read_counts checks the totals of an eager cube
+        padding = None
+        if all(ds[v].dtype.kind == "f" for v in COUNTS):
+            padding = ds.tp.isnull() & ds.fp.isnull() & ds.fn.isnull() & ds.tn.isnull()
+        check_totals({v: c[v].compute() for v in COUNTS}, padding, weighted)
+    n_max = c.n.max(CLASS)
     if ds.attrs.get("task") == "multiclass":
         dfp, dfn = c.fp.sum(CLASS), c.fn.sum(CLASS)
         diff = abs(dfp - dfn) > (WEIGHT_RTOL * n_max if weighted else 0)
@@ -459,31 +620,8 @@ def validate(ds: xr.Dataset) -> xr.Dataset:
     return ds
 
 
-def _check_values(da: xr.DataArray, name: str, weighted: bool) -> None:
-    """Whole numbers (unless weighted) and >= 0; ``da`` is read through read_counts."""
-    values = np.asarray(da.values)
-    if da.dtype.kind == "f" and not weighted and not (values == np.round(values)).all():
-        frac = values[values != np.round(values)]
-        raise CountsError(
-            f"{name} has fractional values {few(frac)} at "
-            f"{where_text(da != np.round(da))}; counts must be whole numbers "
-            "(weighted cubes are built with from_predictions(sample_weight=...))."
-        )
-    if (values < 0).any():
-        neg = da < 0
-        fix = (
-            "weighted counts are sums of non-negative sample weights and must be >= 0"
-            if weighted
-            else "counts must be non-negative integers"
-        )
-        raise CountsError(
-            f"{name} has {int(neg.sum())} negative values at "
-            f"{where_text(neg)}; {fix} (got {few(values[values < 0])})."
-        )
-
-
-def confusion_of(ds: xr.Dataset) -> xr.DataArray:
-    """The ``confusion`` variable of ``ds``, checked to be over ``(..., true, pred)``."""
+def confusion_dims(ds: xr.Dataset) -> xr.DataArray:
+    """The ``confusion`` variable of ``ds``, checked to be over ``(..., true, pred)`` only."""
     conf = ds[CONFUSION]
     for d in (TRUE, PRED):
         if d not in conf.dims:
@@ -491,29 +629,30 @@ def confusion_of(ds: xr.Dataset) -> xr.DataArray:
                 f"confusion has dims {conf.dims}; it must be over (..., {FOLD!r}, {TRUE!r}, "
                 f"{PRED!r})."
             )
-    return conf
-
-
-def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
-    conf = confusion_of(ds)
     if CLASS in conf.dims:
         raise CountsError(
             f"confusion has dims {conf.dims}, including {CLASS!r}; it must be over (..., "
             f"{FOLD!r}, {TRUE!r}, {PRED!r}) (an operation broadcast it against tp, fp, fn, tn: "
             "apply it to those, or rebuild the cube)."
         )
-    conf = _numeric(conf, CONFUSION)
-    if conf.dtype.kind == "f":
-        nan = conf.isnull()
-        partial = nan.any((TRUE, PRED)) & ~nan.all((TRUE, PRED))
-        if bool(partial.any()):
-            raise CountsError(
-                f"confusion has NaN or infinite values at {where_text(partial)} "
-                "in a matrix that is not all NaN (padding); fill the matrix."
-            )
-        _check_finite({CONFUSION: conf}, [CONFUSION])
-        conf = conf.fillna(0)
-    _check_values(conf, CONFUSION, weighted)
+    return conf
+
+
+def confusion_of(ds: xr.Dataset) -> xr.DataArray:
+    """The ``confusion`` variable of ``ds`` as every reader of it reads it.
+
+    Over ``(..., true, pred)``, with the values of the four counts and of the matrices
+    checked as :func:`read_counts` checks them (all-NaN padding matrices stay NaN; a dask
+    array is checked when computed).
+    """
+    conf = confusion_dims(ds)
+    if all(v in ds.data_vars for v in COUNTS):
+        _read_counts(ds, need_fold=False)
+    return _confusion_values(ds, conf)
+
+
+def _check_confusion(ds: xr.Dataset, c: Counts, weighted: bool) -> None:
+    conf = _confusion_values(ds, confusion_dims(ds)).fillna(0)
     labels = pd.Index(ds.indexes[TRUE]) if TRUE in ds.indexes else pd.RangeIndex(conf.sizes[TRUE])
     classes = list(ds[CLASS].values)
     pos = labels.get_indexer(classes)

@@ -219,8 +219,12 @@ def multilabel_kfold(n_splits: int = 5, repeats: int = 1, *, random_state: Any =
     Notes
     -----
     ``split(X, y)`` needs the 2-D 0/1 ``y``. A label with fewer positives than folds cannot
-    be in every test fold; the folds that lack it are counted by cvframe under its
-    ``zero_division`` policy, as for a rare class.
+    be in every test fold (and iterative stratification, balancing every label at once, may
+    leave a fold without a label's positives even when there are enough); the folds that
+    lack it are counted by cvframe under its ``zero_division`` policy, as for a rare class.
+    :func:`cvframe.cross_validate` checks its splits: such labels are listed in
+    ``attrs["unstratified_labels"]``, ``attrs["stratified"]`` says ``"partial"``, and
+    :func:`cvframe.diagnostics.anomalies` reports each (``label_not_stratified``).
 
     References
     ----------

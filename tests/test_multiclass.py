@@ -639,7 +639,12 @@ def test_accessor_parity():
 def test_accessor_sees_updated_counts():
     ds = slides_confusion()
     before = ds.cv.micro("precision").item()
-    ds["fp"] = ds["fp"] * 2
+    # one sample of class 0 in fold 0 now predicted as class 1: a tp of class 0 becomes a fn,
+    # a tn of class 1 a fp (the same test samples; every error one fp and one fn)
+    one = xr.zeros_like(ds["tp"])
+    one[0, 0] = 1
+    ds["tp"], ds["fn"] = ds["tp"] - one, ds["fn"] + one
+    ds["fp"], ds["tn"] = ds["fp"] + one.roll({"class": 1}), ds["tn"] - one.roll({"class": 1})
     assert ds.cv.micro("precision").item() != before
 
 

@@ -226,6 +226,28 @@ def real(
     return out
 
 
+def is_regressor(estimator: Any) -> bool:
+    """Whether scikit-learn calls ``estimator`` a regressor (its tags or ``_estimator_type``;
+    a Pipeline by its last step); False for objects outside scikit-learn.
+
+    >>> from sklearn.linear_model import LinearRegression, LogisticRegression
+    >>> is_regressor(LinearRegression()), is_regressor(LogisticRegression()), is_regressor(1)
+    (True, False, False)
+    """
+    try:
+        import warnings
+
+        from sklearn.base import is_regressor as sk_is_regressor
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if sk_is_regressor(estimator):
+                return True
+    except Exception:  # noqa: BLE001 - objects scikit-learn cannot inspect
+        pass
+    return getattr(estimator, "_estimator_type", None) == "regressor"
+
+
 def column(frame: Any, name: Any, arg: str, what: str = "frame") -> Any:
     """The one column ``name`` of ``frame`` that argument ``arg`` names.
 

@@ -35,6 +35,7 @@ FRAME_ATTRS = (
     "source",
     "resampling",
     "baselines",  # a list of model names: kept as a list of str
+    "unstratified_labels",  # the classes a stratified splitter could not put in every fold
 )
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -144,6 +145,9 @@ def build(
         gdims = list(gcoords)
         t_codes, t_uniq = _labels.factorize(yt, "y_true")
         p_codes, p_uniq = _labels.factorize(yp, "y_pred")
+        if labels is None:  # declared labels are classes; so are integers (the fast path)
+            _labels.check_classes(t_uniq, "y_true")
+            _labels.check_classes(p_uniq, "y_pred", _labels.PRED_FIX)
         if labels is not None:
             universe, from_data = labels, False
         elif isinstance(yt, pd.Categorical) or isinstance(yp, pd.Categorical):
@@ -242,6 +246,9 @@ def _build_lazy(
         if ng in found:
             ut = _labels.check_unique(found[ng], "y_true")
             up = _labels.check_unique(found[ng + 1], "y_pred")
+            if labels is None:
+                _labels.check_classes(ut, "y_true")
+                _labels.check_classes(up, "y_pred", _labels.PRED_FIX)
             universe, from_data = _universe(universe, ut, up)
     assert universe is not None
     universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
@@ -357,10 +364,30 @@ def from_predictions(
             "fold is None; pass the test fold of each sample (e.g. "
             "fold=np.zeros(n) for a single train/test split)."
         )
+    if repeat is not None and _same_array(repeat, fold):
+        raise ValueError(
+            "repeat and fold are the same array; one column cannot be two dims (each repeat "
+            "would hold one fold, and a fold average would be reported as a pooled value). "
+            "Pass repeat= with the repeat of each sample, or leave it out for one repeat."
+        )
     cube = build(
         y_true, y_pred, [(REPEAT, repeat), (FOLD, fold)], labels, pos_label, sample_weight, {}
     )
     return _checked(cube)
+
+
+def _same_array(a: Any, b: Any) -> bool:
+    """Whether two inputs are one array: the same object or the same memory (a frame's column
+    read twice), never by comparing values."""
+    if a is b:
+        return True
+    if _labels.is_dask(a) or _labels.is_dask(b):
+        return False
+    a = a.to_numpy() if isinstance(a, (pd.Series, pd.Index)) else a
+    b = b.to_numpy() if isinstance(b, (pd.Series, pd.Index)) else b
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape:
+        return False
+    return a.size > 0 and a.ctypes.data == b.ctypes.data and a.strides == b.strides
 
 
 def counts_from_frame(
@@ -455,8 +482,16 @@ def frame_cube(
         wanted["sample_weight"] = sample_weight
     for arg, name in wanted.items():
         _checks.column(df, name, arg)
+    rep = repeat if frame.has_repeat(df, repeat) else None
+    if rep is not None and rep == REPEAT and rep in extra:
+        rep = None  # dims=["repeat"] names the repeat column: one dim, read once
+    frame.one_role(
+        [("dims" if dims is not None else str(d), d, True) for d in extra]
+        + [(arg, name, arg == "fold") for arg, name in wanted.items()]
+        + [("repeat", rep, True)]
+    )
     groups: list[tuple[str, Any]] = [(str(d), _checks.column(df, d, "dims")) for d in extra]
-    if frame.has_repeat(df, repeat) and repeat not in extra:
+    if rep is not None:
         groups.append((REPEAT, _checks.column(df, repeat, "repeat")))
     groups.append((FOLD, df[fold]))
     attrs = {

@@ -357,7 +357,8 @@ def from_counts(
         (fold, class) and per value of every dim column (see ``dims``; a MultiIndex is reset
         into columns first). Or a mapping with
         ``tp``, ``fp``, ``fn``, ``tn`` arrays shaped (fold,), (fold, class) or
-        (repeat, fold, class), and optionally ``class`` (the labels).
+        (repeat, fold, class), and optionally ``class`` (the labels); any other key is an
+        error (nothing is dropped silently).
     task : {"binary", "multiclass", "multilabel"}, optional
         Default: "binary" for one class, else "multiclass" when every fold has
         :math:`\\sum_c FP_c = \\sum_c FN_c` (single-label), else "multilabel".
@@ -510,6 +511,13 @@ def _counts_from_mapping(m: Mapping[str, Any]) -> xr.Dataset:
     missing = [c for c in COUNTS if c not in m]
     if missing:
         raise CountsError(f"the mapping lacks {missing}; it needs all of {list(COUNTS)}.")
+    odd = [k for k in m if k not in (*COUNTS, CLASS, "labels")]
+    if odd:
+        raise CountsError(
+            f"the mapping has key(s) {few(odd)} that are not counts {list(COUNTS)} or the class "
+            "labels ('class' or 'labels'); nothing is dropped silently: remove them (a "
+            "support is tp + fn of the counts), or pass a DataFrame with dims= for dim columns."
+        )
     arrs = {v: as_counts(m[v], v) for v in COUNTS}
     shapes = {v: a.shape for v, a in arrs.items()}
     if len(set(shapes.values())) > 1:

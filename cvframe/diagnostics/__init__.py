@@ -106,6 +106,14 @@ def anomalies(
         cannot tell such a cell from padding, so the folds raise no other finding; a mean
         over ``dataset`` then compares the models on different data. One row per cell;
         ``fold`` and ``class`` are None.
+    ``label_not_stratified`` (CV203, warning)
+        A cube whose splitter stratified (``attrs["stratified"]`` ``"yes"``, or
+        ``"partial"`` as :func:`cvframe.cross_validate` records it with the classes in
+        ``attrs["unstratified_labels"]``) has a class that some test folds hold no
+        positive of while others hold some: a label with fewer positives than folds cannot
+        be in every fold, and iterative stratification of a multilabel ``y`` balances every
+        label at once. One row per class (and repeat, model, ...); ``fold`` is None; the
+        detail gives how many folds lack it and how many positives it has.
     ``train_duplicate`` (CV401, warning)
         Only with ``frame`` holding a boolean ``train_duplicate`` column (test rows equal to
         a row of their training set, as ``cross_validate`` marks them): the folds with such
@@ -249,6 +257,7 @@ def anomalies(
         _design.train_test_gap(found, user, train_user, max_gap, beta)
     test_sets = getattr(data, "attrs", {}).get("test_sets", ds.attrs.get("test_sets"))
     _design.class_missing_from_training(found, user, train_user, test_sets)
+    _design.label_not_stratified(found, user)
     if mine is not None:
         _design.train_duplicate(found, user, mine)
     return found.frame()

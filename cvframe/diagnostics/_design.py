@@ -26,6 +26,7 @@ __all__ = [
     "baseline_names",
     "class_missing_from_training",
     "missing_combination",
+    "label_not_stratified",
     "not_better_than_baseline",
     "split_subsets",
     "train_duplicate",
@@ -272,6 +273,49 @@ def missing_combination(found: Findings, test: xr.Dataset) -> None:
         return f"no fold of {where} holds a count ({'; '.join(parts)})"
 
     found.add(missing, "missing_combination", detail)
+
+
+#: What a cube's ``attrs["stratified"]`` says when its splitter stratified (for some classes).
+STRATIFIED = ("yes", "partial")
+
+
+def label_not_stratified(found: Findings, test: xr.Dataset) -> None:
+    """Add a finding for every class of a stratified cube (``attrs["stratified"]`` "yes" or
+    "partial") that some real test fold holds no positive of, while others hold some; its
+    detail says how many folds, how many positives there are and why."""
+    said = str(test.attrs.get("stratified", "")).lower()
+    if said not in STRATIFIED:
+        return
+    real = read_counts(test).is_fold.any(CLASS)
+    for label, support in _class_supports(test):
+        total = support.where(real, 0).sum(FOLD)
+        empty = ((support == 0) & real).sum(FOLD)
+        mask = ((empty > 0) & (total > 0)).expand_dims({CLASS: [label]}, axis=-1)
+        order = [d for d in found.extra if d in mask.dims] + [CLASS]
+        mask = mask.transpose(*order)
+        k = real.sum(FOLD)
+
+        found.add(mask, "label_not_stratified", _strat_detail(mask.dims, total, empty, k, said))
+
+
+def _strat_detail(
+    dims: tuple[Hashable, ...], total: xr.DataArray, empty: xr.DataArray, k: Any, said: str
+) -> Any:
+    def detail(pos: tuple[int, ...]) -> str:
+        at = {d: p for d, p in zip(dims, pos, strict=True) if d in total.dims}
+        n, e, folds = (int(x.isel(at).values.ravel()[0]) for x in (total, empty, k))
+        why = (
+            f"{n} positives cannot fill {folds} folds"
+            if n < folds
+            else "the splitter could not spread them (iterative stratification balances every "
+            "label at once)"
+        )
+        return (
+            f"{e} of {folds} test folds hold none of the class's {n} positives: {why} "
+            f"(the cube says stratified={said!r})"
+        )
+
+    return detail
 
 
 def _missing_detail(dims: tuple[Hashable, ...], tot: xr.DataArray, how: str) -> Any:

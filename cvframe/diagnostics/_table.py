@@ -45,6 +45,13 @@ FINDINGS: dict[str, Finding] = {
         "error",
         "the class has no samples in any test fold: its recall and F are undefined",
     ),
+    "label_not_stratified": Finding(
+        "CV203",
+        "warning",
+        "the folds are stratified, but not for this class: some test folds hold none of its "
+        "positives, so its per-fold recall is undefined there and its fold averages rest on "
+        "fewer folds; use fewer folds, or report the pooled F_tp,fp",
+    ),
     "train_duplicate": Finding(
         "CV401",
         "warning",

@@ -16,6 +16,13 @@ or the counts cube (per-fold count tables, e.g. WEKA's Experimenter):
 
 :func:`read` detects the format by its columns (:func:`detect`) or is told it
 (``format=``). The tool modules load on first use.
+
+Every reader takes files as tools write them:
+a UTF-8 byte-order mark, UTF-16, a Windows code page, R's ``write.csv2`` semicolons with
+decimal commas, tabs; tables stacked with ``pd.concat`` (a repeated index) are read by
+position. Class probabilities outside [0, 1] are an error, and rows that do not sum to one
+are flagged with one ``UserWarning``; a regression's output (a continuous target) is an
+error that names it.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from typing import Any
 import pandas as pd
 
 from ._common import (
+    UTF16_BOMS,
     ReaderError,
     clean_columns,
     columns_text,
@@ -167,7 +175,8 @@ def sniff(source: Any, known: dict[str, Any] | None = None) -> str | None:
     if not isinstance(source, (str, os.PathLike)) or not os.path.isfile(source):
         return None
     with open(source, "rb") as fh:
-        head = fh.read(4096).decode("utf-8", "replace")
+        raw = fh.read(4096)
+    head = raw.decode("utf-16" if raw.startswith(UTF16_BOMS) else "utf-8", "replace")
     for fmt, words in _TEXT_FORMATS:
         if fmt in known and all(w in head for w in words):
             return fmt

@@ -10,6 +10,7 @@ columns and its ``attrs``).
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .._core import labels as _labels
-from ..errors import few
+from ..errors import few, user_stacklevel
 
 #: Extensions of Excel workbooks: never guessed at, always "export CSV".
 EXCEL = (".xlsx", ".xls", ".xlsm", ".xlsb", ".ods")
@@ -71,6 +72,64 @@ def file_kind(path: str | os.PathLike[str]) -> str:
     return "parquet" if head.startswith(PARQUET_MAGIC) else "text"
 
 
+#: Byte-order marks of UTF-16 text (Excel's "Unicode text", PowerShell's default output).
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: A UTF-8 byte-order mark as a column name starts with it: decoded, or decoded as Latin-1.
+BOM_PREFIXES = ("\ufeff", "\u00ef\u00bb\u00bf")
+
+
+def encoding_of(path: str | os.PathLike[str]) -> str:
+    r"""The encoding a tool's text file is read with: UTF-16 by its byte-order mark, else UTF-8
+    with an optional byte-order mark (``utf-8-sig``: Windows tools write one), else, when
+    the bytes are not UTF-8 (a Windows code page), Latin-1, which reads any byte.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.csv")
+    >>> with open(path, "wb") as fh:
+    ...     _ = fh.write(b"\xef\xbb\xbfKey_Dataset,Key_Run\n")
+    >>> encoding_of(path)
+    'utf-8-sig'
+    """
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    if head.startswith(UTF16_BOMS):
+        return "utf-16"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not a character cut by the end of the sample
+            return "latin-1"
+    return "utf-8-sig"
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a tool's output file, decoded as :func:`encoding_of` says (no BOM)."""
+    with open(path, encoding=encoding_of(path), errors="replace") as fh:
+        return fh.read().removeprefix("\ufeff")
+
+
+def _positional(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` itself, or with rows numbered 0..n-1 when its index repeats a label: tables
+    stacked with ``pd.concat`` (without ``ignore_index=True``) are read row by row, never
+    by a label two rows share."""
+    return df if df.index.is_unique else df.reset_index(drop=True)
+
+
+def strip_bom(df: pd.DataFrame) -> pd.DataFrame:
+    r"""``df`` without a byte-order mark before its first column name (a copy only then): a
+    file written with one and read without ``encoding="utf-8-sig"`` names its first column
+    ``"\ufeffKey_Dataset"`` (or ``"ï»¿Key_Dataset"`` read as Latin-1)."""
+    if not len(df.columns) or not isinstance(df.columns[0], str):
+        return df
+    first = df.columns[0]
+    for bom in BOM_PREFIXES:
+        if first.startswith(bom):
+            out = df.copy(deep=False)
+            out.columns = [first[len(bom) :], *df.columns[1:]]
+            return out
+    return df
+
+
 def read_table(source: Any, what: str = "the table", **csv: Any) -> pd.DataFrame:
     """A tool's output as a DataFrame: a CSV (any extension but parquet's) or parquet file, or
     a frame as it is (not copied). ``what`` names the table in messages; ``csv`` goes to
@@ -83,10 +142,10 @@ def read_table(source: Any, what: str = "the table", **csv: Any) -> pd.DataFrame
     cvframe.readers.ReaderError: cannot read ... 'results.xlsx': an Excel workbook; export ...
     """
     if isinstance(source, pd.DataFrame):
-        return source
+        return strip_bom(_positional(source))
     if hasattr(source, "read"):  # an open text buffer
         try:
-            return pd.read_csv(source, **csv)
+            return strip_bom(pd.read_csv(source, **csv))
         except Exception as exc:  # noqa: BLE001 - any parser failure is the user's content
             raise ReaderError(
                 f"cannot read {what} as CSV: {type(exc).__name__}: {exc}; {_export_hint(what)}."
@@ -112,8 +171,11 @@ def read_table(source: Any, what: str = "the table", **csv: Any) -> pd.DataFrame
         )
     if kind == "parquet":
         ext = ".parquet"  # a parquet file named .csv or .txt: read by its content
+    if ext not in PARQUET:
+        csv = csv_options(path, csv)
     try:
         frame = pd.read_parquet(path) if ext in PARQUET else pd.read_csv(path, **csv)
+        frame = strip_bom(frame)
     except PermissionError:
         raise
     except Exception as exc:  # noqa: BLE001 - any parser failure is the user's file
@@ -130,11 +192,43 @@ def read_table(source: Any, what: str = "the table", **csv: Any) -> pd.DataFrame
     return frame
 
 
+def csv_options(path: str, csv: dict[str, Any]) -> dict[str, Any]:
+    r"""``csv`` completed from the file itself where the caller left it out: the encoding
+    (:func:`encoding_of`), the separator of R's ``write.csv2`` and European spreadsheets
+    (``;`` with decimal commas) or of tab-separated files when the header has no comma, and
+    ``skipinitialspace`` when the names follow their commas after a space (``a, b``).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "a.csv")
+    >>> with open(path, "w") as fh:
+    ...     _ = fh.write("truth;response;prob.a\na;a;0,9\n")
+    >>> sorted(csv_options(path, {}).items())
+    [('decimal', ','), ('encoding', 'utf-8-sig'), ('sep', ';')]
+    """
+    out = dict(csv)
+    out.setdefault("encoding", encoding_of(path))
+    if "sep" in out or "delimiter" in out:
+        return out
+    with open(path, encoding=out["encoding"], errors="replace") as fh:
+        header = fh.readline()
+    quote = out.get("quotechar", '"')
+    bare = "".join(part for k, part in enumerate(header.split(quote)) if k % 2 == 0)
+    if "," not in bare and ";" in bare:
+        out.update(sep=";", decimal=out.get("decimal", ","))
+    elif "," not in bare and "\t" in bare:
+        out["sep"] = "\t"
+    elif ", " in bare and "skipinitialspace" not in out:
+        out["skipinitialspace"] = True
+    return out
+
+
 def written_columns(path: str, **csv: Any) -> list[str]:
     """The column names of a CSV file as written (pandas renames a repeated one ``a.1``), the
     empty ones (padding, read as ``Unnamed: k``) left out."""
+    csv = csv_options(path, csv)
     first = pd.read_csv(path, header=None, nrows=1, dtype=str, keep_default_na=False, **csv)
-    return [c for c in first.iloc[0].str.strip() if c]
+    names = [c for c in first.iloc[0].str.strip() if c]
+    return list(strip_bom(pd.DataFrame(columns=names)).columns)
 
 
 def require(df: pd.DataFrame, columns: Iterable[str], tool: str, hint: str = "") -> None:
@@ -194,6 +288,7 @@ def text(value: Any) -> str:
 def clean_columns(df: pd.DataFrame, what: str) -> pd.DataFrame:
     """``df`` with string column names, without write.csv's row-names column; a name given
     to two columns is an error (which one would be read?)."""
+    df = strip_bom(df)
     if len(df.columns) and str(df.columns[0]) in ROWNAMES:
         df = df.drop(columns=df.columns[0])
     df.columns = [str(c) for c in df.columns]
@@ -209,7 +304,10 @@ def clean_columns(df: pd.DataFrame, what: str) -> pd.DataFrame:
 def own_table(source: Any, what: str) -> pd.DataFrame:
     """A reader's own copy of the tool's table (a frame is copied: the reader renames its
     columns; a file is read), its columns checked by :func:`clean_columns`."""
-    df = source.copy() if isinstance(source, pd.DataFrame) else read_table(source, what)
+    if isinstance(source, pd.DataFrame):
+        df = source.reset_index(drop=True)  # a copy, its rows numbered 0..n-1
+    else:
+        df = read_table(source, what)
     return clean_columns(df, what)
 
 
@@ -255,6 +353,24 @@ def no_missing(df: pd.DataFrame, columns: Iterable[str], tool: str, fix: str) ->
                 f"{_owns(tool)} `{c}` column has {int(bad.sum())} missing values (first at row "
                 f"{int(np.flatnonzero(bad)[0])}); {fix}."
             )
+
+
+def classes_only(df: pd.DataFrame, columns: Iterable[str], tool: str, fix: str) -> None:
+    """Raise when a label column holds continuous numbers (a regression's predictions, the
+    tool's output for a numeric outcome), naming the column, a few values and ``fix``."""
+    for c in columns:
+        col = df[c]
+        if not pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype):
+            continue
+        try:
+            _labels.check_classes(col.to_numpy(dtype=np.float64, na_value=np.nan), c)
+        except ValueError:
+            values = pd.unique(col.dropna())
+            raise ReaderError(
+                f"{_owns(tool)} `{c}` column holds continuous numbers ({len(values)} distinct, "
+                f"e.g. {few(values[:5])}): a continuous target, the output of a regression, "
+                f"not class labels; cvframe reads classification predictions. {fix}."
+            ) from None
 
 
 def class_levels(
@@ -314,8 +430,12 @@ def numbers(
 
 
 def probabilities(df: pd.DataFrame, columns: Mapping[str, str], tool: str) -> dict[str, Any]:
-    """``{class: float64 probabilities}`` of the probability ``columns`` (``{column: class}``);
-    a cell that is no finite number is an error naming the column and the value."""
+    """``{class: float64 probabilities}`` of the probability ``columns`` (``{column: class}``).
+
+    A cell that is no finite number, or a number outside [0, 1], is an error naming the
+    column and the value; rows of two or more columns that do not sum to one are flagged
+    (:func:`check_rows_sum_to_one`).
+    """
     out = {}
     for c, level in columns.items():
         p = pd.to_numeric(df[c], errors="coerce").to_numpy(np.float64)
@@ -325,8 +445,56 @@ def probabilities(df: pd.DataFrame, columns: Mapping[str, str], tool: str) -> di
                 f"{_owns(tool)} `{c}` column holds {_labels.plain(df[c].to_numpy()[bad][0])!r}, "
                 f"not a number; it should hold the probability of class {level!r}."
             )
+        outside = (p < 0) | (p > 1)
+        if outside.any():
+            raise ReaderError(
+                f"{_owns(tool)} `{c}` column holds {int(outside.sum())} values outside [0, 1] "
+                f"(first {_labels.plain(p[outside][0])!r} at row "
+                f"{int(np.flatnonzero(outside)[0])}); it should hold the probability of class "
+                f"{level!r}. Were scores or log-probabilities written instead?"
+            )
         out[level] = p
+    if len(out) >= 2:
+        check_rows_sum_to_one(np.column_stack(list(out.values())), list(columns), tool)
     return out
+
+
+#: How far a row of class probabilities may sum from 1 (rounding of the written values: a
+#: tool printing 3 decimals is off by up to 0.0005 per class).
+SUM_TOLERANCE = 0.01
+
+
+def check_rows_sum_to_one(probs: np.ndarray, columns: Sequence[str], tool: str) -> None:
+    """Flag, with one :class:`UserWarning`, rows of class probabilities (rows x classes, every
+    class a column) that do not sum to one within :data:`SUM_TOLERANCE`.
+
+    Such rows are not one distribution over the classes: a class column left out or
+    misnamed, columns shifted, or scores that are not probabilities. The scores are kept
+    (ranking metrics read each class's column as it is); calibration and Brier scores assume
+    probabilities.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     check_rows_sum_to_one(np.array([[0.5, 0.5], [0.5, 0.3]]), ["p.a", "p.b"], "mlr3")
+    >>> print(w[0].message)  # doctest: +ELLIPSIS
+    mlr3's probability columns ['p.a', 'p.b'] do not sum to 1 in 1 of 2 rows (row 1 sums to 0.8...
+    """
+    sums = probs.sum(axis=1)
+    off = np.abs(sums - 1.0) > SUM_TOLERANCE
+    if not off.any():
+        return
+    first = int(np.flatnonzero(off)[0])
+    warnings.warn(
+        f"{_owns(tool)} probability columns {few(columns)} do not sum to 1 in "
+        f"{int(off.sum())} of {len(sums)} rows (row {first} sums to {sums[first]:.6g}; sums "
+        f"range from {sums.min():.6g} to {sums.max():.6g}): they are not one probability "
+        "distribution per row. Is a class's column missing or misnamed, or were scores "
+        "written instead of probabilities? The scores are kept as they are: ranking metrics "
+        "(AUC) read each column alone, but calibration and Brier scores assume probabilities.",
+        UserWarning,
+        stacklevel=user_stacklevel(),
+    )
 
 
 def refuse_duplicates(

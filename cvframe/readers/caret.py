@@ -223,6 +223,7 @@ def read_caret(
     _common.no_missing(
         df, ("pred", "obs", "Resample"), TOOL, "caret writes no missing values there"
     )
+    _common.classes_only(df, ("obs", "pred"), TOOL, "Write the fit$pred of a classification")
     obs = df["obs"].map(_common.text)
     pred = df["pred"].map(_common.text)
     levels, prob_cols = _levels(df, list(dict.fromkeys([*obs, *pred])))

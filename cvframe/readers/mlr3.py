@@ -138,6 +138,7 @@ def read_mlr3(source: Any, positive: Any = None, *, folds: int | None = None) ->
         raise ReaderError(f"{_WHAT} have no rows; {_SAVE}.")
     fix = "drop those rows (a learner that failed to predict) or use a fallback learner"
     _common.no_missing(df, ("iteration", "truth", "response"), TOOL, fix)
+    _common.classes_only(df, ("truth", "response"), TOOL, "Write the predictions of a classif task")
     truth = df["truth"].map(_common.text)
     response = df["response"].map(_common.text)
     prob_cols = {c: c[len("prob.") :] for c in df.columns if c.startswith("prob.")}

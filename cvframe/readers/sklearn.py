@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._core import checks as _checks
 from .._core import labels as _labels
 from ..errors import few
 from ._common import ReaderError, predictions, read_table, refuse_other
@@ -191,9 +192,8 @@ def from_sklearn_cv(
             f"cv_results has {len(tests)} test index sets but {len(estimators)} estimators; "
             "pass the dict cross_validate returned, unchanged."
         )
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"y must be 1-D class labels, got shape {y_arr.shape}.")
+    _check_estimators(estimators)
+    y_arr = _check_y(y)
     classes = [_labels.plain(c) for c in np.unique(y_arr)]
     pos = _positive(classes, pos_label) if len(classes) <= 2 else None
     if pos_label is not None and len(classes) > 2:
@@ -212,17 +212,71 @@ def from_sklearn_cv(
                 f"cv_results' fold {i} tests row {int(test.max())}, but y has {len(y_arr)} rows; "
                 "pass the X and y given to cross_validate."
             )
+        _check_fitted_classes(est, i, classes)
         Xt = _rows(X, test)
+        pred = np.asarray(est.predict(Xt))
+        _labels.check_classes(pred, f"the predictions of fold {i}'s estimator", _PRED_FIX)
         part: dict[str, Any] = {
             "repeat": reps[i],
             "fold": fold_no[i],
             "sample": test,
             "y_true": y_arr[test],
-            "y_pred": np.asarray(est.predict(Xt)),
+            "y_pred": pred,
         }
         part.update(_scores(est, Xt, classes, pos))
         parts.append(part)
     return _frame(parts, classes, pos)
+
+
+_PRED_FIX = (
+    "the estimators of cv_results must be classifiers whose predict returns class labels "
+    "(a regressor's predictions are not classes)"
+)
+
+
+def _check_y(y: Any) -> np.ndarray:
+    """``y`` as 1-D class labels: no missing labels, not a continuous target."""
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        y_arr = y_arr[:, 0]
+    if y_arr.ndim != 1:
+        raise ValueError(f"y must be 1-D class labels, got shape {y_arr.shape}.")
+    miss = np.asarray(pd.isna(y_arr), dtype=bool)
+    if miss.any():
+        raise ValueError(
+            f"y has {int(miss.sum())} missing labels (None/NaN) at rows "
+            f"{few(np.flatnonzero(miss))}; pass the y given to cross_validate, whose rows all "
+            "have a label."
+        )
+    _labels.check_classes(y_arr, "y")
+    return y_arr
+
+
+def _check_estimators(estimators: list[Any]) -> None:
+    """Every fold's estimator is a classifier (a regressor is named as such)."""
+    for i, est in enumerate(estimators):
+        if _checks.is_regressor(est):
+            raise ValueError(
+                f"cv_results['estimator'][{i}] is {type(est).__name__}, a regressor, not a "
+                "classifier; from_sklearn_cv rebuilds the counts of classifiers (their "
+                "predictions are class labels). Cross-validate a classifier."
+            )
+
+
+def _check_fitted_classes(est: Any, i: int, classes: list[Hashable]) -> None:
+    """A fold's estimator fitted on at least two classes (else it has no score for the
+    others, and its predictions are one class whatever the input)."""
+    own = getattr(est, "classes_", None)
+    if own is None or len(own) >= 2:
+        return
+    missing = [c for c in classes if _labels.find(c, [_labels.plain(o) for o in own]) < 0]
+    raise ValueError(
+        f"cv_results' fold {i}: its estimator was fitted on one class only (classes_="
+        f"{few(_labels.plain(o) for o in own)}); its training set held none of "
+        f"{few(missing)}, so it cannot score them. Cross-validate with a stratified splitter "
+        "(StratifiedKFold, the default of cross_validate for a classifier and an int cv) so "
+        "every training set holds every class, or with fewer folds."
+    )
 
 
 def from_cross_val_predict(

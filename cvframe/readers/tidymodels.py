@@ -137,6 +137,12 @@ def read_tidymodels(
     df = _common.own_table(source, _WHAT)
     cols = set(df.columns)
     _common.refuse_other(df, TOOL, _WHAT, COLUMNS)
+    if ".pred" in df.columns and ".pred_class" not in df.columns:
+        raise ReaderError(
+            f"{_WHAT} has a `.pred` column and no `.pred_class`: the predictions of a "
+            "regression model (a continuous target), not class labels; cvframe reads the "
+            "predictions of a classification model (a factor outcome)."
+        )
     _common.require(df, COLUMNS, _WHAT, _SAVE)
     if df.empty:
         raise ReaderError(f"{_WHAT} has no rows; {_SAVE}.")
@@ -149,6 +155,7 @@ def read_tidymodels(
     _common.no_missing(
         df, ("id", ".pred_class", name, *(["id2"] if "id2" in cols else [])), TOOL, fix
     )
+    _common.classes_only(df, (name, ".pred_class"), TOOL, "Resample a classification model")
     obs = df[name].map(_common.text)
     seen, fix = list(dict.fromkeys([*obs, *pred])), "pass truth= with the outcome column's name"
     where = f"tidymodels' `{name}`/`.pred_class`"

@@ -299,8 +299,7 @@ def looks_like_prediction_text(path: Any) -> bool:
     """
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):
         return False
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        head = [fh.readline() for _ in range(50)]
+    head = _common.read_text(path).splitlines()[:50]
     return any(line.split()[:1] == ["inst#"] and "," not in line for line in head)
 
 
@@ -366,8 +365,7 @@ def _read_predictions_table(source: Any, what: str) -> pd.DataFrame:
         path = os.fspath(source)
         excel = os.path.splitext(path)[1].lower() in _common.EXCEL
         if os.path.isfile(path) and not (excel or _common.file_kind(path) == "excel"):
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+            text = _common.read_text(path)  # a byte-order mark or UTF-16 (Windows) too
             lines = text.splitlines()
             head = next((i for i, ln in enumerate(lines) if ln.startswith("inst#,")), None)
             if head is not None:  # -classifications ...CSV (WEKA >= 3.7)
@@ -398,7 +396,10 @@ def _scores(dist: pd.Series, predicted: np.ndarray, n_classes: int) -> np.ndarra
             f"WEKA's -p output has a `distribution` {bad.iloc[0]!r} that is not numbers "
             "(one probability per class, comma-separated): was the file edited?"
         )
-    return values.to_numpy(float).reshape(len(parts), -1)
+    probs = values.to_numpy(float).reshape(len(parts), -1)
+    names = [f"distribution[{k}]" for k in range(probs.shape[1])]
+    _common.check_rows_sum_to_one(probs, names, "WEKA's -p output")
+    return probs
 
 
 def read_weka_predictions(
@@ -489,7 +490,7 @@ def read_weka_predictions(
         joined.attrs = dict(parts[0].attrs)
         return joined
     if hasattr(source, "read"):
-        df = _parse_text(source.read(), what)
+        df = _parse_text(source.read().removeprefix("\ufeff"), what)
     else:
         df = _read_predictions_table(source, what)
     if looks_like_experiment(df):

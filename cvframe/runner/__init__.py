@@ -231,15 +231,21 @@ def cross_validate(
           ``score_<label>`` per label (label = column name of a y DataFrame, else 0..L-1);
           ``frame.cv.counts()`` (= :func:`to_counts`) builds its cube;
         - ``train_duplicate`` (bool, last): True for a test row whose feature vector equals
-          a training row of the same split (the row was seen in training: the "twinning"
-          leak), False otherwise and on train rows. Rows of ``X`` are hashed once
-          (``pandas.util.hash_pandas_object``) and each split is one ``numpy.isin``; not
-          made for a sparse ``X`` (``attrs["train_duplicate"]`` says why).
+          a training row of the same split, exactly or up to a relative 1e-6 in every
+          numeric feature (the row was seen in training: the "twinning" leak), False
+          otherwise and on train rows. Rows of ``X`` are hashed once
+          (``pandas.util.hash_pandas_object``) and near-equal rows found by one sorted
+          random projection (:mod:`cvframe.runner.twins`); O(n) per split; not made for a
+          sparse ``X`` (``attrs["train_duplicate"]`` says why).
 
-        ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"), ``splitter`` (repr of
-        the splitter), ``task``, ``test_sets``, ``scores`` (the method used or "none"),
-        ``pos_label`` (binary) and ``labels`` (multiclass and multilabel: the class
-        universe, so a class never predicted nor tested in a fold is still a class).
+        ``frame.attrs``: ``stratified`` ("yes", "no" or "unknown"; "partial" when a
+        stratified splitter left some test folds without a class's positives, e.g. a
+        multilabel label with fewer positives than folds, and then ``unstratified_labels``
+        lists those classes: ``anomalies`` reports each as ``label_not_stratified``; "no"
+        when that befell every class), ``splitter`` (repr of the splitter), ``task``,
+        ``test_sets``, ``scores`` (the method used or "none"), ``pos_label`` (binary) and
+        ``labels`` (multiclass and multilabel: the class universe, so a class never
+        predicted nor tested in a fold is still a class).
         With several models ``scores`` is the common method or ``"mixed"``, and JSON strings
         (netCDF-safe) ``estimators`` (name -> one-line repr) and ``score_methods`` (name ->
         method or "none"); with ``param_grid``, ``params`` (JSON: label -> parameter values;
@@ -356,6 +362,9 @@ def cross_validate(
         for name, est in models
     ]
     splits = _splitter.splits(splitter, X, target, groups)  # once: every model fits on these
+    lacking = _splitter.unstratified(splits, target) if strat == "yes" else []
+    if lacking:  # stratified as far as the counts allowed: not for these labels
+        strat = "partial" if len(lacking) < len(target.labels) else "no"
     n_rep = n_repeats(splitter, len(splits))
     test_sets = _splitter.partition_kind(splits, n_rep, n)
     if n_nested:
@@ -395,6 +404,8 @@ def cross_validate(
             stacklevel=user_stacklevel(),
         )
     found = {m or "none" for m in methods}
+    if lacking:
+        frame.attrs["unstratified_labels"] = [_labels.plain(c) for c in lacking]
     frame.attrs.update(
         stratified=strat,
         splitter=_splitter.splitter_repr(splitter),

@@ -8,13 +8,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-import warnings
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .._core import checks as _checks
 from .._core import labels as _labels
 from ..errors import few
 from ..schema import FOLD, REPEAT, SUBSET
@@ -69,15 +69,7 @@ def check_estimator(estimator: Any, arg: str = "estimator") -> None:
             "classifier; cross_validate needs a scikit-learn classifier with fit(X, y) and "
             "predict(X) (wrap other models in a Pipeline or an estimator class)."
         )
-    try:  # scikit-learn's own answer (tags or _estimator_type); objects outside it have none
-        from sklearn.base import is_regressor
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            regressor = bool(is_regressor(estimator))
-    except Exception:  # noqa: BLE001
-        regressor = False
-    if regressor or getattr(estimator, "_estimator_type", None) == "regressor":
+    if _checks.is_regressor(estimator):
         raise NotAClassifierError(
             f"{arg}={name} is a regressor, not a classifier; cross_validate evaluates "
             "classifiers (their predictions are class labels). Pass a classifier, e.g. "
@@ -412,6 +404,13 @@ def _check_predictions(pred: np.ndarray, target: Target, name: str, split: int) 
     except TypeError:
         found = np.full(len(uniq), -1, dtype=np.intp)
     unknown = [_labels.plain(u) for u, i in zip(uniq, found, strict=True) if i < 0]
+    frac = [u for u in unknown if isinstance(u, float) and not u.is_integer()]
+    if frac:
+        raise NotAClassifierError(
+            f"{name} predicted continuous values {few(frac)} in split {split}: it behaves as "
+            "a regressor (its predict returns numbers, not class labels); cross_validate "
+            f"evaluates classifiers whose predict returns labels of y {few(target.labels)}."
+        )
     if unknown:
         raise ValueError(
             f"{name} predicted labels {few(unknown)} in split {split} that are not "

@@ -50,6 +50,7 @@ class Target:
                 f"X has {n} samples but y has {len(values)}; they must have the same length "
                 "(one label per row of X)."
             )
+        values = _plain_array(values)
         _check_classes(values)
         if isinstance(values, pd.Categorical):  # its categories are the class universe
             labels, from_data = _labels.universe(values)
@@ -113,6 +114,27 @@ class Target:
         self.pos_label = None
 
 
+def _plain_array(values: Any) -> Any:
+    """Labels as scikit-learn's splitters read them: an object array of numbers only as a
+    numeric array (else its target type is "unknown" to scikit-learn); bytes, which
+    scikit-learn refuses, are an error that says to decode them."""
+    if not isinstance(values, np.ndarray):
+        return values
+    if values.dtype.kind == "S" or (
+        values.dtype.kind == "O" and len(values) and isinstance(values[0], bytes)
+    ):
+        raise ValueError(
+            f"y holds bytes labels ({few(pd.unique(values.astype(object))[:3])}), which "
+            "scikit-learn's classifiers do not take; decode them first, e.g. "
+            "np.char.decode(y) or [v.decode() for v in y]."
+        )
+    if values.dtype.kind == "O" and len(values):
+        kind = pd.api.types.infer_dtype(values, skipna=False)
+        if kind in ("integer", "floating", "mixed-integer-float", "boolean"):
+            return np.asarray(values.tolist())
+    return values
+
+
 def _check_classes(values: Any) -> None:
     """No missing labels, and labels that are classes, not measurements: neither continuous
     nor a regression target of whole numbers (:func:`_check_not_regression`)."""
@@ -126,10 +148,13 @@ def _check_classes(values: Any) -> None:
     if floats and not np.all(values == np.round(values)):
         bad = values[values != np.round(values)]
         raise ValueError(
-            f"y looks continuous (values {few(bad)}); cross_validate evaluates classifiers: "
-            "pass class labels (a regression target needs a regression evaluation, e.g. "
-            "scikit-learn's cross_val_score with a regressor)."
+            f"y looks continuous: a continuous target ({len(np.unique(values))} distinct "
+            f"values, e.g. {few(np.unique(bad))}), not class labels; cross_validate evaluates "
+            "classifiers: pass class labels (a regression target needs a regression "
+            "evaluation, e.g. scikit-learn's cross_val_score with a regressor)."
         )
+    if isinstance(values, np.ndarray) and values.dtype.kind == "O":
+        _labels.check_classes(values, "y")  # floats among objects
     _check_not_regression(values)
 
 
@@ -441,6 +466,30 @@ def partition_kind(pairs: list[tuple[np.ndarray, np.ndarray]], n_rep: int, n: in
     return (
         "partition" if (times == 1).all() else "disjoint" if (times <= 1).all() else "overlapping"
     )
+
+
+def unstratified(pairs: list[tuple[np.ndarray, np.ndarray]], target: Target) -> list[Any]:
+    """The classes (labels of a multilabel ``y``) that some test set holds no positive of,
+    though the data have some: a stratified splitter could not spread them over the folds
+    (fewer positives than folds, or iterative stratification balancing the other labels).
+
+    >>> t = Target(np.array([0, 0, 1, 1, 0, 0]), 6, None)
+    >>> unstratified([(np.arange(3, 6), np.arange(3)), (np.arange(3), np.arange(3, 6))], t)
+    []
+    >>> unstratified([(np.arange(2, 6), np.arange(2)), (np.arange(2), np.arange(2, 6))], t)
+    [1]
+    """
+    if target.task == "multilabel":
+        y = np.asarray(target.fit_y, dtype=np.int64)
+    else:
+        codes = _labels.codes(np.asarray(target.series), target.labels, "y")
+        y = np.eye(len(target.labels), dtype=np.int64)[np.asarray(codes, dtype=np.intp)]
+    has = y.sum(axis=0) > 0
+    lacking = np.zeros(y.shape[1], dtype=bool)
+    for _, test in pairs:
+        if test.size:
+            lacking |= (y[test].sum(axis=0) == 0) & has
+    return [label for label, bad in zip(target.labels, lacking, strict=True) if bad]
 
 
 def check_multilabel_models(models: Any, target: Target) -> None:

@@ -5,9 +5,10 @@ duplicate training rows.
 ``"prior"`` and ``"stratified"`` strategies as models ``dummy_prior`` and
 ``dummy_stratified`` (:data:`BASELINES`, also in ``frame.attrs["baselines"]``): a model that
 does not beat them has learned nothing from the features. The ``train_duplicate`` column
-(:func:`train_duplicates`) marks test rows whose feature vector equals a training row of the
-same split: a model tested on such a row is tested on a sample it has seen (the "twinning"
-leak), which flatters every metric.
+(:func:`cvframe.runner.twins.train_duplicates`) marks test rows whose feature vector equals a
+training row of the same split, exactly or up to a relative 1e-6 per feature: a model tested
+on such a row is tested on a sample it has seen (the "twinning" leak), which flatters every
+metric.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import few
 from ._fit import check_estimator
+from .twins import row_hashes, train_duplicates
 
-__all__ = ["BASELINES", "model_name", "train_duplicates", "with_baselines"]
+__all__ = ["BASELINES", "model_name", "row_hashes", "train_duplicates", "with_baselines"]
 
 #: The model names of the baselines, in the order they are added.
 BASELINES = ("dummy_prior", "dummy_stratified")
@@ -75,51 +76,3 @@ def baseline_scores(name: str | None, scores: Any) -> Any:
     if name in BASELINES and isinstance(scores, str) and scores not in ("auto",):
         return "predict_proba"
     return scores
-
-
-def row_hashes(X: Any) -> tuple[np.ndarray | None, str]:
-    """One 64-bit hash per row of ``X`` (pandas' ``hash_pandas_object``, index ignored), or
-    None with the reason when ``X`` is not a dense table (sparse matrices, ragged lists)."""
-    if hasattr(X, "toarray") or hasattr(X, "tocsr"):
-        return None, "skipped: X is a sparse matrix (its rows are not hashed)"
-    try:
-        table = (
-            X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X).reshape(len(X), -1))
-        )
-        return pd.util.hash_pandas_object(table, index=False).to_numpy(), "computed"
-    except (TypeError, ValueError) as err:
-        return None, f"skipped: the rows of X could not be hashed ({type(err).__name__})"
-
-
-def train_duplicates(
-    X: Any, splits: list[tuple[np.ndarray, np.ndarray]], return_train: bool
-) -> tuple[np.ndarray | None, str]:
-    """The ``train_duplicate`` column of one (model, candidate) block of the frame, and how
-    it was made (``"computed"`` or why it was skipped).
-
-    Rows are hashed once and the hashes numbered (``pandas.factorize``); per split the
-    training rows' numbers are marked in a boolean table and each test row looks its number
-    up: O(n) per split, no sort. Train rows (with
-    ``return_train``) are False. Equal rows have equal hashes; two different rows share a
-    64-bit hash with probability about ``2**-64`` per pair, which is ignored.
-
-    >>> import numpy as np
-    >>> X = np.array([[0, 1], [0, 1], [2, 3], [4, 5]])
-    >>> splits = [(np.array([0, 2]), np.array([1, 3]))]
-    >>> col, how = train_duplicates(X, splits, False)
-    >>> col.tolist(), how
-    ([True, False], 'computed')
-    """
-    h, how = row_hashes(X)
-    if h is None:
-        return None, how
-    codes, uniques = pd.factorize(h)  # equal rows, equal codes 0..u-1
-    seen = np.zeros(len(uniques), dtype=bool)
-    parts = []
-    for tr, te in splits:  # O(n) per split: mark the training rows' codes, look up the test's
-        seen[:] = False
-        seen[codes[tr]] = True
-        parts.append(seen[codes[te]])
-    if return_train:
-        parts += [np.zeros(tr.size, dtype=bool) for tr, _ in splits]
-    return np.concatenate(parts), how

@@ -25,7 +25,10 @@ import pandas as pd
 
 from ...errors import few
 from .coding import (
+    PRED_FIX,
+    TRUE_FIX,
     as_labels,
+    check_classes,
     check_known,
     check_labels_arg,
     check_no_missing,
@@ -47,7 +50,10 @@ from .coding import (
 )
 
 __all__ = [
+    "PRED_FIX",
+    "TRUE_FIX",
     "as_labels",
+    "check_classes",
     "attrs_labels",
     "attrs_pos",
     "binary_pos",

@@ -7,6 +7,7 @@ sample; a label outside the universe is an error naming the argument, never drop
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -116,6 +117,8 @@ def as_labels(x: Any, name: str, *, allow_2d: bool = False) -> Any:
         raise TypeError(
             f"{name} must be an array of labels (one per sample), got the scalar {x!r}."
         )
+    if isinstance(x, (list, tuple)) and arr.ndim == 1 and arr.dtype.kind in "US":
+        _refuse_coerced(x, name)  # numpy turned numbers among strings into strings
     if arr.ndim == 2 and arr.shape[1] == 1:
         return arr[:, 0]
     if arr.ndim == 1:
@@ -126,6 +129,18 @@ def as_labels(x: Any, name: str, *, allow_2d: bool = False) -> Any:
         f"{name} has shape {arr.shape}; pass 1-D labels, one per sample"
         + (" (or a 2-D 0/1 indicator array for multilabel data)." if allow_2d else ".")
     )
+
+
+def _refuse_coerced(values: list[Any] | tuple[Any, ...], name: str) -> None:
+    """A list that mixes strings with other labels (numpy would make ``1`` the string ``"1"``)."""
+    other = [v for v in values if not isinstance(v, (str, bytes))]
+    if other:
+        strs = [v for v in values if isinstance(v, (str, bytes))]
+        raise CountsError(
+            f"{name} mixes string labels {few(list(dict.fromkeys(strs))[:3])} with non-string "
+            f"labels {few(list(dict.fromkeys(other))[:3])}; use one type for all labels (e.g. "
+            "[str(v) for v in labels])."
+        )
 
 
 def _numeric_2d(arr: np.ndarray, name: str) -> np.ndarray:
@@ -193,6 +208,58 @@ def check_unique(uniq: Any, name: str) -> np.ndarray:
     if arr.dtype.kind == "c":
         raise CountsError(f"{name} has complex labels {few(arr)}; use real or string labels.")
     return np.sort(arr)
+
+
+#: What a continuous ``y_pred`` usually is, and the fix.
+PRED_FIX = (
+    "y_pred must hold predicted class labels (a classifier's predict), not probabilities, "
+    "decision values or a regressor's predictions; scores go in a score column"
+)
+#: The fix for a continuous ``y_true`` (or ``y``).
+TRUE_FIX = (
+    "cvframe evaluates classifiers of class labels; a regression target needs a regression "
+    "evaluation (e.g. scikit-learn's cross_val_score with a regressor). Class codes that are "
+    "numbers are whole numbers, or pass them as strings"
+)
+
+
+def check_classes(values: Any, name: str, fix: str = "") -> None:
+    """Refuse continuous numbers taken for class labels: floats that are not whole numbers
+    (scikit-learn's ``type_of_target`` calls them ``"continuous"``).
+
+    ``values`` are labels or their distinct values (numpy, object or pandas); whole floats
+    (``1.0``) are class codes and pass. The CountsError (a ValueError) names ``name``, how
+    many distinct values there are, a few of them and ``fix`` (default: :data:`TRUE_FIX`).
+
+    >>> check_classes(np.array([0.0, 1.0]), "y_true")
+    >>> check_classes(np.array([0.25, 1.5, 0.25]), "y_true")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cvframe.errors.CountsError: y_true holds continuous values (2 distinct, e.g. [0.25, 1.5]): ...
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f":
+        frac = arr[np.isfinite(arr) & (arr != np.floor(arr))]
+    elif arr.dtype.kind == "O":
+        frac = np.asarray(
+            [
+                v
+                for v in arr.ravel().tolist()
+                if isinstance(v, float) and math.isfinite(v) and not v.is_integer()
+            ],
+            dtype=np.float64,
+        )
+    else:
+        return
+    if not frac.size:
+        return
+    distinct = pd.unique(arr.ravel())
+    raise CountsError(
+        f"{name} holds continuous values ({len(distinct)} distinct, e.g. "
+        f"{few(np.unique(frac)[:5])}): a continuous target (or a regressor's predictions) is "
+        "not class labels. "
+        f"{fix or TRUE_FIX}."
+    )
 
 
 def check_labels_arg(labels: Any, name: str = "labels") -> list[Hashable]:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import ColumnError, few, user_stacklevel
-from ...schema import REPEAT, SUBSET
+from ...schema import FRAME_DIMS, REPEAT, SUBSET
 from .. import checks as _checks
 from .. import labels as _labels
 
@@ -156,6 +156,8 @@ def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
         raw, uniq = fast or _labels.factorize(_labels.as_labels(yt, "y_true"), "y_true")
         uniq = np.asarray(uniq)
         seen = _labels.check_unique(uniq[_labels.present(raw, len(uniq))], "y_true")
+        if labels is None:
+            _labels.check_classes(seen, "y_true")
         universe, _ = _labels.universe(np.asarray(seen), labels=labels)
     codes = _labels.recode(raw, uniq, universe, "y_true")
     return np.asarray(codes), [_labels.plain(u) for u in universe]
@@ -277,6 +279,72 @@ def has_repeat(df: Any, repeat: Hashable | None) -> bool:
     return repeat in df.columns
 
 
+#: What each argument that names a column reads, as an error message says it.
+_ROLE = {
+    "y_true": "the true labels",
+    "y_pred": "the predicted labels",
+    "fold": "the test fold of every row",
+    "repeat": "the repeat of every row (or repeat=None for one repeat)",
+    "score": "the scores",
+    "sample_weight": "the sample weights",
+    "dims": "a further dim of the cube",
+}
+_DEFAULT = {name: name for name in ("y_true", "y_pred", "fold", "repeat", "score")}
+
+
+def one_role(roles: Sequence[tuple[str, Any, bool]]) -> None:
+    """Refuse a column read in two roles when one of them is a dim.
+
+    ``roles``: (argument, column or None, is a dim) in the order the arguments are read. A
+    column cannot be two dims (``repeat="fold"`` would make every repeat one fold, and a
+    fold-averaged metric would be reported as a pooled one), nor a dim and the labels,
+    scores or weights; a ValueError names both arguments and the fix. Two non-dim roles
+    (``y_pred=y_true``) are left to the caller.
+
+    >>> one_role([("fold", "fold", True), ("repeat", "fold", True)])
+    Traceback (most recent call last):
+    ...
+    ValueError: repeat='fold' names the column 'fold', which fold='fold' already reads as ...
+    """
+    seen: dict[Any, tuple[str, bool]] = {}
+    for arg, col, is_dim in roles:
+        if col is None:
+            continue
+        try:
+            prev = seen.get(col)
+        except TypeError:  # an unhashable name: the column check reports it
+            continue
+        if prev is None:
+            seen[col] = (arg, is_dim)
+            continue
+        first, first_dim = prev
+        if not (is_dim or first_dim):
+            continue
+        if not _passed(arg, col) and _passed(first, col):  # blame the argument passed
+            (arg, is_dim), (first, first_dim) = (first, first_dim), (arg, is_dim)
+        other = arg if first_dim else first  # the role that is not a dim, if any
+        kind = "two dims" if is_dim and first_dim else f"both a dim and {_role(other)}"
+        by = (
+            f"which {first}={col!r} already reads as {_role(first)}"
+            if first in _ROLE and not (first == "dims" and col in FRAME_DIMS)
+            else f"which is the cube's {col!r} dim (a {col!r} column always is one)"
+        )
+        raise ValueError(
+            f"{arg}={col!r} names the column {col!r}, {by}; one column cannot be {kind}. "
+            f"Pass {arg}= with the column that holds {_role(arg)}."
+        )
+
+
+def _passed(arg: str, col: Any) -> bool:
+    """Whether ``arg`` names ``col`` by choice: not its default name, not a dim column
+    (``model``, ...) read under its own name."""
+    return arg in _ROLE and col != _DEFAULT.get(arg) and not (arg == "dims" and col in FRAME_DIMS)
+
+
+def _role(arg: str) -> str:
+    return _ROLE.get(arg, f"the cube's {arg!r} dim")
+
+
 def test_rows(df: Any) -> Any:
     """The test rows of a predictions frame, without the ``subset`` column.
 
@@ -329,6 +397,23 @@ def parse(
         raise ValueError("df has no rows; the predictions frame needs one row per tested sample.")
     what = "predictions frame"
     ml_names = multilabel_names(df, y_true)
+    for arg, col in (("y_true", y_true), ("fold", fold), ("repeat", repeat), ("score", score)):
+        if col in FRAME_DIMS and col not in df.columns:
+            raise ValueError(
+                f"{arg}={col!r} names a column that is a dim of every result: {few(FRAME_DIMS)} "
+                f"columns split the frame into parts before each part is read, so {col!r} "
+                f"cannot also be read as {_role(arg)}. Pass {arg}= with the column that holds "
+                f"{_role(arg)}."
+            )
+    rep_col = repeat if has_repeat(df, repeat) else None
+    one_role(
+        [
+            ("y_true", y_true if ml_names is None else None, False),
+            ("fold", fold, True),
+            ("repeat", rep_col, True),
+            ("score", score if score in df.columns else None, False),
+        ]
+    )
     if ml_names is None:
         yt = _checks.column(df, y_true, "y_true", what)
     fc, fk = _labels.column_groups(_checks.column(df, fold, "fold", what), "fold")
