@@ -25,8 +25,9 @@ from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
 from ..tidy import all_folds
+from . import curse
 
-__all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
+__all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV", "threshold_band"]
 
 #: Pooled metrics a threshold can be tuned for: name -> the count metric (its pooled name,
 #: as ``scoring_`` records it, and its registry name); a view of
@@ -201,6 +202,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         refit: bool = True,
         n_jobs: int | None = None,
         random_state: Any = None,
+        n_bootstraps: int = curse.BOOTSTRAPS,
     ) -> None:
         self.estimator = estimator
         self.scoring = scoring
@@ -213,6 +215,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         self.refit = refit
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.n_bootstraps = n_bootstraps
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -280,6 +283,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         )
         cube = self._cube(table)
         self._choose(cube, candidates, metric)
+        self._correct(candidates, metric)
         self._fit_final(X, y)
         return self
 
@@ -289,6 +293,10 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         )
         _checks.flag("refit", self.refit)
         _checks.beta(self.beta)
+        _checks.integer(
+            "n_bootstraps", self.n_bootstraps, low=0,
+            fix="0 skips the correction of the winner's curse; the paper uses 1000.",
+        )  # fmt: skip
         if self.cost_matrix is not None:
             self._cost = _cost_matrix(self.cost_matrix)
             self.scoring_ = "expected_cost"
@@ -309,7 +317,23 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
                 "thresholds must be None, an int, or a non-empty array of finite numbers; got "
                 f"{few(np.asarray(t).ravel().tolist())}."
             )
-        return np.unique(arr)
+        arr = np.unique(arr)
+        lo, hi = float(s.min()), float(s.max())
+        if arr.min() > hi or arr.max() <= lo:
+            side = (
+                "above every score: every sample is predicted negative at every threshold"
+                if arr.min() > hi
+                else "at or below every score: every sample is predicted positive"
+            )
+            warnings.warn(
+                f"thresholds={few(arr.tolist())} are all {side}; the out-of-fold scores range "
+                f"over [{lo:.6g}, {hi:.6g}] ({self.response_method_}). Give thresholds in "
+                "that range, an int (that many between the lowest and highest score) or None "
+                "(every distinct score).",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+        return arr
 
     @staticmethod
     def _cube(table: pd.DataFrame) -> xr.Dataset:
@@ -399,6 +423,37 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
                 stacklevel=user_stacklevel(),
             )
 
+    def _correct(self, candidates: np.ndarray, metric: str | None) -> None:
+        """The winner's curse of the chosen threshold corrected (BBC-CV over the thresholds,
+        :func:`cvframe.search.curse.threshold_correction`), its interval, the band of the
+        pooled curve and the spread of the threshold over the bootstrap samples."""
+        thr = self.cv_results_[_THRESHOLD].to_numpy()
+        if metric is None:
+            sign = -1.0
+        else:
+            sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
+        result, band, chosen = curse.threshold_correction(self, thr, metric, sign)
+        self._selection = result
+        self.selection_corrected_ = result.summary
+        self.best_score_corrected_ = result.summary["score"]
+        self.best_score_interval_ = (result.summary["low"], result.summary["high"])
+        q = np.quantile(chosen, [0.025, 0.5, 0.975]) if chosen.size else [np.nan] * 3
+        self.threshold_bootstrap_ = pd.Series(
+            {
+                "n": int(chosen.size),
+                "mean": float(np.mean(chosen)) if chosen.size else np.nan,
+                "std": float(np.std(chosen, ddof=1)) if chosen.size > 1 else np.nan,
+                "low": float(q[0]),
+                "median": float(q[1]),
+                "high": float(q[2]),
+            }
+        )
+        curve = self.cv_results_[[_THRESHOLD, "pooled"]].rename(columns={"pooled": "score"})
+        self.score_band_ = curve.merge(band, on=_THRESHOLD, how="left")
+        from ._frame import selection_stability
+
+        self.selection_stability_ = selection_stability(self)
+
     def _fit_final(self, X: Any, y: Any) -> None:
         if self.refit:
             self.estimator_ = clone(self.estimator).fit(X, y)
@@ -459,3 +514,55 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         """``estimator_.decision_function``."""
         check_is_fitted(self, "estimator_")
         return self.estimator_.decision_function(X)
+
+
+def threshold_band(clf: PooledThresholdClassifierCV) -> pd.DataFrame:
+    """The pooled curve of a fitted threshold search with its bootstrap band, tidy.
+
+    What :func:`cvframe.plot.threshold_band` draws: the pooled metric (or expected cost) at
+    every candidate threshold, the 95 % band of that curve over the bootstrap samples of
+    the out-of-fold predictions (at up to 200 thresholds; NaN elsewhere), and in ``attrs``
+    the chosen threshold, the 95 % range of the thresholds chosen on the bootstrap samples
+    (the threshold's own variability), the per-fold choices, and the chosen threshold's
+    score corrected for the choice with its interval (BBC-CV: the choice remade on every
+    bootstrap sample, so the interval includes the threshold's variability).
+
+    Parameters
+    ----------
+    clf : PooledThresholdClassifierCV
+        Fitted (with ``n_bootstraps > 0`` for the band).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``threshold``, ``score``, ``low``, ``high``; ``attrs``: ``scoring``,
+        ``best_threshold``, ``best_score``, ``corrected``, ``corrected_low``,
+        ``corrected_high``, ``threshold_low``, ``threshold_high``, ``fold_thresholds``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> import cvframe
+    >>> from cvframe.search import threshold_band
+    >>> X, y = make_classification(300, weights=[0.85], random_state=0)
+    >>> clf = cvframe.PooledThresholdClassifierCV(LogisticRegression(), cv=5).fit(X, y)
+    >>> band = threshold_band(clf)
+    >>> list(band.columns), round(band.attrs["best_threshold"], 3)
+    (['threshold', 'score', 'low', 'high'], 0.314)
+    """
+    check_is_fitted(clf, "score_band_")
+    frame = clf.score_band_.copy()
+    s = clf.selection_corrected_
+    frame.attrs.update(
+        scoring=clf.scoring_,
+        best_threshold=float(clf.best_threshold_),
+        best_score=float(clf.best_score_),
+        corrected=float(s["score"]),
+        corrected_low=float(s["low"]),
+        corrected_high=float(s["high"]),
+        threshold_low=float(clf.threshold_bootstrap_["low"]),
+        threshold_high=float(clf.threshold_bootstrap_["high"]),
+        fold_thresholds=clf.thresholds_per_fold_[_THRESHOLD].dropna().tolist(),
+    )
+    return frame
