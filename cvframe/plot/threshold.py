@@ -9,6 +9,8 @@ from typing import Any
 
 import pandas as pd
 
+from ._style import finish, new_axes
+
 __all__ = ["threshold_band"]
 
 
@@ -60,8 +62,6 @@ def threshold_band(
     >>> ax.get_xlabel()
     'threshold'
     """
-    import matplotlib.pyplot as plt
-
     need = {"threshold", "score", "low", "high"}
     if not isinstance(data, pd.DataFrame) or not need <= set(data.columns):
         raise ValueError(
@@ -72,7 +72,7 @@ def threshold_band(
         )
     a = data.attrs
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.0, 3.8))
+        ax = new_axes((6.0, 3.8))
     color = color if color is not None else "C0"
     name = a.get("scoring", "score")
     ax.plot(data["threshold"], data["score"], color=color, label=label or name, **kwargs)
@@ -102,4 +102,4 @@ def threshold_band(
     ax.set_xlabel("threshold")
     ax.set_ylabel("expected cost" if name == "expected_cost" else name)
     ax.legend(fontsize="small", frameon=False)
-    return ax
+    return finish(ax)

@@ -30,6 +30,7 @@ from ._model import (
     hyper,
 )
 from ._sampler import Sampler
+from . import pilot as _pilot
 from .exact import fold_risks, p_fold_without_positives, risks_tractable, tractable
 from .study import ESTIMATORS, bias_study
 
@@ -82,6 +83,17 @@ class Plan:
     skipped : dict
         Classes not planned, and why (no positives; an assumed classifier the class's
         prevalence cannot support, e.g. F = 0.8 for a majority class).
+    assumed : str
+        Where the classifier came from: ``"pilot"``, ``"given"`` (f, precision or recall)
+        or ``"default"`` (F = 0.8, precision = recall; the text says so).
+    sensitivity : pandas.DataFrame
+        With the default classifier: for recall 0.3 ... 0.9 at precision 0.8, the class at
+        most risk, P(some fold undefined) and the advice (:func:`.pilot.sensitivity`);
+        empty otherwise.
+    pilot : dict
+        With a pilot frame: its precision and recall per class, its AUC and, per class, its
+        share of undefined folds beside the plan's probability for the same design
+        (``pilot_share``, ``pilot_folds``, ``planned``, ``se``).
     """
 
     design: dict[str, Any]
@@ -91,6 +103,9 @@ class Plan:
     overall: dict[str, Any] = field(repr=False)
     studies: dict[Any, xr.Dataset] = field(repr=False)
     skipped: dict[Any, str] = field(default_factory=dict, repr=False)
+    assumed: str = "given"
+    sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    pilot: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per class: the risks, each estimator's relative bias and std, the advice."""
@@ -326,21 +341,22 @@ def _metric(metric: Any) -> str:
 
 
 def plan(
-    y_or_counts: Any,
+    y_or_counts: Any = None,
     *,
-    k: int = 10,
+    k: int | None = None,
     repeats: int = 1,
     stratified: bool = True,
-    f: float = DEFAULT_F,
+    f: float | None = None,
     precision: float | None = None,
     recall: float | None = None,
     metric: str = "f",
-    auc: float = 0.85,
+    auc: float | None = None,
     auc_shift: float = 0.0,
     trials: int = 20_000,
     random_state: int | None = 0,
     counts: bool | None = None,
     pos_label: Any = None,
+    pilot: Any = None,
 ) -> Plan:
     r"""Plan a cross-validation study before fitting: undefined folds, biases, advice.
 
@@ -424,10 +440,28 @@ def plan(
     repeats = check_int("repeats", repeats, 1)
     stratified = check_flag("stratified", stratified)
     trials = check_trials(trials)
+    seen: dict[str, Any] = {}
+    if pilot is not None:
+        seen = _pilot.read_pilot(pilot, pos_label)
+        if y_or_counts is None:
+            y_or_counts = seen["labels"]
+        pos_label = pos_label if pos_label is not None else seen["pos_label"]
+    if y_or_counts is None:
+        raise ValueError(
+            "y_or_counts is None and no pilot is given; pass the labels or class counts "
+            "(e.g. {'rare': 20, 'common': 980}), or a pilot predictions frame (pilot=)."
+        )
+    assumed = "pilot" if seen else "given"
+    if not seen and f is None and precision is None and recall is None:
+        assumed = "default"
+    f = DEFAULT_F if f is None else f
+    k = (seen.get("k") or 10) if k is None else k
+    auc = (seen.get("auc") or 0.85) if auc is None else auc
     auc = check_real("auc", auc, 0.0, 1.0, high_open=True)
     if not 0 <= float(auc_shift) < math.inf:
         raise ValueError(f"auc_shift={auc_shift!r} must be a finite number >= 0.")
     n, positives, multilabel = _counts(y_or_counts, counts)
+    _pilot.check_size(n, positives)
     positives = _positive_classes(positives, multilabel, pos_label)
     k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
     design = dict(
@@ -440,6 +474,8 @@ def plan(
         if pos == 0 or pos == n:
             skipped[cls] = f"{'no' if pos == 0 else 'only'} positives: F is not defined"
             continue
+        if cls in seen.get("rates", {}):  # the pilot's own precision and recall
+            precision, recall = seen["rates"][cls]
         try:
             model = Model.make(n, pos / n, f, k, stratified, precision, recall)
         except ValueError as err:
@@ -476,18 +512,32 @@ def plan(
         found.update({e: (b, s, se, False) for e, (b, s, se) in auc_est.items()})
         rows += [dict(zip(_COLUMNS, (cls, e, *v), strict=True)) for e, v in found.items()]
         recs[cls] = _advice(cls, row, {e: v[:2] for e, v in found.items()}, design)
+        if cls in seen.get("undefined", {}):
+            seen.setdefault("reproduced", {})[cls] = _pilot.reproduce_check(
+                model, seen["undefined"][cls]
+            )
     if not risks:
         raise ValueError(
             f"no class can be planned: {few([f'{c}: {why}' for c, why in skipped.items()])}."
         )
     risk_df, rec_df = (pd.DataFrame.from_dict(d, orient="index") for d in (risks, recs))
     risk_df.index.name = rec_df.index.name = "class"
+    table = pd.DataFrame()
+    if assumed == "default":
+        planned = {c: risks[c]["positives"] for c in risks}
+        table = _pilot.sensitivity(n, planned, k, repeats, stratified, trials, random_state)
+        rec_df = _pilot.guard_any(rec_df, table)
+        recs = rec_df.to_dict(orient="index")
     est_df = pd.DataFrame(rows, columns=list(_COLUMNS))
     worst = min(risks, key=lambda c: (risks[c]["positives"], str(c)))
     overall = {"class": worst, **recs[worst]}
     overall["k"] = int(rec_df["k"].min())
     overall["stratified"] = bool(rec_df["stratified"].any())
-    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped)
+    design["assumed"] = assumed
+    info = {k_: v for k_, v in seen.items() if k_ != "labels"}
+    return Plan(
+        design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info
+    )
 
 
 # --- the text --------------------------------------------------------------------------------
@@ -551,5 +601,6 @@ def _text(p: Plan) -> str:
     lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
     for cls, why in p.skipped.items():
         lines.append(f"  {cls}: not planned ({why}).")
+    lines += _pilot.describe(p.assumed, p.sensitivity, p.pilot)
     lines.append(f"Model: {REFERENCE}")
     return "\n".join(lines)
