@@ -29,9 +29,10 @@ from ..metrics import SCORER_ALIASES
 from ..runner import fit_pool, n_repeats
 from ..schema import FOLD, REPEAT
 from ..splits import multilabel_kfold
-from . import _frame, curse
+from . import _corrections, _frame, curse
+from ._corrections import threshold_band
 from ._frame import MULTILABEL_SCORINGS, PARAM, Scoring, selection_stability
-from .threshold import PooledThresholdClassifierCV, threshold_band
+from .threshold import PooledThresholdClassifierCV
 
 __all__ = [
     "COUNT_SCORINGS",
@@ -459,7 +460,7 @@ class PooledSearchCV(BaseSearchCV):
         ``selection_corrected_`` and ``selection_stability_``."""
         names = list(self.cube_[PARAM].values) if self.cube_ is not None else []
         labels = _frame.param_labels(self.cv_results_["params"])
-        result = curse.search_correction(self, design, names, labels)
+        result = _corrections.search_correction(self, design, names, labels)
         self._selection = result
         self.selection_corrected_ = result.summary
         self.best_score_corrected_ = result.summary["score"]

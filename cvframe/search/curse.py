@@ -47,7 +47,6 @@ from .._core import checks as _checks
 from .._core.quantiles import level as _level
 from .._core.quantiles import z_quantile
 from ..build.predictions import frame_cube
-from ..errors import few
 from ..schema import CLASS, FOLD, REPEAT
 
 __all__ = [
@@ -59,9 +58,7 @@ __all__ = [
     "count_path",
     "cube_sums",
     "presence",
-    "search_correction",
     "selection_corrected",
-    "threshold_correction",
 ]
 
 #: Bootstrap samples of a correction by default (the paper's B).
@@ -76,11 +73,12 @@ _CHUNK = 4_000_000
 RESAMPLE = "resample"
 #: What the correction cites.
 REFERENCES = (
-    "I. Tsamardinos, E. Greasidou and G. Borboudakis, \"Bootstrapping the out-of-sample "
-    "predictions for efficient and accurate cross-validation\", Machine Learning 107, "
-    "1895-1922, 2018 (BBC-CV). J. Shao and C. F. J. Wu, \"A general theory for jackknife "
-    "variance estimation\", Annals of Statistics 17(3), 1176-1197, 1989 (half-sampling)."
+    'I. Tsamardinos, E. Greasidou and G. Borboudakis, "Bootstrapping the out-of-sample '
+    'predictions for efficient and accurate cross-validation", Machine Learning 107, '
+    '1895-1922, 2018 (BBC-CV). J. Shao and C. F. J. Wu, "A general theory for jackknife '
+    'variance estimation", Annals of Statistics 17(3), 1176-1197, 1989 (half-sampling).'
 )
+
 
 @dataclass(frozen=True)
 class Correction:
@@ -360,7 +358,8 @@ def count_path(
         return None
     n = cube.sizes[FOLD]
     tp, fp, fn, tn = (
-        np.asarray(cube[v].transpose(FOLD, candidate, CLASS).values) for v in ("tp", "fp", "fn", "tn")
+        np.asarray(cube[v].transpose(FOLD, candidate, CLASS).values)
+        for v in ("tp", "fp", "fn", "tn")
     )
     shape = tp.shape[1:]
     pos = (tp + fn)[:, 0, :]  # every candidate sees the same samples: (n, classes)
@@ -469,7 +468,7 @@ def selection_corrected(
     cube, _ = per_sample_cube(frame, candidate=candidate, pos_label=pos_label, beta=beta)
     cube = cube.sel({candidate: names})
     b = _checks.beta(beta)
-    path = count_path(cube, candidate, r.metric, average, b, sign)
+    path: Any = count_path(cube, candidate, r.metric, average, b, sign)
     if path is None:
         build = cube_sums(cube, candidate)
 
@@ -503,178 +502,3 @@ def selection_corrected(
         bounds=bounds,
         random_state=random_state,
     )
-
-
-# --- the searches ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Chosen:
-    """What a search stores of its correction: the numbers, every candidate's share of the
-    bootstrap wins (in the search's candidate order; 0 for a candidate left out) and the
-    candidate chosen on each bootstrap sample."""
-
-    summary: dict[str, Any]
-    wins: np.ndarray
-    chosen: np.ndarray
-    labels: list[Any]
-
-
-def _skipped(naive: float, n_candidates: int, labels: list[Any], why: str, lev: float) -> Chosen:
-    nan = math.nan
-    summary = dict.fromkeys(("score", "low", "high", "se", "bias"), nan)
-    summary.update(level=lev, naive=naive, n_bootstraps=0, method=why)
-    return Chosen(summary, np.full(n_candidates, np.nan), np.array([], dtype=int), labels)
-
-
-def search_correction(search: Any, design: Any, names: list[Any], labels: list[Any]) -> Chosen:
-    """BBC-CV of a fitted :class:`~cvframe.search.PooledSearchCV` from its ``predictions_``
-    (``names``: the candidates of its cube, ``labels``: of every candidate)."""
-    naive = float(search.best_score_)
-    n_all = len(labels)
-    scoring = search._scoring
-    entry = getattr(scoring, "entry", None)
-    if int(search.n_bootstraps) == 0:
-        return _skipped(naive, n_all, labels, "skipped: n_bootstraps=0", 0.95)
-    if entry is not None and entry.kind == "score":
-        why = (
-            f"not computed: {metrics.display(scoring.metric)} ranks scores, and the correction "
-            "resamples counts; use a count scoring (e.g. 'f1') to have it"
-        )
-        return _skipped(naive, n_all, labels, why, 0.95)
-    frame = search.predictions_
-    if frame is None:
-        return _skipped(naive, n_all, labels, "not computed: no candidate was fitted", 0.95)
-    beta = _checks.beta(search.beta) if design.task == "multilabel" else 1.0
-    kw = {"labels": None if design.task == "binary" else design.universe, "pos_label": design.pos}
-    cube, _ = per_sample_cube(frame, candidate="param", beta=beta, **kw)
-    cube = cube.sel(param=names)
-    path = None
-    if entry is not None and design.task != "multilabel":
-        b = _checks.beta(search.beta)
-        path = count_path(cube, "param", scoring.metric, scoring.average, b, scoring.sign)
-    if path is None:  # a callable, a sample-based or multilabel scoring: the cube's own path
-        build = cube_sums(cube, "param")
-
-        def values(ds: xr.Dataset) -> np.ndarray:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out = search._metric(ds)
-            return np.asarray(out.sel(param=names).transpose(REPEAT, "param").values)
-
-        path = (build, values, presence(cube))
-    sums, values_fn, valid = path
-    seed = search.random_state if isinstance(search.random_state, (int, np.integer)) else 0
-    bounds = (-math.inf, math.inf)
-    if entry is not None:
-        lo, hi = entry.bounds
-        bounds = (lo, hi) if scoring.sign > 0 else (-hi, -lo)
-    out = correct(
-        cube.sizes[FOLD],
-        sums,
-        values_fn,
-        valid,
-        naive,
-        n_bootstraps=search.n_bootstraps,
-        bounds=bounds,
-        random_state=seed,
-    )
-    where = [labels.index(str(nm)) for nm in names]
-    wins = np.zeros(n_all)
-    wins[where] = np.bincount(out.chosen, minlength=len(names)) / max(len(out.chosen), 1)
-    chosen = np.asarray(where)[out.chosen]
-    return Chosen(out.summary(), wins, chosen, labels)
-
-
-#: At most this many thresholds carry the band of the pooled curve (``score_band_``).
-BAND_POINTS = 200
-
-
-def threshold_correction(
-    clf: Any, thresholds: np.ndarray, metric: str | None, sign: float
-) -> tuple[Chosen, pd.DataFrame, np.ndarray]:
-    """BBC-CV of a fitted :class:`~cvframe.search.PooledThresholdClassifierCV`: the candidates
-    are the thresholds, the samples those of ``cv_predictions_`` (each with all its repeats).
-
-    Returns the correction (``chosen``: the threshold chosen on each bootstrap sample), the
-    band of the pooled curve (``threshold``, ``low``, ``high``: the 95 % percentile band of
-    the pooled metric at each of at most :data:`BAND_POINTS` thresholds over the bootstrap
-    samples) and the thresholds of the bootstrap choices. ``sign``: -1 for a cost or a
-    lower-is-better metric (values are ``sign * metric``, higher is better)."""
-    df = clf.cv_predictions_
-    naive = float(clf.best_score_)
-    t = np.asarray(thresholds, dtype=np.float64)
-    labels = [float(x) for x in t]
-    n_b = int(clf.n_bootstraps)
-    if n_b == 0:
-        out = _skipped(naive, len(t), labels, "skipped: n_bootstraps=0", 0.95)
-        return out, pd.DataFrame(columns=["threshold", "low", "high"]), np.array([])
-    ids = df["sample"].to_numpy() if "sample" in df.columns else np.arange(len(df))
-    uniq, row_sample = np.unique(ids, return_inverse=True)
-    y = (df["y_true"] == clf.pos_label_).to_numpy()
-    s = df["score"].to_numpy(np.float64)
-    order = np.argsort(-s, kind="stable")
-    row_sample, y_sorted, s_sorted = row_sample[order], y[order], s[order]
-    # rows with score >= t: the first `at` rows of the descending order
-    at = np.searchsorted(-s_sorted, -t, side="right")
-    width = len(t)
-
-    def sums(w: np.ndarray) -> dict[str, np.ndarray]:
-        rw = w[:, row_sample].astype(np.float64)
-        pos_w = rw * y_sorted
-        cum_tp = np.concatenate([np.zeros((len(w), 1)), np.cumsum(pos_w, axis=1)], axis=1)
-        cum_all = np.concatenate([np.zeros((len(w), 1)), np.cumsum(rw, axis=1)], axis=1)
-        tp = cum_tp[:, at]
-        fp = cum_all[:, at] - tp
-        p = pos_w.sum(axis=1, keepdims=True)
-        neg = rw.sum(axis=1, keepdims=True) - p
-        return {k: v[..., None] for k, v in (("tp", tp), ("fp", fp), ("fn", p - tp), ("tn", neg - fp))}
-
-    def values(c: dict[str, np.ndarray]) -> np.ndarray:
-        if metric is not None:
-            b = _checks.beta(clf.beta)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                return sign * measure.pooled_counts(metric, c, None, b, True)
-        ds = xr.Dataset(
-            {k: ((RESAMPLE, REPEAT, FOLD, "threshold", CLASS), v[:, None, None]) for k, v in c.items()},
-            attrs={"task": "binary"},
-        )
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            cost = clf._values(ds, None, "tp_fp")
-        return sign * np.asarray(cost.transpose(RESAMPLE, "threshold").values)
-
-    def valid(c: dict[str, np.ndarray]) -> np.ndarray:
-        one = {k: v[:, 0, 0] for k, v in c.items()}
-        return np.asarray(((one["tp"] + one["fn"]) > 0) & ((one["fp"] + one["tn"]) > 0))
-
-    band_at = np.unique(np.linspace(0, width - 1, min(width, BAND_POINTS)).round().astype(int))
-    kept: list[np.ndarray] = []
-    lo_b, hi_b = metrics.REGISTRY[metric].bounds if metric is not None else (0.0, math.inf)
-    bounds = (lo_b, hi_b) if sign > 0 else (-hi_b, -lo_b)
-    seed = clf.random_state if isinstance(clf.random_state, (int, np.integer)) else 0
-    out = correct(
-        len(uniq),
-        sums,
-        values,
-        valid,
-        sign * naive,
-        n_bootstraps=n_b,
-        bounds=bounds,
-        random_state=seed,
-        keep=lambda vin: kept.append(vin[:, band_at]),
-    )
-    summary = out.summary()
-    if sign < 0:  # back to the metric's (or the cost's) own units
-        summary.update(
-            score=-out.score, low=-out.high, high=-out.low, naive=naive, bias=out.score - sign * naive
-        )
-        summary["bias"] = naive - summary["score"]
-    band_vals = sign * np.concatenate(kept, axis=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        lo_q, hi_q = np.nanquantile(band_vals, [0.025, 0.975], axis=0)
-    band = pd.DataFrame({"threshold": t[band_at], "low": lo_q, "high": hi_q})
-    chosen_t = t[out.chosen]
-    wins = np.bincount(out.chosen, minlength=len(t)) / max(len(out.chosen), 1)
-    return Chosen(summary, wins, chosen_t, labels), band, chosen_t

@@ -25,9 +25,9 @@ from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
 from ..tidy import all_folds
-from . import curse
+from . import _corrections, curse
 
-__all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV", "threshold_band"]
+__all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
 
 #: Pooled metrics a threshold can be tuned for: name -> the count metric (its pooled name,
 #: as ``scoring_`` records it, and its registry name); a view of
@@ -88,10 +88,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     and ``best_threshold_`` is :math:`\arg\max_t F_{tp,fp}(t)` (the lowest of tied maxima);
     with ``cost_matrix`` :math:`C` it minimises the pooled expected cost per sample
     :math:`(C_{00} TN + C_{01} FP + C_{10} FN + C_{11} TP)/n`. scikit-learn's
-    ``TunedThresholdClassifierCV`` instead maximises the mean over folds of per-fold
-    curves; that choice is reported as ``fold_averaged_threshold_``, and each fold's own
-    choice as ``thresholds_per_fold_``. Pooling matters when positives are rare: a fold's
-    F is noisy or undefined, the pooled F is not (Forman & Scholz 2010, §2.3). Then the
+    ``TunedThresholdClassifierCV`` instead maximises a mean over folds of per-fold curves;
+    the fold-mean choice on this search's candidate thresholds is reported as
+    ``fold_averaged_threshold_`` (not scikit-learn's exact rule: see there), and each
+    fold's own choice as ``thresholds_per_fold_``. Pooling matters when positives are rare: a fold's
+    F is noisy or undefined, the pooled F is not (Forman & Scholz 2010, §4.3, Figures 4-8). Then the
     estimator is refitted on all the data and predicts with the chosen threshold.
 
     Parameters
@@ -111,7 +112,9 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     thresholds : None, int or array-like, default None
         The candidates: None, every distinct out-of-fold score (the exact optimum); an int
         ``n``, ``n`` equally spaced values from the lowest to the highest score (as
-        scikit-learn); an array, those values.
+        scikit-learn); an array, those values (a warning, naming the scores' range, when
+        they all lie above every score, or at or below every score: no threshold then
+        separates anything).
     cost_matrix : array-like of shape (2, 2), optional
         Cost of (true class, predicted class), rows and columns ordered (negative,
         positive); the threshold of least pooled expected cost is chosen.
@@ -128,7 +131,10 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     n_jobs : int, optional
         Parallel fits of the cross-validation (joblib).
     random_state : int, RandomState or None
-        Seed of the shuffle of an int ``cv``.
+        Seed of the shuffle of an int ``cv`` (and of the bootstrap samples: 0 when None).
+    n_bootstraps : int, default 1000
+        Bootstrap samples of the correction of the winner's curse and of the bands; 0
+        skips them.
 
     Attributes
     ----------
@@ -137,9 +143,38 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     best_threshold_ : float
         The chosen threshold: predict the positive class when its score is >= it.
     best_score_ : float
-        The pooled metric there (the expected cost per sample with ``cost_matrix``).
+        The pooled metric there (the expected cost per sample with ``cost_matrix``),
+        optimistic: the threshold was chosen for it (the winner's curse).
+    best_score_corrected_ : float
+        The score at the chosen threshold corrected for the choice: BBC-CV over the
+        candidate thresholds (:mod:`cvframe.search.curse`): on each bootstrap sample of the
+        tested samples the threshold is chosen again on the in-bag samples and scored on the
+        out-of-bag ones. No refit.
+    best_score_interval_ : tuple of float
+        Its 95 % interval (half-sampling standard error); the threshold is chosen again on
+        every resample, so the interval includes the threshold's own variability.
+    selection_corrected_ : dict
+        ``score``, ``low``, ``high``, ``se``, ``level``, ``naive``, ``bias`` (naive minus
+        corrected: positive for a metric, negative for a cost), ``n_bootstraps``,
+        ``method``.
+    threshold_bootstrap_ : pandas.Series
+        ``n``, ``mean``, ``std``, ``low``, ``median``, ``high`` (2.5 %, 50 %, 97.5 %
+        quantiles) of the thresholds chosen on the bootstrap samples: the spread of the
+        threshold under resampling (``threshold_spread_``: across the folds).
+    selection_stability_ : pandas.DataFrame
+        The thresholds chosen on the bootstrap samples and their shares
+        (:func:`cvframe.search.selection_stability`).
+    score_band_ : pandas.DataFrame
+        ``threshold``, ``score`` (the pooled curve), ``low``, ``high`` (its 95 % bootstrap
+        band at up to 200 thresholds): what :func:`threshold_band` and
+        :func:`cvframe.plot.threshold_band` show.
     fold_averaged_threshold_ : float
-        What the mean of the folds' curves would choose (scikit-learn's rule).
+        The candidate threshold that maximises the unweighted mean over the folds (and
+        repeats) of each fold's own metric, every fold evaluated at the same candidate
+        thresholds (the lowest among ties). Not scikit-learn's exact rule:
+        ``TunedThresholdClassifierCV`` evaluates each fold on its own grid of thresholds,
+        interpolates the curves onto one grid between the mean of the folds' lowest and
+        highest thresholds and averages them there; the two differ by that interpolation.
     fold_averaged_score_ : float
         That mean at ``fold_averaged_threshold_``.
     thresholds_per_fold_ : pandas.DataFrame
@@ -173,7 +208,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     ----------
     .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
        Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1),
-       2010, §2.3 and §5.
+       2010, §3.2, §4.3 and §5.
 
     Examples
     --------
@@ -432,7 +467,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
             sign = -1.0
         else:
             sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
-        result, band, chosen = curse.threshold_correction(self, thr, metric, sign)
+        result, band, chosen = _corrections.threshold_correction(self, thr, metric, sign)
         self._selection = result
         self.selection_corrected_ = result.summary
         self.best_score_corrected_ = result.summary["score"]
@@ -514,55 +549,3 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         """``estimator_.decision_function``."""
         check_is_fitted(self, "estimator_")
         return self.estimator_.decision_function(X)
-
-
-def threshold_band(clf: PooledThresholdClassifierCV) -> pd.DataFrame:
-    """The pooled curve of a fitted threshold search with its bootstrap band, tidy.
-
-    What :func:`cvframe.plot.threshold_band` draws: the pooled metric (or expected cost) at
-    every candidate threshold, the 95 % band of that curve over the bootstrap samples of
-    the out-of-fold predictions (at up to 200 thresholds; NaN elsewhere), and in ``attrs``
-    the chosen threshold, the 95 % range of the thresholds chosen on the bootstrap samples
-    (the threshold's own variability), the per-fold choices, and the chosen threshold's
-    score corrected for the choice with its interval (BBC-CV: the choice remade on every
-    bootstrap sample, so the interval includes the threshold's variability).
-
-    Parameters
-    ----------
-    clf : PooledThresholdClassifierCV
-        Fitted (with ``n_bootstraps > 0`` for the band).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``threshold``, ``score``, ``low``, ``high``; ``attrs``: ``scoring``,
-        ``best_threshold``, ``best_score``, ``corrected``, ``corrected_low``,
-        ``corrected_high``, ``threshold_low``, ``threshold_high``, ``fold_thresholds``.
-
-    Examples
-    --------
-    >>> from sklearn.datasets import make_classification
-    >>> from sklearn.linear_model import LogisticRegression
-    >>> import cvframe
-    >>> from cvframe.search import threshold_band
-    >>> X, y = make_classification(300, weights=[0.85], random_state=0)
-    >>> clf = cvframe.PooledThresholdClassifierCV(LogisticRegression(), cv=5).fit(X, y)
-    >>> band = threshold_band(clf)
-    >>> list(band.columns), round(band.attrs["best_threshold"], 3)
-    (['threshold', 'score', 'low', 'high'], 0.314)
-    """
-    check_is_fitted(clf, "score_band_")
-    frame = clf.score_band_.copy()
-    s = clf.selection_corrected_
-    frame.attrs.update(
-        scoring=clf.scoring_,
-        best_threshold=float(clf.best_threshold_),
-        best_score=float(clf.best_score_),
-        corrected=float(s["score"]),
-        corrected_low=float(s["low"]),
-        corrected_high=float(s["high"]),
-        threshold_low=float(clf.threshold_bootstrap_["low"]),
-        threshold_high=float(clf.threshold_bootstrap_["high"]),
-        fold_thresholds=clf.thresholds_per_fold_[_THRESHOLD].dropna().tolist(),
-    )
-    return frame

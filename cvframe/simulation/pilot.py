@@ -28,7 +28,7 @@ from .. import measure, metrics
 from ..errors import few
 from ._model import DEFAULT_F, Model, as_seed, hyper
 from ._sampler import Sampler
-from .exact import _p_invalid, moments, tractable
+from .exact import moments, tractable
 
 __all__ = [
     "MAX_CASES",
@@ -39,6 +39,7 @@ __all__ = [
     "guard_any",
     "read_pilot",
     "reproduce_check",
+    "resolve",
     "sensitivity",
 ]
 
@@ -65,6 +66,38 @@ def check_size(n: int, positives: dict[Any, int]) -> None:
         "it is the worse case, since the chance of an undefined fold and the estimators' "
         "biases only shrink as n grows (same k, same classifier)."
     )
+
+
+def resolve(
+    y_or_counts: Any,
+    pilot: Any,
+    pos_label: Any,
+    f: Any,
+    precision: Any,
+    recall: Any,
+    k: Any,
+    auc: Any,
+) -> tuple[Any, Any, dict[str, Any], str, Any, Any, Any]:
+    """The target, positive class, pilot, source of the classifier and the f, k and auc a
+    plan uses: the given ones, else the pilot's, else the defaults."""
+    seen: dict[str, Any] = {}
+    if pilot is not None:
+        seen = read_pilot(pilot, pos_label)
+        if y_or_counts is None:
+            y_or_counts = seen["labels"]
+        pos_label = pos_label if pos_label is not None else seen["pos_label"]
+    if y_or_counts is None:
+        raise ValueError(
+            "y_or_counts is None and no pilot is given; pass the labels or class counts "
+            "(e.g. {'rare': 20, 'common': 980}), or a pilot predictions frame (pilot=)."
+        )
+    assumed = "pilot" if seen else "given"
+    if not seen and f is None and precision is None and recall is None:
+        assumed = "default"
+    f = DEFAULT_F if f is None else f
+    k = (seen.get("k") or 10) if k is None else k
+    auc = (seen.get("auc") or 0.85) if auc is None else auc
+    return y_or_counts, pos_label, seen, assumed, f, k, auc
 
 
 def _column(frame: pd.DataFrame, name: str, why: str) -> pd.Series:
@@ -179,7 +212,7 @@ def _p_undefined(model: Model, trials: int, seed: Any) -> float:
 
 def sensitivity(
     n: int,
-    positives: dict[Any, int],
+    positives: dict[Any, Any],
     k: int,
     repeats: int,
     stratified: bool,
@@ -239,6 +272,13 @@ def guard_any(recs: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _p_fold_undefined(a: Any, b: Any, recall: float, q: float) -> np.ndarray:
+    """P(a fold with ``a`` positives and ``b`` negatives is undefined): it has no positives,
+    or the model's TP ~ Bin(a, recall) and FP ~ Bin(b, q) are both 0."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return np.where(a == 0, 1.0, (1.0 - recall) ** a * (1.0 - q) ** b)
+
+
 def reproduce_check(model: Model, observed: tuple[float, int]) -> dict[str, float]:
     """The pilot's share of undefined folds (no positives, or no predicted positives) beside
     the plan's probability that a fold is undefined under the same design (exact), with the
@@ -247,12 +287,14 @@ def reproduce_check(model: Model, observed: tuple[float, int]) -> dict[str, floa
     r, q = model.recall, model.q
     if model.stratified:
         pos = model.strat_pos
-        p_fold = float(np.mean(_p_invalid(pos, model.sizes - pos, r, q)))
+        p_fold = float(np.mean(_p_fold_undefined(pos, model.sizes - pos, r, q)))
     else:
         per = []
         for size in (int(x) for x in model.sizes):
             a = np.arange(min(model.pos, size) + 1)
-            per.append(float(hyper(a, model.n, model.pos, size) @ _p_invalid(a, size - a, r, q)))
+            per.append(
+                float(hyper(a, model.n, model.pos, size) @ _p_fold_undefined(a, size - a, r, q))
+            )
         p_fold = float(np.mean(per))
     se = math.sqrt(max(p_fold * (1 - p_fold), 1e-12) / max(folds, 1))
     return {"pilot_share": share, "pilot_folds": folds, "planned": p_fold, "se": se}

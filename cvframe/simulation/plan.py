@@ -18,8 +18,8 @@ from scipy.special import ndtri
 
 from .. import metrics, scores
 from ..errors import few
+from . import pilot as _pilot
 from ._model import (
-    DEFAULT_F,
     REFERENCE,
     Model,
     as_seed,
@@ -30,7 +30,6 @@ from ._model import (
     hyper,
 )
 from ._sampler import Sampler
-from . import pilot as _pilot
 from .exact import fold_risks, p_fold_without_positives, risks_tractable, tractable
 from .study import ESTIMATORS, bias_study
 
@@ -84,16 +83,13 @@ class Plan:
         Classes not planned, and why (no positives; an assumed classifier the class's
         prevalence cannot support, e.g. F = 0.8 for a majority class).
     assumed : str
-        Where the classifier came from: ``"pilot"``, ``"given"`` (f, precision or recall)
-        or ``"default"`` (F = 0.8, precision = recall; the text says so).
+        The classifier's source: ``"pilot"``, ``"given"`` or ``"default"`` (F = 0.8).
     sensitivity : pandas.DataFrame
-        With the default classifier: for recall 0.3 ... 0.9 at precision 0.8, the class at
-        most risk, P(some fold undefined) and the advice (:func:`.pilot.sensitivity`);
-        empty otherwise.
+        With the default: the risk and advice for recall 0.3 ... 0.9
+        (:func:`.pilot.sensitivity`).
     pilot : dict
-        With a pilot frame: its precision and recall per class, its AUC and, per class, its
-        share of undefined folds beside the plan's probability for the same design
-        (``pilot_share``, ``pilot_folds``, ``planned``, ``se``).
+        With a pilot: its rates, AUC and undefined folds beside the plan's
+        (:func:`.pilot.read_pilot`, :func:`.pilot.reproduce_check`).
     """
 
     design: dict[str, Any]
@@ -385,17 +381,20 @@ def plan(
         multilabel), or class counts: a dict ``{label: count}``, a Series indexed by label
         (not a ``RangeIndex``), or an array with ``counts=True``.
     k, repeats : int
-        Folds (``2 <= k <= n``) and repetitions of the split.
+        Folds (``2 <= k <= n``; default 10, or the pilot's) and repetitions of the split.
     stratified : bool
         Stratified folds (per label for multilabel targets: iterative stratification only
         approaches this; pass False for the worst case).
     f, precision, recall : float
-        The assumed classifier, as in :func:`simulate`.
+        The assumed classifier, as in :func:`simulate`. None of them (and no pilot): the
+        default F = 0.8, precision = recall, which the plan says, with how its advice
+        changes for recall 0.3 ... 0.9; it never advises any aggregation when one of
+        those leaves some fold undefined with probability above 5 %.
     metric : {"f", "auc"}
         What the recommendation is about (scikit-learn's ``"f1"``, ``"roc_auc"`` too).
     auc, auc_shift : float
-        Ground-truth AUC of the binormal scores, and the standard deviation of each fold's
-        score shift (0: calibrated folds).
+        Ground-truth AUC of the binormal scores (default 0.85, or the pilot's merged AUC),
+        and the standard deviation of each fold's score shift (0: calibrated folds).
     trials : int
         Monte-Carlo trials of each class's simulation.
     random_state : int or None
@@ -405,6 +404,11 @@ def plan(
     pos_label : optional
         The positive class of a binary target (default: the rarer class). Multiclass and
         multilabel targets plan every class (label) one-vs-rest.
+    pilot : pandas.DataFrame, optional
+        A pilot predictions frame (``y_true``, ``y_pred``, scores, ``fold``): its pooled
+        precision and recall per class, merged AUC and folds replace the assumptions, and
+        its labels the target when ``y_or_counts`` is None; its share of undefined folds
+        is shown beside the plan's probability for the same design.
 
     Returns
     -------
@@ -415,8 +419,10 @@ def plan(
     Raises
     ------
     ValueError
-        Naming the argument (or the class) for invalid values, a target with one class, or a
-        classifier a class's prevalence cannot support.
+        Naming the argument (or the class) for invalid values, a target with one class, a
+        classifier a class's prevalence cannot support, more than
+        :data:`~cvframe.simulation.pilot.MAX_CASES` cases, a pilot without scores or with
+        one class.
 
     See Also
     --------
@@ -440,23 +446,9 @@ def plan(
     repeats = check_int("repeats", repeats, 1)
     stratified = check_flag("stratified", stratified)
     trials = check_trials(trials)
-    seen: dict[str, Any] = {}
-    if pilot is not None:
-        seen = _pilot.read_pilot(pilot, pos_label)
-        if y_or_counts is None:
-            y_or_counts = seen["labels"]
-        pos_label = pos_label if pos_label is not None else seen["pos_label"]
-    if y_or_counts is None:
-        raise ValueError(
-            "y_or_counts is None and no pilot is given; pass the labels or class counts "
-            "(e.g. {'rare': 20, 'common': 980}), or a pilot predictions frame (pilot=)."
-        )
-    assumed = "pilot" if seen else "given"
-    if not seen and f is None and precision is None and recall is None:
-        assumed = "default"
-    f = DEFAULT_F if f is None else f
-    k = (seen.get("k") or 10) if k is None else k
-    auc = (seen.get("auc") or 0.85) if auc is None else auc
+    y_or_counts, pos_label, seen, assumed, f, k, auc = _pilot.resolve(
+        y_or_counts, pilot, pos_label, f, precision, recall, k, auc
+    )
     auc = check_real("auc", auc, 0.0, 1.0, high_open=True)
     if not 0 <= float(auc_shift) < math.inf:
         raise ValueError(f"auc_shift={auc_shift!r} must be a finite number >= 0.")
@@ -535,9 +527,7 @@ def plan(
     overall["stratified"] = bool(rec_df["stratified"].any())
     design["assumed"] = assumed
     info = {k_: v for k_, v in seen.items() if k_ != "labels"}
-    return Plan(
-        design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info
-    )
+    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info)
 
 
 # --- the text --------------------------------------------------------------------------------
