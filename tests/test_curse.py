@@ -22,6 +22,7 @@ import cvframe
 from cvframe.search import (
     PooledSearchCV,
     PooledThresholdClassifierCV,
+    _corrections,
     curse,
     selection_stability,
     threshold_band,
@@ -165,7 +166,7 @@ def test_threshold_correction_and_spread(tuned):
     band = threshold_band(tuned)
     assert list(band.columns) == ["threshold", "score", "low", "high"]
     ok = band.dropna()
-    assert (ok["low"] <= ok["high"]).all() and len(ok) <= curse.BAND_POINTS
+    assert (ok["low"] <= ok["high"]).all() and len(ok) <= _corrections.BAND_POINTS
     assert band.attrs["best_threshold"] == tuned.best_threshold_
     assert band.attrs["corrected"] == tuned.best_score_corrected_
     ax = cvframe.plot.threshold_band(band)
