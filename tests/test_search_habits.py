@@ -238,3 +238,26 @@ def test_the_command_lines_metric_takes_the_scikit_learn_names(tmp_path, capsys)
     assert main(["explain", str(path), "--reported", "0.583", "--metric", "f2"]) == 2
     err = capsys.readouterr().err
     assert "--metric 'f2' is not a metric cvframe knows" in err and "'f1'" in err
+
+
+def test_corrected_score_follows_the_refit_scoring_and_skips_a_callable_refit():
+    """With several scorings the winner's-curse correction is of the ``refit`` one (its naive
+    value is that scoring's best pooled score); a callable refit picks no scoring: NaN, said."""
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    from cvframe.search import PooledSearchCV
+
+    X, y = make_classification(200, random_state=0)
+    grid = {"C": [0.01, 1.0]}
+    two = PooledSearchCV(
+        LogisticRegression(), grid, scoring=["f1", "accuracy"], refit="accuracy", cv=3
+    ).fit(X, y)
+    assert two.selection_corrected_["naive"] == two.best_score_
+    assert two.best_score_ == max(two.cv_results_["pooled_test_accuracy"])
+    low, high = two.best_score_interval_
+    assert low <= two.best_score_corrected_ <= high
+    picked = PooledSearchCV(LogisticRegression(), grid, refit=lambda r: 1, cv=3).fit(X, y)
+    assert picked.best_index_ == 1
+    assert np.isnan(picked.best_score_corrected_)
+    assert "callable refit" in picked.selection_corrected_["method"]

@@ -23,6 +23,7 @@ OPTIONS = {
     "trials": "--trials",
     "random_state": "--seed",
     "pos_label": "--pos-label",
+    "pilot": "--pilot",
 }
 
 
@@ -46,15 +47,23 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "and spread of the five F estimators and of AUC_avg and AUC_merge under simulated "
         "CV, and a recommendation (k, repeats, what to report) with its reason.",
     )
-    src = p.add_mutually_exclusive_group(required=True)
+    src = p.add_mutually_exclusive_group(required=False)
     src.add_argument("--counts", metavar="N[,N...]", help="class counts, e.g. 20,980 or a:20,b:980")
     src.add_argument("--y", metavar="FILE", help="a CSV or parquet file with the labels")
+    p.add_argument(
+        "--pilot",
+        metavar="FILE",
+        help="a pilot predictions frame (CSV or parquet: y_true, y_pred, score, fold): plan "
+        "for its precision, recall and AUC (and its labels, without --counts/--y)",
+    )
     p.add_argument("--column", metavar="C", help="the label column(s) of --y, comma-separated "
                    "for a multilabel indicator (default: the only column)")  # fmt: skip
-    p.add_argument("--k", default="10", metavar="K", help="folds")
+    p.add_argument("--k", default=None, metavar="K", help="folds (default 10, or the pilot's)")
     p.add_argument("--repeats", default="1", metavar="R", help="repetitions of the split")
     p.add_argument("--unstratified", action="store_true", help="random folds, not stratified")
-    p.add_argument("--f", default="0.8", metavar="F", help="assumed ground-truth F")
+    p.add_argument(
+        "--f", default=None, metavar="F", help="assumed ground-truth F (default 0.8, said so)"
+    )
     p.add_argument("--precision", default=None, metavar="P", help="assumed precision")
     p.add_argument("--recall", default=None, metavar="R", help="assumed recall")
     p.add_argument(
@@ -63,7 +72,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="what the recommendation is about: f (F_tp,fp) or auc, by any name of the "
         "metric registry (f1, roc_auc, ...)",
     )
-    p.add_argument("--auc", default="0.85", metavar="A", help="assumed AUC of the scores")
+    p.add_argument(
+        "--auc", default=None, metavar="A", help="assumed AUC of the scores (default 0.85)"
+    )
     p.add_argument("--trials", default="20000", metavar="T", help="Monte-Carlo trials")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the simulations")
     p.add_argument("--pos-label", default=None, metavar="LABEL", help="positive class (binary)")
@@ -72,6 +83,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def _target(args: argparse.Namespace) -> Any:
+    if args.counts is None and args.y is None:
+        if args.pilot is None:
+            raise UserError("give the target: --counts N,N..., --y FILE or --pilot FILE.")
+        return None
     if args.counts is not None:
         if args.column is not None:
             raise UserError("--column names a column of --y FILE; --counts takes no column.")
@@ -98,22 +113,24 @@ def run(args: argparse.Namespace) -> int:
     from ..simulation import plan
 
     y = _target(args)
+    pilot = None if args.pilot is None else read_frame(args.pilot, "--pilot FILE")
     pos_label = args.pos_label
     if pos_label is not None and isinstance(y, dict):
         pos_label = next((c for c in y if str(c) == pos_label), pos_label)
     result = plan(
         y,
-        k=integer(args.k, "--k", 2),
+        k=None if args.k is None else integer(args.k, "--k", 2),
         repeats=integer(args.repeats, "--repeats", 1),
         stratified=not args.unstratified,
-        f=number(args.f, "--f", 0.0),
+        f=None if args.f is None else number(args.f, "--f", 0.0),
         precision=_rate(args.precision, "--precision"),
         recall=_rate(args.recall, "--recall"),
         metric=args.metric,
-        auc=number(args.auc, "--auc", 0.0),
+        auc=None if args.auc is None else number(args.auc, "--auc", 0.0),
         trials=integer(args.trials, "--trials", 1),
         random_state=integer(args.seed, "--seed", 0),
         pos_label=pos_label,
+        pilot=pilot,
     )
     print(result)
     return 0

@@ -26,6 +26,8 @@ matplotlib and seaborn are imported on first use.
 ``fold_risk()``                   risk of a fold without positives (Figure 9)
 ``differences(result)``           paired differences of a model comparison with intervals
 ``critical_difference(result)``   Friedman mean ranks across data sets, CD diagram
+``threshold_band(frame)``         a tuned threshold's cost or metric curve with its band,
+                                  the threshold's spread and the corrected score
 ================================  ==========================================================
 
 The accessors expose the cube and frame plots: ``ds.cv.plot.folds()``,
@@ -37,7 +39,8 @@ One module per family of figures: :mod:`.aggregations` (``folds``, ``methods``),
 :mod:`.confusion_matrix`, :mod:`.roc_curves`, :mod:`.rate_curves`, :mod:`.precision_recall`,
 :mod:`.reliability` (the curve plots share the figure of :mod:`._facets`), :mod:`.cost`
 (``cost_roc``), :mod:`.surface` (``f_surface``), :mod:`.study` (``bias``, ``fold_risk``),
-:mod:`.compare` (``differences``, ``critical_difference``); :mod:`._style` holds the look
+:mod:`.compare` (``differences``, ``critical_difference``), :mod:`.threshold`
+(``threshold_band``); :mod:`._style` holds the look
 and the layout they share.
 """
 
@@ -55,6 +58,7 @@ from .reliability import calibration
 from .roc_curves import roc
 from .study import bias, fold_risk
 from .surface import f_surface
+from .threshold import threshold_band
 
 __all__ = [
     "DataFramePlotter",
@@ -72,4 +76,5 @@ __all__ = [
     "pr_curve",
     "roc",
     "score_rates",
+    "threshold_band",
 ]

@@ -471,8 +471,37 @@ def _choices(results: Any, n_splits: int | None) -> list[dict[str, Any]]:
     ]
 
 
+def _resampled(search: Any) -> pd.DataFrame:
+    """The bootstrap wins of one fitted search (its ``_selection``): one row per candidate
+    (a threshold search: per threshold that won at least once)."""
+    sel = search._selection
+    n = int(sel.summary.get("n_bootstraps", 0)) and len(sel.chosen)
+    if hasattr(search, "best_threshold_"):  # the thresholds chosen on the bootstrap samples
+        values, counts = np.unique(sel.chosen, return_counts=True)
+        table = pd.DataFrame({"choice": values, "count": counts})
+        table["chosen"] = np.isclose(table["choice"], search.best_threshold_)
+    else:
+        params = search.cv_results_["params"]
+        table = pd.DataFrame({"choice": param_labels(params)})
+        for key in dict.fromkeys(k for p in params for k in p):
+            table[f"param_{key}"] = [p.get(key) for p in params]
+        table["count"] = np.rint(np.nan_to_num(sel.wins) * n).astype(np.int64)
+        table["chosen"] = np.arange(len(params)) == search.best_index_
+    table["share"] = table["count"] / n if n else np.nan
+    top = int(table["count"].to_numpy().argmax()) if n else 0
+    table["most_frequent"] = np.arange(len(table)) == top if n else False
+    table.attrs.update(
+        most_frequent=table["choice"].iloc[top] if n else None,
+        most_frequent_share=float(table["share"].iloc[top]) if n else np.nan,
+        chosen_share=float(table.loc[table["chosen"], "share"].sum()) if n else np.nan,
+        n_bootstraps=n,
+    )
+    return table
+
+
 def selection_stability(results: Any, *, n_splits: int | None = None) -> pd.DataFrame:
-    """Which parameters each outer fold of a nested cross-validation chose, and how often.
+    """Which parameters each outer fold of a nested cross-validation chose, and how often;
+    or, for one fitted search, how often each candidate wins under resampling.
 
     In nested cross-validation the search runs again on every outer training set and may
     choose differently each time; when the choice changes from fold to fold, the outer
@@ -483,13 +512,24 @@ def selection_stability(results: Any, *, n_splits: int | None = None) -> pd.Data
     .. math:: \\text{share}(c) = \\frac{\\#\\{\\text{outer folds choosing } c\\}}
               {\\#\\{\\text{outer folds}\\}}
 
+    For one fitted :class:`PooledSearchCV` (or :class:`PooledThresholdClassifierCV`), the
+    same question without an outer loop: on each bootstrap sample of its out-of-fold
+    predictions (those of its correction of the winner's curse, ``best_score_corrected_``)
+    the candidate best on the in-bag samples wins; the share of bootstrap samples each
+    candidate (threshold) wins. A share of the chosen candidate far below 1 says the choice
+    is a coin toss among near-equal candidates.
+
     Parameters
     ----------
-    results : pandas.DataFrame, dict or sequence of fitted searches
+    results : pandas.DataFrame, dict, sequence of fitted searches, or one fitted search
         The frame of ``cvframe.cross_validate(search, X, y, ...)`` (``attrs["best_params"]``,
         one entry per model and outer split), scikit-learn's
         ``cross_validate(search, ..., return_estimator=True)`` dict, or the fitted searches
         themselves (anything with ``best_params_``), one per outer split in split order.
+        One fitted PooledSearchCV or PooledThresholdClassifierCV: its bootstrap wins (one
+        row per candidate, or per threshold that won; columns ``choice``,
+        ``param_<name>``, ``count``, ``share``, ``chosen``, ``most_frequent``; attrs
+        ``chosen_share`` and ``n_bootstraps`` too): its ``selection_stability_``.
     n_splits : int, optional
         Outer folds per repeat, for searches given without a frame (default: all one
         repeat).
@@ -537,6 +577,8 @@ def selection_stability(results: Any, *, n_splits: int | None = None) -> pd.Data
     >>> table.attrs["most_frequent_share"]
     1.0
     """
+    if hasattr(results, "_selection"):  # one fitted search: its bootstrap wins
+        return _resampled(results)
     picks = _choices(results, n_splits)
     rows = []
     for p in picks:

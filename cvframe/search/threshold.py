@@ -25,6 +25,7 @@ from ..errors import few, user_stacklevel
 from ..runner import cross_validate
 from ..schema import CLASS, COUNTS, FOLD, REPEAT
 from ..tidy import all_folds
+from . import _corrections, curse
 
 __all__ = ["THRESHOLD_SCORINGS", "PooledThresholdClassifierCV"]
 
@@ -87,10 +88,11 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     and ``best_threshold_`` is :math:`\arg\max_t F_{tp,fp}(t)` (the lowest of tied maxima);
     with ``cost_matrix`` :math:`C` it minimises the pooled expected cost per sample
     :math:`(C_{00} TN + C_{01} FP + C_{10} FN + C_{11} TP)/n`. scikit-learn's
-    ``TunedThresholdClassifierCV`` instead maximises the mean over folds of per-fold
-    curves; that choice is reported as ``fold_averaged_threshold_``, and each fold's own
-    choice as ``thresholds_per_fold_``. Pooling matters when positives are rare: a fold's
-    F is noisy or undefined, the pooled F is not (Forman & Scholz 2010, §2.3). Then the
+    ``TunedThresholdClassifierCV`` instead maximises a mean over folds of per-fold curves;
+    the fold-mean choice on this search's candidate thresholds is reported as
+    ``fold_averaged_threshold_`` (not scikit-learn's exact rule: see there), and each
+    fold's own choice as ``thresholds_per_fold_``. Pooling matters when positives are rare: a fold's
+    F is noisy or undefined, the pooled F is not (Forman & Scholz 2010, §4.3, Figures 4-8). Then the
     estimator is refitted on all the data and predicts with the chosen threshold.
 
     Parameters
@@ -110,7 +112,9 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     thresholds : None, int or array-like, default None
         The candidates: None, every distinct out-of-fold score (the exact optimum); an int
         ``n``, ``n`` equally spaced values from the lowest to the highest score (as
-        scikit-learn); an array, those values.
+        scikit-learn); an array, those values (a warning, naming the scores' range, when
+        they all lie above every score, or at or below every score: no threshold then
+        separates anything).
     cost_matrix : array-like of shape (2, 2), optional
         Cost of (true class, predicted class), rows and columns ordered (negative,
         positive); the threshold of least pooled expected cost is chosen.
@@ -127,7 +131,10 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     n_jobs : int, optional
         Parallel fits of the cross-validation (joblib).
     random_state : int, RandomState or None
-        Seed of the shuffle of an int ``cv``.
+        Seed of the shuffle of an int ``cv`` (and of the bootstrap samples: 0 when None).
+    n_bootstraps : int, default 1000
+        Bootstrap samples of the correction of the winner's curse and of the bands; 0
+        skips them.
 
     Attributes
     ----------
@@ -136,9 +143,38 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     best_threshold_ : float
         The chosen threshold: predict the positive class when its score is >= it.
     best_score_ : float
-        The pooled metric there (the expected cost per sample with ``cost_matrix``).
+        The pooled metric there (the expected cost per sample with ``cost_matrix``),
+        optimistic: the threshold was chosen for it (the winner's curse).
+    best_score_corrected_ : float
+        The score at the chosen threshold corrected for the choice: BBC-CV over the
+        candidate thresholds (:mod:`cvframe.search.curse`): on each bootstrap sample of the
+        tested samples the threshold is chosen again on the in-bag samples and scored on the
+        out-of-bag ones. No refit.
+    best_score_interval_ : tuple of float
+        Its 95 % interval (half-sampling standard error); the threshold is chosen again on
+        every resample, so the interval includes the threshold's own variability.
+    selection_corrected_ : dict
+        ``score``, ``low``, ``high``, ``se``, ``level``, ``naive``, ``bias`` (naive minus
+        corrected: positive for a metric, negative for a cost), ``n_bootstraps``,
+        ``method``.
+    threshold_bootstrap_ : pandas.Series
+        ``n``, ``mean``, ``std``, ``low``, ``median``, ``high`` (2.5 %, 50 %, 97.5 %
+        quantiles) of the thresholds chosen on the bootstrap samples: the spread of the
+        threshold under resampling (``threshold_spread_``: across the folds).
+    selection_stability_ : pandas.DataFrame
+        The thresholds chosen on the bootstrap samples and their shares
+        (:func:`cvframe.search.selection_stability`).
+    score_band_ : pandas.DataFrame
+        ``threshold``, ``score`` (the pooled curve), ``low``, ``high`` (its 95 % bootstrap
+        band at up to 200 thresholds): what :func:`threshold_band` and
+        :func:`cvframe.plot.threshold_band` show.
     fold_averaged_threshold_ : float
-        What the mean of the folds' curves would choose (scikit-learn's rule).
+        The candidate threshold that maximises the unweighted mean over the folds (and
+        repeats) of each fold's own metric, every fold evaluated at the same candidate
+        thresholds (the lowest among ties). Not scikit-learn's exact rule:
+        ``TunedThresholdClassifierCV`` evaluates each fold on its own grid of thresholds,
+        interpolates the curves onto one grid between the mean of the folds' lowest and
+        highest thresholds and averages them there; the two differ by that interpolation.
     fold_averaged_score_ : float
         That mean at ``fold_averaged_threshold_``.
     thresholds_per_fold_ : pandas.DataFrame
@@ -172,7 +208,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
     ----------
     .. [1] G. Forman and M. Scholz, "Apples-to-Apples in Cross-Validation Studies:
        Pitfalls in Classifier Performance Measurement", ACM SIGKDD Explorations 12(1),
-       2010, §2.3 and §5.
+       2010, §3.2, §4.3 and §5.
 
     Examples
     --------
@@ -201,6 +237,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         refit: bool = True,
         n_jobs: int | None = None,
         random_state: Any = None,
+        n_bootstraps: int = curse.BOOTSTRAPS,
     ) -> None:
         self.estimator = estimator
         self.scoring = scoring
@@ -213,6 +250,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         self.refit = refit
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.n_bootstraps = n_bootstraps
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -280,6 +318,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         )
         cube = self._cube(table)
         self._choose(cube, candidates, metric)
+        self._correct(candidates, metric)
         self._fit_final(X, y)
         return self
 
@@ -289,6 +328,10 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         )
         _checks.flag("refit", self.refit)
         _checks.beta(self.beta)
+        _checks.integer(
+            "n_bootstraps", self.n_bootstraps, low=0,
+            fix="0 skips the correction of the winner's curse; the paper uses 1000.",
+        )  # fmt: skip
         if self.cost_matrix is not None:
             self._cost = _cost_matrix(self.cost_matrix)
             self.scoring_ = "expected_cost"
@@ -309,7 +352,23 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
                 "thresholds must be None, an int, or a non-empty array of finite numbers; got "
                 f"{few(np.asarray(t).ravel().tolist())}."
             )
-        return np.unique(arr)
+        arr = np.unique(arr)
+        lo, hi = float(s.min()), float(s.max())
+        if arr.min() > hi or arr.max() <= lo:
+            side = (
+                "above every score: every sample is predicted negative at every threshold"
+                if arr.min() > hi
+                else "at or below every score: every sample is predicted positive"
+            )
+            warnings.warn(
+                f"thresholds={few(arr.tolist())} are all {side}; the out-of-fold scores range "
+                f"over [{lo:.6g}, {hi:.6g}] ({self.response_method_}). Give thresholds in "
+                "that range, an int (that many between the lowest and highest score) or None "
+                "(every distinct score).",
+                UserWarning,
+                stacklevel=user_stacklevel(),
+            )
+        return arr
 
     @staticmethod
     def _cube(table: pd.DataFrame) -> xr.Dataset:
@@ -398,6 +457,37 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
                 UserWarning,
                 stacklevel=user_stacklevel(),
             )
+
+    def _correct(self, candidates: np.ndarray, metric: str | None) -> None:
+        """The winner's curse of the chosen threshold corrected (BBC-CV over the thresholds,
+        :func:`cvframe.search.curse.threshold_correction`), its interval, the band of the
+        pooled curve and the spread of the threshold over the bootstrap samples."""
+        thr = self.cv_results_[_THRESHOLD].to_numpy()
+        if metric is None:
+            sign = -1.0
+        else:
+            sign = 1.0 if metrics.REGISTRY[metric].higher_is_better else -1.0
+        result, band, chosen = _corrections.threshold_correction(self, thr, metric, sign)
+        self._selection = result
+        self.selection_corrected_ = result.summary
+        self.best_score_corrected_ = result.summary["score"]
+        self.best_score_interval_ = (result.summary["low"], result.summary["high"])
+        q = np.quantile(chosen, [0.025, 0.5, 0.975]) if chosen.size else [np.nan] * 3
+        self.threshold_bootstrap_ = pd.Series(
+            {
+                "n": int(chosen.size),
+                "mean": float(np.mean(chosen)) if chosen.size else np.nan,
+                "std": float(np.std(chosen, ddof=1)) if chosen.size > 1 else np.nan,
+                "low": float(q[0]),
+                "median": float(q[1]),
+                "high": float(q[2]),
+            }
+        )
+        curve = self.cv_results_[[_THRESHOLD, "pooled"]].rename(columns={"pooled": "score"})
+        self.score_band_ = curve.merge(band, on=_THRESHOLD, how="left")
+        from ._frame import selection_stability
+
+        self.selection_stability_ = selection_stability(self)
 
     def _fit_final(self, X: Any, y: Any) -> None:
         if self.refit:

@@ -18,8 +18,8 @@ from scipy.special import ndtri
 
 from .. import metrics, scores
 from ..errors import few
+from . import pilot as _pilot
 from ._model import (
-    DEFAULT_F,
     REFERENCE,
     Model,
     as_seed,
@@ -82,6 +82,14 @@ class Plan:
     skipped : dict
         Classes not planned, and why (no positives; an assumed classifier the class's
         prevalence cannot support, e.g. F = 0.8 for a majority class).
+    assumed : str
+        The classifier's source: ``"pilot"``, ``"given"`` or ``"default"`` (F = 0.8).
+    sensitivity : pandas.DataFrame
+        With the default: the risk and advice for recall 0.3 ... 0.9
+        (:func:`.pilot.sensitivity`).
+    pilot : dict
+        With a pilot: its rates, AUC and undefined folds beside the plan's
+        (:func:`.pilot.read_pilot`, :func:`.pilot.reproduce_check`).
     """
 
     design: dict[str, Any]
@@ -91,6 +99,9 @@ class Plan:
     overall: dict[str, Any] = field(repr=False)
     studies: dict[Any, xr.Dataset] = field(repr=False)
     skipped: dict[Any, str] = field(default_factory=dict, repr=False)
+    assumed: str = "given"
+    sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    pilot: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per class: the risks, each estimator's relative bias and std, the advice."""
@@ -326,21 +337,22 @@ def _metric(metric: Any) -> str:
 
 
 def plan(
-    y_or_counts: Any,
+    y_or_counts: Any = None,
     *,
-    k: int = 10,
+    k: int | None = None,
     repeats: int = 1,
     stratified: bool = True,
-    f: float = DEFAULT_F,
+    f: float | None = None,
     precision: float | None = None,
     recall: float | None = None,
     metric: str = "f",
-    auc: float = 0.85,
+    auc: float | None = None,
     auc_shift: float = 0.0,
     trials: int = 20_000,
     random_state: int | None = 0,
     counts: bool | None = None,
     pos_label: Any = None,
+    pilot: Any = None,
 ) -> Plan:
     r"""Plan a cross-validation study before fitting: undefined folds, biases, advice.
 
@@ -369,17 +381,20 @@ def plan(
         multilabel), or class counts: a dict ``{label: count}``, a Series indexed by label
         (not a ``RangeIndex``), or an array with ``counts=True``.
     k, repeats : int
-        Folds (``2 <= k <= n``) and repetitions of the split.
+        Folds (``2 <= k <= n``; default 10, or the pilot's) and repetitions of the split.
     stratified : bool
         Stratified folds (per label for multilabel targets: iterative stratification only
         approaches this; pass False for the worst case).
     f, precision, recall : float
-        The assumed classifier, as in :func:`simulate`.
+        The assumed classifier, as in :func:`simulate`. None of them (and no pilot): the
+        default F = 0.8, precision = recall, which the plan says, with how its advice
+        changes for recall 0.3 ... 0.9; it never advises any aggregation when one of
+        those leaves some fold undefined with probability above 5 %.
     metric : {"f", "auc"}
         What the recommendation is about (scikit-learn's ``"f1"``, ``"roc_auc"`` too).
     auc, auc_shift : float
-        Ground-truth AUC of the binormal scores, and the standard deviation of each fold's
-        score shift (0: calibrated folds).
+        Ground-truth AUC of the binormal scores (default 0.85, or the pilot's merged AUC),
+        and the standard deviation of each fold's score shift (0: calibrated folds).
     trials : int
         Monte-Carlo trials of each class's simulation.
     random_state : int or None
@@ -389,6 +404,11 @@ def plan(
     pos_label : optional
         The positive class of a binary target (default: the rarer class). Multiclass and
         multilabel targets plan every class (label) one-vs-rest.
+    pilot : pandas.DataFrame, optional
+        A pilot predictions frame (``y_true``, ``y_pred``, scores, ``fold``): its pooled
+        precision and recall per class, merged AUC and folds replace the assumptions, and
+        its labels the target when ``y_or_counts`` is None; its share of undefined folds
+        is shown beside the plan's probability for the same design.
 
     Returns
     -------
@@ -399,8 +419,10 @@ def plan(
     Raises
     ------
     ValueError
-        Naming the argument (or the class) for invalid values, a target with one class, or a
-        classifier a class's prevalence cannot support.
+        Naming the argument (or the class) for invalid values, a target with one class, a
+        classifier a class's prevalence cannot support, more than
+        :data:`~cvframe.simulation.pilot.MAX_CASES` cases, a pilot without scores or with
+        one class.
 
     See Also
     --------
@@ -424,10 +446,14 @@ def plan(
     repeats = check_int("repeats", repeats, 1)
     stratified = check_flag("stratified", stratified)
     trials = check_trials(trials)
+    y_or_counts, pos_label, seen, assumed, f, k, auc = _pilot.resolve(
+        y_or_counts, pilot, pos_label, f, precision, recall, k, auc
+    )
     auc = check_real("auc", auc, 0.0, 1.0, high_open=True)
     if not 0 <= float(auc_shift) < math.inf:
         raise ValueError(f"auc_shift={auc_shift!r} must be a finite number >= 0.")
     n, positives, multilabel = _counts(y_or_counts, counts)
+    _pilot.check_size(n, positives)
     positives = _positive_classes(positives, multilabel, pos_label)
     k = check_int("k", k, 2, n, fix=f"Use between 2 and n={n} folds.")
     design = dict(
@@ -440,6 +466,8 @@ def plan(
         if pos == 0 or pos == n:
             skipped[cls] = f"{'no' if pos == 0 else 'only'} positives: F is not defined"
             continue
+        if cls in seen.get("rates", {}):  # the pilot's own precision and recall
+            precision, recall = seen["rates"][cls]
         try:
             model = Model.make(n, pos / n, f, k, stratified, precision, recall)
         except ValueError as err:
@@ -476,18 +504,30 @@ def plan(
         found.update({e: (b, s, se, False) for e, (b, s, se) in auc_est.items()})
         rows += [dict(zip(_COLUMNS, (cls, e, *v), strict=True)) for e, v in found.items()]
         recs[cls] = _advice(cls, row, {e: v[:2] for e, v in found.items()}, design)
+        if cls in seen.get("undefined", {}):
+            seen.setdefault("reproduced", {})[cls] = _pilot.reproduce_check(
+                model, seen["undefined"][cls]
+            )
     if not risks:
         raise ValueError(
             f"no class can be planned: {few([f'{c}: {why}' for c, why in skipped.items()])}."
         )
     risk_df, rec_df = (pd.DataFrame.from_dict(d, orient="index") for d in (risks, recs))
     risk_df.index.name = rec_df.index.name = "class"
+    table = pd.DataFrame()
+    if assumed == "default":
+        planned = {c: risks[c]["positives"] for c in risks}
+        table = _pilot.sensitivity(n, planned, k, repeats, stratified, trials, random_state)
+        rec_df = _pilot.guard_any(rec_df, table)
+        recs = rec_df.to_dict(orient="index")
     est_df = pd.DataFrame(rows, columns=list(_COLUMNS))
     worst = min(risks, key=lambda c: (risks[c]["positives"], str(c)))
     overall = {"class": worst, **recs[worst]}
     overall["k"] = int(rec_df["k"].min())
     overall["stratified"] = bool(rec_df["stratified"].any())
-    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped)
+    design["assumed"] = assumed
+    info = {k_: v for k_, v in seen.items() if k_ != "labels"}
+    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info)
 
 
 # --- the text --------------------------------------------------------------------------------
@@ -551,5 +591,6 @@ def _text(p: Plan) -> str:
     lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
     for cls, why in p.skipped.items():
         lines.append(f"  {cls}: not planned ({why}).")
+    lines += _pilot.describe(p.assumed, p.sensitivity, p.pilot)
     lines.append(f"Model: {REFERENCE}")
     return "\n".join(lines)
