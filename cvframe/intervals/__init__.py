@@ -26,8 +26,9 @@ from .._core.docs import doc
 from .._core.labels.frame import FrameArgs
 from .._core.quantiles import z_quantile
 from ..errors import few
-from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
 from . import _auc, _fold, _pooled
+from . import certify as _certify_mod
 from .shared import REFERENCES, Ask, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
@@ -147,20 +148,6 @@ def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> x
     return build.counts_from_frame(df, args.labels, args.pos_label, dims=dims, **cols)
 
 
-def _pooled_interval(
-    ds: xr.Dataset, metric: str, method: str, ask: Ask
-) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
-    ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
-    est = measure.cube(
-        ds, metric, "tp_fp", ask.average, beta=ask.beta, zero_division=ask.zero_division
-    )
-    est = est.mean(REPEAT) if REPEAT in est.dims else est
-    method_of = _pooled.bootstrap if method == "bootstrap" else _pooled.posterior
-    lo, hi, info = method_of(ds, metric, ask)
-    return est, lo, hi, info
-
-
 def _finish(
     out: xr.Dataset,
     method: str,
@@ -204,6 +191,7 @@ def interval(
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
+    certify: bool = False,
 ) -> xr.Dataset:
     r"""An interval for a cross-validated number that says what it estimates.
 
@@ -330,6 +318,7 @@ def interval(
     'corrected_t'
     """
     level = quantiles.level(level)
+    certify = _checks.flag("certify", certify)
     method = _checks.choice("method", method, METHODS)
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
@@ -347,8 +336,23 @@ def interval(
     shown = (metrics.spelled(name, variant), metrics.display(name, variant))
     args = data.args if parsed else FrameArgs.of(locals())  # parsed: read as it was
     info: dict[str, Any] = {}
+    cert: Any = None
+    if certify and chosen not in ("posterior", "delong"):
+        raise ValueError(
+            f"certify=True simulates the pooled counts of the posterior interval or the "
+            f"merged scores of DeLong's; method {chosen!r} ({shown[1]}) is neither (the "
+            "corrected t and nested CV depend on how the fitted models vary over training "
+            "sets, which the data do not show; the bootstrap resamples folds): pass "
+            "certify=False, or method='auto' with the pooled metric (fold_method=None)."
+        )
     if chosen == "delong":
         est, lo, hi, info = _auc.frame_interval(data, average, level, args)
+        one = info.pop("per_class")
+        if certify:
+            total = read_counts(_counts_cube(rows, args, y_pred=args.y_true)).n
+            total = total.isel({CLASS: 0}, drop=True).sum(FOLD)
+            total = total.mean(REPEAT) if REPEAT in total.dims else total
+            cert = _certify_mod.scores(one, total, average, level, est, seed)
     elif entry.kind == "score":
         v = measure.frame(data, name, "fold", "nan", average=average, **vars(args))
         cube = _counts_cube(rows, args, y_pred=args.y_true)
@@ -362,8 +366,14 @@ def interval(
             info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
             ask = Ask(level, beta, zero_division, average, n_boot, seed)
-            est, lo, hi, info = _pooled_interval(ds, name, chosen, ask)
+            est, lo, hi, info = _pooled.interval(ds, name, chosen, ask)
+            if certify:
+                ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
+                cert = _certify_mod.counts(ds, name, ask, est, draws="draws" in info)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
+    if cert is not None:
+        out = out.assign(cert[0])
+        info.update(cert[1])
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]
     if CLASS not in out.dims and CLASS in _dims(rows):
