@@ -26,7 +26,7 @@ from .._core.docs import doc
 from .._core.labels.frame import FrameArgs
 from .._core.quantiles import z_quantile
 from ..errors import few
-from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT, read_counts
+from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
 from . import certify as _certify_mod
 from .shared import REFERENCES, Ask, data_in_memory
@@ -349,9 +349,7 @@ def interval(
         est, lo, hi, info = _auc.frame_interval(data, average, level, args)
         one = info.pop("per_class")
         if certify:
-            total = read_counts(_counts_cube(rows, args, y_pred=args.y_true)).n
-            total = total.isel({CLASS: 0}, drop=True).sum(FOLD)
-            total = total.mean(REPEAT) if REPEAT in total.dims else total
+            total = _samples(rows, args, one["auc"])
             cert = _certify_mod.scores(one, total, average, level, est, seed)
     elif entry.kind == "score":
         v = measure.frame(data, name, "fold", "nan", average=average, **vars(args))
@@ -379,6 +377,22 @@ def interval(
     if CLASS not in out.dims and CLASS in _dims(rows):
         reduced.append(CLASS)
     return _finish(out, chosen, level, shown, reduced, info)
+
+
+def _samples(rows: pd.DataFrame, args: FrameArgs, like: xr.DataArray) -> xr.DataArray:
+    """Tested samples of one pass per kept dim of ``like`` (the frame's rows per dim value
+    and repeat, averaged over the repeats), counted without parsing the frame again."""
+    dims = [d for d in like.dims if d != CLASS and d in rows.columns]
+    rep = [args.repeat] if args.repeat is not None and args.repeat in rows.columns else []
+    if not dims and not rep:
+        return xr.DataArray(float(len(rows)))
+    size = rows.groupby(dims + rep, sort=False, observed=True).size().astype("float64")
+    if rep:
+        size = size.groupby(level=dims, sort=False).mean() if dims else pd.Series([size.mean()])
+    if not dims:
+        return xr.DataArray(float(size.iloc[0]))
+    out = xr.DataArray.from_series(size)
+    return out.sel({d: like[d].values for d in dims})
 
 
 def _dims(data: Any) -> tuple[str, ...]:

@@ -339,8 +339,8 @@ def counts(
     model = (
         "a fixed classifier with the observed confusion rates"
         if design.matrix
-        else "fixed classifiers with the observed recall and false-positive rate of each "
-        + ("class, the classes independent" if design.n_class > 1 else "class")
+        else "a fixed classifier with the observed recall and false-positive rate"
+        + (" of each class, the classes independent" if design.n_class > 1 else "")
     )
     attrs = {
         "coverage_trials": int(res["trials"].min()),
@@ -357,9 +357,27 @@ def counts(
 
 #: Scores a DeLong certificate draws at most (trials x samples x classes x designs): the
 #: sort of each trial's scores bounds its time (about 2 s).
-SCORE_BUDGET = 2_500_000
+SCORE_BUDGET = 2_000_000
 #: The fewest trials of a DeLong certificate.
 SCORE_TRIALS = 40
+
+
+def tie_free_delong(s: np.ndarray, n_pos: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""AUC and DeLong variance of every row of continuous scores ``s`` (T, n) whose first
+    ``n_pos`` columns are the positives: the placements of Sun & Xu (2014) from ranks
+    (no ties), :math:`V_{10}(i) = (R_i - R^+_i)/n_0`, :math:`V_{01}(j) = 1 - (R_j -
+    R^-_j)/n_1`, variance :math:`s^2_{10}/n_1 + s^2_{01}/n_0`; the simulated scores of a
+    certificate, sorted with numpy (the data's own sort stays the one of
+    :mod:`cvframe.scores`)."""
+    n1, n0 = n_pos, s.shape[-1] - n_pos
+    rank = np.argsort(np.argsort(s, axis=-1), axis=-1) + 1.0
+    r_pos = np.argsort(np.argsort(s[:, :n1], axis=-1), axis=-1) + 1.0
+    r_neg = np.argsort(np.argsort(s[:, n1:], axis=-1), axis=-1) + 1.0
+    v10 = (rank[:, :n1] - r_pos) / max(n0, 1)
+    v01 = 1.0 - (rank[:, n1:] - r_neg) / max(n1, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = v10.var(-1, ddof=1) / n1 + v01.var(-1, ddof=1) / n0
+    return v10.mean(-1), var if n1 > 1 and n0 > 1 else np.full(len(s), np.nan)
 
 
 def scores(
@@ -403,7 +421,7 @@ def scores(
         y = np.arange(n1 + n0) < n1
         s = rng.standard_normal((trials, n1 + n0))
         s[:, y] += shift[i, j]
-        est[:, i, j], var[:, i, j] = _auc.delong_arrays(s, y)
+        est[:, i, j], var[:, i, j] = tie_free_delong(s, n1)
     dims = (TRIAL, _DESIGN, CLASS)
     sim = [xr.DataArray(v, dims=dims) for v in (est, var, np.broadcast_to(pos, est.shape))]
     truth = [xr.DataArray(v, dims=dims[1:]) for v in (a_design, np.zeros_like(pos), pos)]
