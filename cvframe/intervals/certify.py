@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import xarray as xr
 
-from .. import formulas, measure
+from .. import formulas, measure, metrics
 from ..errors import UndefinedMetricWarning, few
 from ..schema import CLASS, CONFUSION, COUNTS, FOLD, PRED, REPEAT, TRIAL, TRUE, read_counts
 from . import _auc, _pooled
@@ -56,11 +56,11 @@ __all__ = [
 #: Pseudo-counts spread over the cells of each table of an observed design (Jeffreys' prior on
 #: a 2 x 2 table weighs 2 in all).
 PSEUDO = 2.0
-#: Cells (trials x designs x the cells an interval reads) a certificate simulates at most: it
-#: bounds its time (about 2 s on one core at 100 classes) and memory.
-BUDGET = 12_000_000
+#: Units of work of a certificate (:func:`trials_for`): about a second on one core, two at
+#: most where the fewest trials cost more (many models of 100 classes).
+BUDGET = 40_000_000
 #: The fewest and the most trials of a certificate.
-TRIALS = (200, 2000)
+TRIALS = (100, 2000)
 #: How a class's errors spread over the other classes (:func:`class_design`).
 ERRORS = ("uniform", "nearby")
 _DESIGN = "design"
@@ -238,12 +238,21 @@ def observed_design(ds: xr.Dataset) -> tuple[Design, xr.DataArray]:
     ), template
 
 
-def trials_for(design: Design, per_cell: float = 1.0) -> int:
-    """Trials of a certificate: as many as :data:`BUDGET` cells allow (``per_cell`` weighs
-    an interval that costs more per cell), within :data:`TRIALS`."""
-    cost = design.cells() * max(per_cell, 1.0)
-    if design.matrix and design.n_class > 2:
-        cost *= 4.0  # a class average's differences read a C x C block per kind of cell
+def trials_for(design: Design, metric: str, average: Any, draws: int) -> int:
+    """Trials of a certificate: as many as :data:`BUDGET` units of work allow, within
+    :data:`TRIALS`. A trial costs four units per cell of its 2 x 2 tables, sixteen per cell
+    of a confusion matrix (the cube, the one-pass matrix and its variance read every cell
+    several times), 32 for a metric of every class at once (its derivatives move each
+    class's cells in turn), and ``4 draws`` per cell when the interval draws Monte-Carlo
+    values (``draws`` > 0)."""
+    spec = formulas.METRIC_SPECS[metrics.REGISTRY[metric].kernel]
+    cells = design.cells()
+    if draws:
+        cost = cells * 4.0 * draws
+    elif design.matrix:
+        cost = cells * (32.0 if spec.over_classes else 16.0)
+    else:
+        cost = cells * 4.0
     return int(np.clip(BUDGET // max(cost, 1.0), *TRIALS))
 
 
@@ -263,7 +272,7 @@ def certificate(
     rng = np.random.default_rng(seed)
     truth = truth_of(design.expected())
     est, lo, hi = compute(design.draw(trials, rng))
-    ok = np.isfinite(lo) & np.isfinite(hi)
+    ok = xr.DataArray(np.isfinite(lo) & np.isfinite(hi))
     t = ok.sum(TRIAL)
     with np.errstate(invalid="ignore", divide="ignore"):
         cover = ((lo <= truth) & (truth <= hi)).where(ok).sum(TRIAL) / t
@@ -296,7 +305,7 @@ def _back(values: xr.DataArray, template: xr.DataArray, like: xr.DataArray) -> x
     if CLASS in values.dims:
         arr = values.transpose(_DESIGN, CLASS).values
         shape, dims = (*template.shape, arr.shape[-1]), (*template.dims, CLASS)
-        coords = {**{d: template[d] for d in template.dims if d in template.coords}}
+        coords: dict[Any, Any] = {d: template[d] for d in template.dims if d in template.coords}
         coords[CLASS] = like[CLASS].values
     else:
         arr = values.transpose(_DESIGN).values
@@ -322,10 +331,9 @@ def counts(
         return est, lo, hi
 
     truth_of = truth_function(metric, ask.average, ask.beta)
-    per_cell = float(ask.n_draws) if draws else 1.0
     seed = ask.seed
     design, template = observed_design(ds)
-    trials = trials_for(design, per_cell)
+    trials = trials_for(design, metric, ask.average, ask.n_draws if draws else 0)
     res = certificate(design, compute, truth_of, trials, seed)
     out = {k: _back(res[k], template, like) for k in ("coverage", "coverage_se")}
     sizes = design.sizes[0] if design.matrix else design.sizes[0, :, 0]

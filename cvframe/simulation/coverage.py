@@ -111,6 +111,9 @@ def _auc_cell(
     return _row(np.concatenate(lows), np.concatenate(highs), auc, level, **cell)
 
 
+#: Cells of the simulated cubes of a class or label design held at once (bounds the memory
+#: of the confusion matrices and their derivatives: a few hundred MB at 100 classes).
+CLASS_CHUNK = 4_000_000
 #: The averages a class or label design measures (``average=``).
 AVERAGES = ("macro", "micro", "weighted")
 
@@ -132,14 +135,14 @@ def _class_cell(
     n_boot: int,
 ) -> dict[str, Any]:
     """Coverage of the posterior interval of ``metric`` (class-averaged by ``average``) on
-    one class or label design, its trials drawn in blocks of :data:`certify.BUDGET` cells."""
+    one class or label design, its trials drawn in blocks of :data:`CLASS_CHUNK` cells."""
 
     def compute(sim: Any) -> tuple[Any, Any, Any]:
         iv = interval(sim, metric, average=average, level=level, zero_division=0.0, n_boot=n_boot)
         return iv["estimate"], iv["lower"], iv["upper"]
 
     truth_of = certify.truth_function(metric, average, 1.0)
-    step = max(1, certify.BUDGET // design.cells())
+    step = max(1, CLASS_CHUNK // design.cells())
     seeds = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(-(-trials // step))
     sums = dict.fromkeys(("coverage", "holds_estimate", "width"), 0.0)
     done, truth = 0, math.nan
