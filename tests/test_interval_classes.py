@@ -342,3 +342,37 @@ def test_the_headline_states_each_interval_coverage(digits):
     assert any("coverage" in k and "simulated at this design" in v for k, v in legend.items())
     iv = cvframe.interval(digits, "f", average="macro")
     np.testing.assert_allclose(table["value_ci_low"], iv.lower.values)
+
+
+def _tables_script():
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "coverage_tables.py"
+    spec = importlib.util.spec_from_file_location("coverage_tables", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_the_docs_tables_are_the_stored_run_and_a_fresh_run_repeats_it():
+    script = _tables_script()
+    rows = pd.read_csv(script.STORE, keep_default_na=False, na_values=[""])
+    text = script.PAGE.read_text()
+    assert script.page(text, script.render(rows)) == text, (
+        "docs/intervals.md is stale: run python docs/coverage_tables.py --render"
+    )
+    macro = rows[(rows.table == "classes") & (rows.metric == "f") & (rows.average == "macro")]
+    assert macro["coverage"].between(0.93, 0.975).all()
+    stored = macro[(macro.classes == 10) & (macro.n == 1000) & (macro.accuracy == 0.9)]
+    fresh = cvframe.coverage_study(
+        classes=10,
+        n=1000,
+        accuracy=0.9,
+        errors=("uniform", "nearby"),
+        trials=script.TRIALS,
+        random_state=2010,
+    )
+    for errors in ("uniform", "nearby"):
+        want = stored[stored.errors == errors]["coverage"].item()
+        assert fresh[fresh.errors == errors]["coverage"].item() == pytest.approx(want, abs=1e-12)

@@ -313,6 +313,17 @@ def coverage_study(
       :math:`N(d, 1)` and the negatives :math:`N(0, 1)`, :math:`d = \sqrt2\,\Phi^{-1}(AUC)`;
       the truth is ``auc``; the merged scores of one pass (``k`` does not change AUC_merge
       of a fixed scorer).
+    - **class designs** (``classes=``): single-label data of ``classes`` classes whose sizes
+      fall geometrically, ``imbalance`` times smaller from the largest to the smallest, a
+      fixed classifier of overall accuracy ``accuracy`` (smaller classes less accurate)
+      whose errors go evenly to the other classes (``errors="uniform"``) or mostly to
+      neighbouring ones (``"nearby"``), :func:`cvframe.intervals.certify.class_design`; the
+      one-pass confusion matrix is one multinomial draw per true class (whatever ``k``), and
+      the interval is the posterior of ``metric`` averaged by ``average`` (metrics of every
+      class at once, such as ``"mcc"``, ignore it). ``multilabel=True``: ``classes``
+      independent labels, the most frequent at ``prevalence``, each predicted with
+      precision = recall = ``f`` (:func:`cvframe.intervals.certify.label_design`). The
+      truth is the metric of the expected counts.
 
     Parameters
     ----------
@@ -338,6 +349,19 @@ def coverage_study(
         A progress bar over the cells (default: when the study runs a million trials).
     n_boot : int, default 2000
         Draws of the bootstrap and of the Monte-Carlo posterior (``interval(n_boot=)``).
+    classes : int or list, optional
+        Classes (or labels, with ``multilabel=True``) of a class design, 2 to 1000 (labels:
+        1 to 1000); None: the binary design above.
+    average : {"macro", "micro", "weighted"} or list, default "macro"
+        The class averages a class design measures.
+    accuracy : number or list, default (0.7, 0.9, 0.97)
+        Overall accuracy of a class design's classifier, in (0, 1).
+    imbalance : number or list, default 5
+        Largest class (or label prevalence) over the smallest.
+    errors : {"uniform", "nearby"} or list, default "uniform"
+        How a class design's errors spread over the other classes.
+    multilabel : bool, default False
+        Label designs instead of class designs (``prevalence`` and ``f`` their grid).
 
     Returns
     -------
@@ -345,7 +369,11 @@ def coverage_study(
         One row per cell and method: ``metric``, ``method`` (as chosen), ``n``, ``k``,
         ``stratified``, ``prevalence``, ``f`` or ``auc``, ``positives``, ``truth``,
         ``level``, ``trials`` (those with a finite interval), ``coverage``,
-        ``coverage_se``, ``mean_width``, ``under_covers`` (coverage + 2 se < level).
+        ``coverage_se``, ``mean_width``, ``under_covers`` (coverage + 2 se < level). A
+        class design's rows: ``metric``, ``average``, ``method``, ``n``, ``classes``,
+        ``multilabel``, ``imbalance``, ``accuracy`` and ``errors`` (labels: ``prevalence``
+        and ``f``), then ``truth`` to ``under_covers`` as above and ``holds_estimate`` (the
+        share of trials whose interval held its own estimate).
 
     Raises
     ------
@@ -366,6 +394,9 @@ def coverage_study(
     [['posterior', 50, 400]]
     >>> bool(0.9 < res["coverage"].item() <= 1.0)
     True
+    >>> macro = cvframe.coverage_study(classes=10, n=1000, accuracy=0.9, trials=400)
+    >>> macro[["classes", "average", "trials", "holds_estimate"]].values.tolist()
+    [[10, 'macro', 400, 1.0]]
     """
     from tqdm.auto import tqdm
 
