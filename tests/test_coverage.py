@@ -114,7 +114,7 @@ def test_class_averaged_f_posterior_covers_with_the_confusion_matrix(average):
     truth = f.mean() if average == "macro" else (f * support).sum()
     c = _coverage(iv.lower, iv.upper, truth)
     assert 0.93 <= c <= 0.975, c  # 600 trials: standard error about 0.009
-    assert "confusion matrix" in iv.attrs["prior"]
+    assert "confusion matrix" in iv.attrs["approximation"]
 
 
 def test_frame_auc_interval_is_the_array_one():

@@ -287,6 +287,7 @@ class CVDatasetAccessor(Accessor):
         fold: str = "fold",
         repeat: str | None = "repeat",
         score: str = "score",
+        certify: bool = False,
     ) -> xr.Dataset:
         return intervals.interval(self._obj, **args(locals()))
 

@@ -319,6 +319,7 @@ class CVDataFrameAccessor(Accessor):
         fold: str = "fold",
         repeat: str | None = "repeat",
         score: str = "score",
+        certify: bool = False,
     ) -> xr.Dataset:
         return intervals.interval(self._obj, **args(locals()))
 

@@ -28,6 +28,7 @@ from .._core.quantiles import z_quantile
 from ..errors import few
 from ..schema import CLASS, FOLD, FRAME_DIMS, REPEAT
 from . import _auc, _fold, _pooled
+from . import certify as _certify_mod
 from .shared import REFERENCES, Ask, data_in_memory
 
 __all__ = ["METHODS", "REFERENCES", "delong", "interval"]
@@ -150,20 +151,6 @@ def _counts_cube(df: pd.DataFrame, args: FrameArgs, y_pred: str = "y_pred") -> x
     return build.counts_from_frame(df, args.labels, args.pos_label, dims=dims, **cols)
 
 
-def _pooled_interval(
-    ds: xr.Dataset, metric: str, method: str, ask: Ask
-) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
-    """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
-    ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
-    est = measure.cube(
-        ds, metric, "tp_fp", ask.average, beta=ask.beta, zero_division=ask.zero_division
-    )
-    est = est.mean(REPEAT) if REPEAT in est.dims else est
-    method_of = _pooled.bootstrap if method == "bootstrap" else _pooled.posterior
-    lo, hi, info = method_of(ds, metric, ask)
-    return est, lo, hi, info
-
-
 def _finish(
     out: xr.Dataset,
     method: str,
@@ -207,6 +194,7 @@ def interval(
     fold: str = "fold",
     repeat: str | None = "repeat",
     score: str = "score",
+    certify: bool = False,
 ) -> xr.Dataset:
     r"""An interval for a cross-validated number that says what it estimates.
 
@@ -229,12 +217,33 @@ def interval(
 
       exact quantiles; every metric that is such a function of a share of the cells
       (:attr:`cvframe.formulas.MetricSpec.share`: precision, recall, specificity, accuracy)
-      in the same way; :math:`F_\beta` (:math:`\beta \ne 1`), class averages and metrics of
-      every class at once (the whole confusion matrix) use ``n_boot`` Monte-Carlo draws.
-      ``"bootstrap"`` (forced) is the percentile bootstrap stratified within fold x true
-      class. With repeats the counts of **one pass** are
-      used (the per-repeat pooled counts averaged over the repeats): the repeats re-test
-      the same samples, so they are not more evidence about the population.
+      in the same way, and accuracy and every micro average of single-label data by the
+      share of correct samples. **Class averages** (macro, weighted), metrics of every
+      class at once (Matthews correlation, balanced accuracy, error) and :math:`F_\beta`
+      (:math:`\beta \ne 1`) of several classes take the normal approximation of that
+      posterior under a prior of vanishing weight, on the logit scale of the metric's range,
+      centred on the estimate (Takahashi et al. 2022; Rubin 1981):
+
+      .. math:: g \in a + (b - a)\,\mathrm{expit}\Big(\mathrm{logit}\,u \pm
+                \frac{z\,\widehat{se}}{(b-a)\,u(1-u)}\Big), \quad
+                u = \frac{\hat g - a}{b - a}, \quad
+                \widehat{se}^2 = \frac1n\Big(\sum_j d_j^2 \hat p_j
+                - \big(\sum_j d_j \hat p_j\big)^2\Big),
+
+      :math:`d_j = \partial g/\partial p_j` over the cells :math:`p_j` of the one-pass
+      confusion matrix (one multinomial of the ``n`` samples), or of each class's
+      one-vs-all cells taken as independent where the cube has no ``confusion`` (multilabel
+      data); :math:`[a, b]` the metric's range. No pseudo-count per cell: a 10 x 10 matrix
+      is not given 45 pseudo-errors. Where the estimate is at an end of its range or no
+      error was seen, two pseudo-counts spread over each table's cells give the variance
+      and the end at the estimate is the estimate. One table's :math:`F_\beta` or MCC (a
+      binary cube) takes ``n_boot`` Monte-Carlo draws of its Dirichlet(1/2) posterior. The
+      interval always holds its estimate (an end that passes it, at a level far below 0.95
+      or with the mean over repeats, is moved to it). ``"bootstrap"`` (forced) is the
+      percentile bootstrap stratified within fold x true class. With repeats the counts of
+      **one pass** are used (the per-repeat pooled counts averaged over the repeats): the
+      repeats re-test the same samples, so they are not more evidence about the
+      population.
     - **AUC_merge** (a frame): ``"delong"``, DeLong's variance (DeLong et al. 1988) from
       the midrank placements of Sun & Xu (2014), on the logit scale,
       :math:`\mathrm{expit}(\mathrm{logit}\,\widehat{A} \pm z\,\widehat{se}/(\widehat A(1 -
@@ -286,6 +295,15 @@ def interval(
         Seed of the draws (default 0: the interval is reproducible).
     y_true, fold, repeat, score : str
         Column names of the predictions frame (count metrics read ``y_pred``).
+    certify : bool, default False
+        Also simulate the interval's coverage at this data's own design (its ``n``, class
+        sizes, ``k`` and repeats; :mod:`cvframe.intervals.certify`): a fixed classifier
+        with the observed confusion rates (the posterior) or binormal scores of the observed
+        AUC (DeLong), a few hundred to 2,000 simulated data sets within about 2 s, seeded by
+        ``random_state``. Adds ``coverage`` and ``coverage_se`` (its Monte-Carlo standard
+        error) over the estimate's dims, and the attrs ``coverage_trials`` and
+        ``coverage_design``. The corrected t, nested CV and the bootstrap are refused (they
+        depend on variation the data do not show).
 
     Returns
     -------
@@ -297,7 +315,9 @@ def interval(
         ``training_variability`` (``"yes"`` when the interval includes the variation of the
         fitted models over training sets, else ``"no"``: netCDF-safe), ``reference``,
         ``metric``, ``reduced_dims`` and the method's own (``n_test``/``n_train`` of the
-        corrected t, ``draws``...).
+        corrected t, ``draws``, ``approximation``...); with ``certify=True`` the
+        certificate's ``coverage``, ``coverage_se``, ``coverage_trials`` and
+        ``coverage_design``.
 
     Raises
     ------
@@ -316,9 +336,9 @@ def interval(
 
     References
     ----------
-    Goutte & Gaussier (2005); Brown, Cai & DasGupta (2001); DeLong, DeLong &
-    Clarke-Pearson (1988); Sun & Xu (2014); Nadeau & Bengio (2003); Bates, Hastie &
-    Tibshirani (2024).
+    Goutte & Gaussier (2005); Brown, Cai & DasGupta (2001); Takahashi, Yamamoto, Kuchiba &
+    Koyama (2022); Rubin (1981); DeLong, DeLong & Clarke-Pearson (1988); Sun & Xu (2014);
+    Nadeau & Bengio (2003); Bates, Hastie & Tibshirani (2024).
 
     Examples
     --------
@@ -331,8 +351,12 @@ def interval(
     F_tp,fp of these fitted fold models on new samples from the
     >>> ds.cv.interval("f_avg").attrs["method"]
     'corrected_t'
+    >>> sure = cvframe.interval(ds, "f", certify=True)  # coverage simulated at this design
+    >>> sure.attrs["coverage_trials"], bool(0.9 < sure.coverage.item() <= 1.0)
+    (2000, True)
     """
     level = quantiles.level(level)
+    certify = _checks.flag("certify", certify)
     method = _checks.choice("method", method, METHODS)
     n_boot = _checks.integer("n_boot", n_boot, 100, 1_000_000)
     seed = 0 if random_state is None else _checks.integer("random_state", random_state, 0)
@@ -352,8 +376,21 @@ def interval(
     shown = (metrics.spelled(name, variant), metrics.display(name, variant))
     args = data.args if parsed else FrameArgs.of(locals())  # parsed: read as it was
     info: dict[str, Any] = {}
+    cert: Any = None
+    if certify and chosen not in ("posterior", "delong"):
+        raise ValueError(
+            f"certify=True simulates the pooled counts of the posterior interval or the "
+            f"merged scores of DeLong's; method {chosen!r} ({shown[1]}) is neither (the "
+            "corrected t and nested CV depend on how the fitted models vary over training "
+            "sets, which the data do not show; the bootstrap resamples folds): pass "
+            "certify=False, or method='auto' with the pooled metric (fold_method=None)."
+        )
     if chosen == "delong":
         est, lo, hi, info = _auc.frame_interval(data, average, level, args)
+        one = info.pop("per_class")
+        if certify:
+            total = _samples(rows, args, one["auc"])
+            cert = _certify_mod.scores(one, total, average, level, est, seed)
     elif entry.kind == "score":
         v = measure.frame(data, name, "fold", "nan", average=average, **vars(args))
         cube = _counts_cube(rows, args, y_pred=args.y_true)
@@ -367,13 +404,35 @@ def interval(
             info["average"] = str(average if ds.sizes.get(CLASS, 1) > 1 else None)
         else:
             ask = Ask(level, beta, zero_division, average, n_boot, seed)
-            est, lo, hi, info = _pooled_interval(ds, name, chosen, ask)
+            est, lo, hi, info = _pooled.interval(ds, name, chosen, ask)
+            if certify:
+                ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
+                cert = _certify_mod.counts(ds, name, ask, est, draws="draws" in info)
     out = xr.Dataset({"estimate": est, "lower": lo, "upper": hi})
+    if cert is not None:
+        out = out.assign(cert[0])
+        info.update(cert[1])
     out = out.transpose(*[d for d in FRAME_DIMS if d in out.dims], ...)
     reduced = [d for d in (FOLD, REPEAT) if d in _dims(rows)]
     if CLASS not in out.dims and CLASS in _dims(rows):
         reduced.append(CLASS)
     return _finish(out, chosen, level, shown, reduced, info)
+
+
+def _samples(rows: pd.DataFrame, args: FrameArgs, like: xr.DataArray) -> xr.DataArray:
+    """Tested samples of one pass per kept dim of ``like`` (the frame's rows per dim value
+    and repeat, averaged over the repeats), counted without parsing the frame again."""
+    dims = [d for d in like.dims if d != CLASS and d in rows.columns]
+    rep = [args.repeat] if args.repeat is not None and args.repeat in rows.columns else []
+    if not dims and not rep:
+        return xr.DataArray(float(len(rows)))
+    size = rows.groupby(dims + rep, sort=False, observed=True).size().astype("float64")
+    if rep:
+        size = size.groupby(level=dims, sort=False).mean() if dims else pd.Series([size.mean()])
+    if not dims:
+        return xr.DataArray(float(size.iloc[0]))
+    out = xr.DataArray.from_series(size)
+    return out.sel({d: like[d].values for d in dims})
 
 
 def _dims(data: Any) -> tuple[str, ...]:

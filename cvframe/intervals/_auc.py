@@ -51,14 +51,28 @@ def logit_interval(auc: Any, var: Any, z: float) -> tuple[Any, Any]:
     return np.where(edge, auc, lo), np.where(edge, auc, hi)
 
 
+def combine(auc: Any, var: Any, n_pos: Any, average: Any) -> tuple[Any, Any]:
+    r"""AUCs and DeLong variances over ``class`` averaged as ``average`` says: weights
+    :math:`w` (macro: equal; weighted: the positives' shares), the AUC :math:`\sum w A` and its
+    variance :math:`\sum w^2 V`, as if the one-vs-rest AUCs were independent; unchanged with
+    ``average=None`` or one class."""
+    if average is None or auc.sizes.get(CLASS, 1) <= 1:
+        return auc, var
+    if average == "weighted":
+        w = n_pos / n_pos.sum(CLASS)
+    else:
+        w = xr.ones_like(auc) / auc.sizes[CLASS]
+    return (auc * w).sum(CLASS), (var * w**2).sum(CLASS)
+
+
 def frame_interval(
     df: Any, average: Any, level: float, args: FrameArgs
 ) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
     """AUC_merge of a frame (or a parsed one) and its DeLong interval, per kept dim, from
     :func:`cvframe.scores.ranking.delong_frame` (the one frame reader and the one sort of
     AUC_merge); repeats: the mean AUC and the mean per-repeat variance (one pass); a class
-    average sums the classes' variances weighted by w**2, as if the one-vs-rest AUCs were
-    independent."""
+    average by :func:`combine`. The info holds the per-class ``auc`` and ``n_pos`` of one
+    pass under ``"per_class"`` (what a certificate reads; dropped from the attrs)."""
     res = scores.ranking.delong_frame(df, **vars(args))
     auc, var = res["auc"], res["var"]
     if bool(var.isnull().any()):
@@ -67,13 +81,12 @@ def frame_interval(
             f"every repeat ({few(auc.where(var.isnull(), drop=True)[CLASS].values)} lack "
             "them); merge rare classes, or pass pos_label= for one class."
         )
-    if average is not None and auc.sizes.get(CLASS, 1) > 1:
-        if average == "weighted":
-            w = res["n_pos"] / res["n_pos"].sum(CLASS)
-        else:
-            w = xr.ones_like(auc) / auc.sizes[CLASS]
-        auc, var = (auc * w).sum(CLASS), (var * w**2).sum(CLASS)
+    n_pos = res["n_pos"]
+    one = {"auc": auc, "n_pos": n_pos}
     if REPEAT in auc.dims:  # every repeat is one pass over the same samples
+        one = {k: v.mean(REPEAT) for k, v in one.items()}
+    auc, var = combine(auc, var, n_pos, average)
+    if REPEAT in auc.dims:
         auc, var = auc.mean(REPEAT), var.mean(REPEAT)
     lo, hi = logit_interval(auc, var, z_quantile(level))
-    return auc, lo, hi, {"scale": "logit"}
+    return auc, lo, hi, {"scale": "logit", "per_class": one}

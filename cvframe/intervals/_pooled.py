@@ -32,11 +32,33 @@ import xarray as xr
 
 from .. import formulas, measure, metrics
 from ..schema import CLASS, CONFUSION, FOLD, PRED, REPEAT, TRUE, read_counts
+from . import _delta
 from .shared import Ask, whole
 
 #: The Dirichlet prior weight of every confusion cell (Jeffreys).
 LAMBDA = 0.5
 _CELLS = ("tp", "fp", "fn", "tn")
+
+
+def interval(
+    ds: xr.Dataset, metric: str, method: str, ask: Ask
+) -> tuple[xr.DataArray, xr.DataArray, xr.DataArray, dict[str, Any]]:
+    """Estimate (mean over repeats of the pooled metric) and the interval of a pooled metric."""
+    ask = ask._replace(average=ask.average if ds.sizes.get(CLASS, 1) > 1 else None)
+    est = measure.cube(
+        ds, metric, "tp_fp", ask.average, beta=ask.beta, zero_division=ask.zero_division
+    )
+    est = est.mean(REPEAT) if REPEAT in est.dims else est
+    if method == "bootstrap":
+        lo, hi, info = bootstrap(ds, metric, ask)
+    else:
+        lo, hi, info = posterior(ds, metric, ask, est)
+    # the interval holds its estimate: an end that passes it (a level far below 0.95, the
+    # mean over repeats against the counts of one pass) is moved to it
+    inside = est.notnull()
+    lo = xr.where(inside & (lo > est), est, lo)
+    hi = xr.where(inside & (hi < est), est, hi)
+    return est, lo, hi, info
 
 
 def one_pass(ds: xr.Dataset) -> dict[str, xr.DataArray]:
@@ -85,8 +107,11 @@ def _at(spec: formulas.MetricSpec, beta: float, **cells: Any) -> Any:
     return formulas.metric(spec.name, *(cells.get(k, 0.0) for k in _CELLS), beta=beta)
 
 
-def posterior(ds: xr.Dataset, metric: str, ask: Ask) -> tuple[Any, Any, dict[str, Any]]:
-    """Lower and upper ends of the posterior interval of pooled ``metric`` (one pass)."""
+def posterior(
+    ds: xr.Dataset, metric: str, ask: Ask, estimate: xr.DataArray
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Lower and upper ends of the posterior interval of pooled ``metric`` (one pass) around
+    its ``estimate``."""
     average, level, beta = ask.average, ask.level, ask.beta
     spec = formulas.METRIC_SPECS[metrics.REGISTRY[metric].kernel]
     cells = one_pass(ds)
@@ -98,6 +123,7 @@ def posterior(ds: xr.Dataset, metric: str, ask: Ask) -> tuple[Any, Any, dict[str
     if single and (how == "correct" or micro):
         # the share of correct samples: accuracy; every micro average is a function of it
         # (one sample's summed cells: each error is one FP and one FN)
+        info["prior"] = f"Dirichlet({LAMBDA}) on the correct and the wrong samples"
         correct, wrong = cells["tp"].sum(CLASS), cells["fn"].sum(CLASS)
         lo, hi = _ends(*_quantiles(correct + LAMBDA, wrong + LAMBDA, level), correct, wrong)
         if how == "correct":
@@ -114,59 +140,48 @@ def posterior(ds: xr.Dataset, metric: str, ask: Ask) -> tuple[Any, Any, dict[str
         lo, hi = _ends(lo, hi, x, y)
         ends = [_at(spec, beta, **{share[0][0]: q, share[1][0]: 1 - q}) for q in (lo, hi)]
         return ends[0], ends[1], info
-    info.update(draws=ask.n_draws, random_state=ask.seed)
     conf = None
     if n_class > 1 and single and CONFUSION in ds:
         conf = _one_pass_confusion(ds)
-        info["prior"] = f"Dirichlet({LAMBDA}) on every cell of the confusion matrix"
     elif how == "all" and n_class > 1:
         raise ValueError(
-            f"the posterior of {metrics.display(metric)} draws the whole confusion matrix, "
+            f"the posterior of {metrics.display(metric)} reads the whole confusion matrix, "
             f"which this cube does not hold (no {CONFUSION!r} variable of a single-label "
             "multiclass cube): build it with cvframe.from_predictions or frame.cv.counts()."
         )
-    lo, hi = _monte_carlo(cells, metric, ask._replace(average=average), conf)
+    if n_class > 1:  # several classes: the normal approximation, no pseudo-count per cell
+        info["prior"] = NORMAL_PRIOR
+        info["approximation"] = NORMAL_MATRIX if conf is not None else NORMAL_BLOCKS
+        lo, hi = _normal(cells, metric, ask._replace(average=average), conf, estimate)
+        return lo, hi, info
+    info.update(draws=ask.n_draws, random_state=ask.seed)
+    lo, hi = _monte_carlo(cells, metric, ask._replace(average=average))
     return lo, hi, info
 
 
-#: Gamma variates drawn at once by the Monte-Carlo posterior (bounds its memory, ~40 MB each).
-DRAW_BUDGET = 5_000_000
+#: How the interval of several classes' cells is computed (``attrs["approximation"]``).
+NORMAL_MATRIX = (
+    "normal approximation on the logit scale of the metric's range (delta method of the "
+    "multinomial one-pass confusion matrix)"
+)
+NORMAL_BLOCKS = (
+    "normal approximation on the logit scale of the metric's range (delta method of each "
+    "class's one-vs-all cells, the classes taken as independent)"
+)
+NORMAL_PRIOR = (
+    "none (a Dirichlet prior of vanishing weight: the estimate is not moved); at an end of "
+    f"the range, {_delta.PSEUDO:g} pseudo-counts spread over each table's cells"
+)
 
 
-def _draw_values(
-    rng: np.random.Generator, arrays: dict[str, Any], conf: Any, metric: str, ask: Ask
-) -> np.ndarray:
-    """(n_draws, L[, C]) values of the metric under Dirichlet draws of L cells' counts."""
-    n_draws, average, beta = ask.n_draws, ask.average, ask.beta
-    if conf is not None:  # one Dirichlet over the whole confusion matrix
-        g = rng.standard_gamma(conf + LAMBDA, size=(n_draws, *conf.shape))
-        tp = np.diagonal(g, axis1=-2, axis2=-1)
-        fn, fp = g.sum(-1) - tp, g.sum(-2) - tp
-        draws = {"tp": tp, "fp": fp, "fn": fn, "tn": g.sum((-2, -1))[..., None] - tp - fp - fn}
-    else:  # one Dirichlet per class over its one-vs-all cells (a binary cube: all four)
-        draws = {
-            k: rng.standard_gamma(a + LAMBDA, size=(n_draws, *a.shape)) for k, a in arrays.items()
-        }
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if average is None and whole(metric) != "all":  # per class
-            kernel = metrics.REGISTRY[metric].kernel
-            return np.asarray(formulas.metric(kernel, *(draws[k] for k in _CELLS), beta=beta))
-        # a class average (weighted: by the supports of the draw, the population's), or a
-        # metric of every class at once
-        return measure.pooled_counts(metric, draws, average, beta, binary=conf is None)
-
-
-def _monte_carlo(
-    cells: dict[str, xr.DataArray], metric: str, ask: Ask, confusion: xr.DataArray | None
-) -> tuple[xr.DataArray, xr.DataArray]:
-    """Equal-tailed quantiles of the metric (class-averaged by ``average``) under Dirichlet
-    draws: of the one-pass ``confusion`` matrix when given (single-label multiclass), else
-    of every class's one-vs-all cells independently; a block of cells at a time."""
-    level, n_draws = ask.level, ask.n_draws
+def _flat(
+    cells: dict[str, xr.DataArray], confusion: xr.DataArray | None
+) -> tuple[xr.DataArray, dict[str, np.ndarray], np.ndarray | None]:
+    """The cells as numpy arrays (L, C) with every kept dim flattened to L (class last), the
+    confusion matrix as (L, C, C), and the (..., class) template they came from."""
     order = [d for d in cells["tp"].dims if d != CLASS] + [CLASS]
     template = cells["tp"].transpose(*order)
-    lead, n_class = template.shape[:-1], template.shape[-1]
-    n_lead = math.prod(lead)
+    n_lead, n_class = math.prod(template.shape[:-1]), template.shape[-1]
     arrays = {
         k: np.asarray(v.transpose(*order).values, dtype=np.float64).reshape(n_lead, n_class)
         for k, v in cells.items()
@@ -175,14 +190,72 @@ def _monte_carlo(
     if confusion is not None:
         conf = np.asarray(confusion.transpose(*order[:-1], TRUE, PRED).values, dtype=np.float64)
         conf = conf.reshape(n_lead, *conf.shape[-2:])
-    width = conf[0].size if conf is not None else 4 * n_class
-    step = max(1, DRAW_BUDGET // (n_draws * width))
+    return template, arrays, conf
+
+
+def _normal(
+    cells: dict[str, xr.DataArray],
+    metric: str,
+    ask: Ask,
+    confusion: xr.DataArray | None,
+    estimate: xr.DataArray,
+) -> tuple[xr.DataArray, xr.DataArray]:
+    """The normal approximation's ends (:mod:`._delta`) around ``estimate``: of the one-pass
+    ``confusion`` matrix when given (single-label multiclass), else of every class's
+    one-vs-all cells independently."""
+    template, arrays, conf = _flat(cells, confusion)
+    if ask.average is not None or whole(metric) == "all":
+        template = template.isel({CLASS: 0}, drop=True)
+    n_lead = math.prod(template.shape[:-1]) if CLASS in template.dims else template.size
+    est = np.asarray(estimate.transpose(*template.dims).values, dtype=np.float64)
+    est = est.reshape(n_lead, -1) if CLASS in template.dims else est.reshape(n_lead)
+    lo, hi = _delta.interval(
+        metric,
+        est,
+        cells=None if conf is not None else arrays,
+        conf=conf,
+        average=ask.average,
+        beta=ask.beta,
+        level=ask.level,
+    )
+    return template.copy(data=lo.reshape(template.shape)), template.copy(
+        data=hi.reshape(template.shape)
+    )
+
+
+#: Gamma variates drawn at once by the Monte-Carlo posterior (bounds its memory, ~40 MB each).
+DRAW_BUDGET = 5_000_000
+
+
+def _draw_values(
+    rng: np.random.Generator, arrays: dict[str, Any], metric: str, ask: Ask
+) -> np.ndarray:
+    """(n_draws, L[, C]) values of the metric under Dirichlet draws of L tables' four cells."""
+    n_draws, average, beta = ask.n_draws, ask.average, ask.beta
+    draws = {k: rng.standard_gamma(a + LAMBDA, size=(n_draws, *a.shape)) for k, a in arrays.items()}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if average is None and whole(metric) != "all":  # per class
+            kernel = metrics.REGISTRY[metric].kernel
+            return np.asarray(formulas.metric(kernel, *(draws[k] for k in _CELLS), beta=beta))
+        # a metric of both classes of the table
+        return measure.pooled_counts(metric, draws, average, beta, binary=True)
+
+
+def _monte_carlo(
+    cells: dict[str, xr.DataArray], metric: str, ask: Ask
+) -> tuple[xr.DataArray, xr.DataArray]:
+    """Equal-tailed quantiles of the metric under Dirichlet(1/2) draws of the four cells of
+    one table (a binary cube, or the summed cells of a micro average), a block of tables at
+    a time."""
+    level, n_draws = ask.level, ask.n_draws
+    template, arrays, _ = _flat(cells, None)
+    n_lead = arrays["tp"].shape[0]
+    step = max(1, DRAW_BUDGET // (n_draws * 4 * template.shape[-1]))
     rng = np.random.default_rng(ask.seed)
     ends = []
     for s in range(0, n_lead, step):
         part = {k: a[s : s + step] for k, a in arrays.items()}
-        block = None if conf is None else conf[s : s + step]
-        vals = _draw_values(rng, part, block, metric, ask)
+        vals = _draw_values(rng, part, metric, ask)
         ends.append(np.quantile(vals, [(1 - level) / 2, (1 + level) / 2], axis=0))
     lo, hi = np.concatenate(ends, axis=1)
     if ask.average is not None or whole(metric) == "all":

@@ -29,7 +29,11 @@ REFERENCES = {
         "C. Goutte and E. Gaussier, A probabilistic interpretation of precision, recall and "
         "F-score, with implication for evaluation, ECIR 2005; L. D. Brown, T. T. Cai and A. "
         "DasGupta, Interval estimation for a binomial proportion, Statistical Science 16(2), "
-        "2001 (Jeffreys prior)."
+        "2001 (Jeffreys prior); class averages and metrics of every class: Y. Takahashi, M. "
+        "Yamamoto, H. Kuchiba and T. Koyama, Confidence interval for micro-averaged F1 and "
+        "macro-averaged F1 scores, Applied Intelligence 52, 2022 (delta method of the "
+        "multinomial confusion matrix, here on the logit scale); D. B. Rubin, The Bayesian "
+        "bootstrap, Annals of Statistics 9(1), 1981."
     ),
     "bootstrap": (
         "B. Efron and R. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 13 and 16 "

@@ -28,7 +28,17 @@ SPREAD_NOTE = (
 HEADLINE = "f"
 HEADLINE_SCORES = "auc"
 #: Columns of :func:`headline_table` after the user dims.
-COLUMNS = ("metric", "value", "value_ci_low", "value_ci_high", "interval", "sd_repeats", "repeats")
+COLUMNS = (
+    "metric",
+    "value",
+    "value_ci_low",
+    "value_ci_high",
+    "interval",
+    "coverage",
+    "coverage_se",
+    "sd_repeats",
+    "repeats",
+)
 
 
 def _frame(da: xr.DataArray, name: str) -> pd.DataFrame:
@@ -55,10 +65,15 @@ def _interval_rows(res: xr.Dataset | str, value: pd.DataFrame) -> tuple[pd.DataF
     out = value.copy()
     if isinstance(res, str):
         out["value_ci_low"] = out["value_ci_high"] = np.nan
+        out["coverage"] = out["coverage_se"] = np.nan
         out["interval"] = res
         return out, {}
     ends = _frame(res["lower"], "value_ci_low")
     ends = _join(ends, _frame(res["upper"], "value_ci_high"))
+    for name in ("coverage", "coverage_se"):  # the certificate at this design
+        ends = (
+            _join(ends, _frame(res[name], name)) if name in res else ends.assign(**{name: np.nan})
+        )
     est = _frame(res["estimate"], "value")
     if "value" in est.columns:  # the interval's own estimate is the number shown
         out = _join(out.drop(columns="value"), est)
@@ -70,6 +85,11 @@ def _interval_rows(res: xr.Dataset | str, value: pd.DataFrame) -> tuple[pd.DataF
     legend = {label: str(res.attrs.get("estimand", ""))}
     if res.attrs.get("reference"):
         legend[label] += f" ({res.attrs['reference']})"
+    if res.attrs.get("coverage_design"):
+        legend[f"{label} coverage"] = (
+            f"the share of data sets whose interval held the truth, "
+            f"{res.attrs['coverage_design']}; coverage_se: its Monte-Carlo standard error"
+        )
     return out, legend
 
 
@@ -87,7 +107,13 @@ def _spread(val: xr.DataArray, ds: xr.Dataset) -> pd.DataFrame:
 
 
 def _attempt(data: Any, metric: str, **kw: Any) -> Any:
-    """The interval of :func:`cvframe.interval`, or the reason there is none (a string)."""
+    """The interval of :func:`cvframe.interval` with its coverage certificate at this design
+    (``certify=True``; without it where the certificate cannot be simulated), or the reason
+    there is none (a string)."""
+    try:
+        return interval(data, metric, certify=True, **kw)
+    except (ValueError, TypeError):
+        pass
     try:
         return interval(data, metric, **kw)
     except (ValueError, TypeError) as err:  # a design the method refuses: say why
@@ -117,8 +143,11 @@ def headline_table(
     multiclass) with ``auc_interval`` (:func:`auc_interval`). Columns: the user dims,
     ``metric``, ``value`` (the interval's estimate; without an interval the mean over
     repeats), ``value_ci_low``, ``value_ci_high`` (the interval of :func:`cvframe.interval`
-    at ``level``), ``interval`` (its level and method, or why there is none),
-    ``sd_repeats`` (sd across repeats, NaN with one) and ``repeats``.
+    at ``level``), ``interval`` (its level and method, or why there is none), ``coverage``
+    and ``coverage_se`` (its certificate, ``interval(..., certify=True)``: the coverage
+    simulated at this data's own design and its Monte-Carlo standard error; NaN where it
+    cannot be simulated), ``sd_repeats`` (sd across repeats, NaN with one) and ``repeats``;
+    the legend says how each certificate was simulated.
     """
     if SUBSET in ds.dims:
         ds = ds.sel({SUBSET: "test"}, drop=True)

@@ -17,7 +17,7 @@ import pandas as pd
 from .. import measure, metrics
 from .._core import quantiles
 from ..errors import UndefinedMetricWarning
-from ..intervals import METHODS, delong, interval
+from ..intervals import METHODS, certify, delong, interval
 from ._model import Model, as_seed, check_flag, check_int, check_real, check_trials, grid
 from .cube import simulate
 from .study import point_seed
@@ -111,6 +111,169 @@ def _auc_cell(
     return _row(np.concatenate(lows), np.concatenate(highs), auc, level, **cell)
 
 
+#: Cells of the simulated cubes of a class or label design held at once (bounds the memory
+#: of the confusion matrices and their derivatives: a few hundred MB at 100 classes).
+CLASS_CHUNK = 4_000_000
+#: The averages a class or label design measures (``average=``).
+AVERAGES = ("macro", "micro", "weighted")
+
+
+def _class_seed(root: Any, design: tuple[Any, ...]) -> np.random.SeedSequence:
+    """The stream of one class or label design, keyed by its parameters (every metric and
+    average of a design sees the same simulated counts)."""
+    key = tuple(int(round(float(v) * 1e9)) if not isinstance(v, str) else len(v) for v in design)
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, 11, *key))
+
+
+def _class_cell(
+    design: certify.Design,
+    metric: str,
+    average: Any,
+    trials: int,
+    level: float,
+    seed: Any,
+    n_boot: int,
+) -> dict[str, Any]:
+    """Coverage of the posterior interval of ``metric`` (class-averaged by ``average``) on
+    one class or label design, its trials drawn in blocks of :data:`CLASS_CHUNK` cells."""
+
+    def compute(sim: Any) -> tuple[Any, Any, Any]:
+        iv = interval(sim, metric, average=average, level=level, zero_division=0.0, n_boot=n_boot)
+        return iv["estimate"], iv["lower"], iv["upper"]
+
+    truth_of = certify.truth_function(metric, average, 1.0)
+    step = max(1, CLASS_CHUNK // design.cells())
+    seeds = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(-(-trials // step))
+    sums = dict.fromkeys(("coverage", "holds_estimate", "width"), 0.0)
+    done, truth = 0, math.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        for i, t0 in enumerate(range(0, trials, step)):
+            res = certify.certificate(design, compute, truth_of, min(step, trials - t0), seeds[i])
+            t = int(res["trials"].item())
+            for k in sums:
+                sums[k] += float(res[k].item()) * t if t else 0.0
+            done += t
+            truth = float(res["truth"].item())
+    c = sums["coverage"] / done if done else math.nan
+    se = math.sqrt(c * (1 - c) / done) if done else math.nan
+    return {
+        "truth": round(truth, 12),
+        "level": level,
+        "trials": done,
+        "coverage": c,
+        "coverage_se": se,
+        "mean_width": sums["width"] / done if done else math.nan,
+        "under_covers": bool(c + 2 * se < level) if done else False,
+        "holds_estimate": sums["holds_estimate"] / done if done else math.nan,
+    }
+
+
+def _class_rows(
+    metric: str,
+    methods: list[str],
+    averages: list[Any],
+    grids: dict[str, list[Any]],
+    multilabel: bool,
+    trials: int,
+    level: float,
+    root: Any,
+    n_boot: int,
+    bar: Any,
+) -> list[dict[str, Any]]:
+    """Rows of the class (or label) designs: every cell of ``grids`` x average."""
+    if any(m not in ("auto", "posterior") for m in methods):
+        raise ValueError(
+            f"methods={methods} with classes=: a class or label design measures the "
+            "posterior interval ('auto' or 'posterior')."
+        )
+    entry = metrics.REGISTRY[metrics.resolve(metric).metric]
+    if metrics.resolve(metric).variant not in (None, entry.pooled):
+        raise ValueError(
+            f"metric={metric!r} with classes=: a class or label design measures the pooled "
+            "metric's interval; pass the metric without '_avg'."
+        )
+    whole = entry.scope == "all"
+    second = ("prevalence", "f") if multilabel else ("accuracy", "errors")
+    rows = []
+    for c, nv, imb, a, b in itertools.product(
+        grids["classes"], grids["n"], grids["imbalance"], grids[second[0]], grids[second[1]]
+    ):
+        try:
+            design = (
+                certify.label_design(c, nv, a, b, imb)
+                if multilabel
+                else certify.class_design(c, nv, a, imb, b)
+            )
+        except ValueError as err:
+            raise ValueError(f"{err} (cell classes={c}, n={nv}, {second[0]}={a})") from None
+        seed = _class_seed(root, (multilabel, c, nv, imb, a, b))
+        for avg in [None] if whole else averages:
+            cell = _class_cell(design, metric, avg, trials, level, seed, n_boot)
+            head = dict(metric=metric, average=avg, method="posterior", n=nv, classes=c)
+            head.update({"multilabel": multilabel, "imbalance": imb, second[0]: a, second[1]: b})
+            rows.append({**head, **cell})
+            bar.update()
+    return rows
+
+
+def _class_grids(
+    classes: Any,
+    ns: list[int],
+    prevs: list[Any],
+    fs: list[Any],
+    accuracy: Any,
+    imbalance: Any,
+    errors: Any,
+    average: Any,
+    multilabel: bool,
+    binormal: bool,
+    metric: str,
+) -> tuple[dict[str, list[Any]], list[Any]]:
+    """The checked grids of a class (or label) design and its averages."""
+    if binormal:
+        raise ValueError(
+            f"metric={metric!r} with classes=: a class design measures count metrics; drop "
+            "classes= for the binormal AUC design."
+        )
+    if classes is None:
+        raise ValueError("multilabel=True needs classes= (the number of labels, e.g. 10).")
+    grids: dict[str, list[Any]] = {
+        "classes": [
+            check_int("classes", v, 1 if multilabel else 2, 1000) for v in grid("classes", classes)
+        ],
+        "n": ns,
+        "imbalance": [
+            check_real("imbalance", v, 0.0, math.inf, high_open=True)
+            for v in grid("imbalance", imbalance)
+        ],
+    }
+    if multilabel:
+        grids["prevalence"] = [check_real("prevalence", v, 0.0, 1.0, high_open=True) for v in prevs]
+        grids["f"] = [check_real("f", v, 0.0, 1.0, high_open=False) for v in fs]
+    else:
+        grids["accuracy"] = [
+            check_real("accuracy", v, 0.0, 1.0, high_open=True) for v in grid("accuracy", accuracy)
+        ]
+        grids["errors"] = grid("errors", errors)
+        bad = [e for e in grids["errors"] if e not in certify.ERRORS]
+        if bad:
+            raise ValueError(
+                f"errors={errors!r} has {bad}; expected some of {list(certify.ERRORS)}."
+            )
+    averages = grid(
+        "average", [average] if average is None or isinstance(average, str) else average
+    )
+    bad = [a for a in averages if a not in AVERAGES]
+    whole = metrics.REGISTRY[metrics.resolve(metric).metric].scope == "all"
+    if bad and not whole:
+        raise ValueError(
+            f"average={average!r} has {bad}; a class design measures a class average: some "
+            f"of {list(AVERAGES)} (a metric of every class at once, such as 'mcc', ignores it)."
+        )
+    return grids, averages
+
+
 def coverage_study(
     methods: Any = ("auto",),
     *,
@@ -126,6 +289,12 @@ def coverage_study(
     random_state: Any = 0,
     progress: bool | None = None,
     n_boot: int = 2000,
+    classes: Any = None,
+    average: Any = "macro",
+    accuracy: Any = (0.7, 0.9, 0.97),
+    imbalance: Any = 5.0,
+    errors: Any = "uniform",
+    multilabel: bool = False,
 ) -> pd.DataFrame:
     r"""Coverage of interval methods on simulated cross-validation of known truth.
 
@@ -144,6 +313,17 @@ def coverage_study(
       :math:`N(d, 1)` and the negatives :math:`N(0, 1)`, :math:`d = \sqrt2\,\Phi^{-1}(AUC)`;
       the truth is ``auc``; the merged scores of one pass (``k`` does not change AUC_merge
       of a fixed scorer).
+    - **class designs** (``classes=``): single-label data of ``classes`` classes whose sizes
+      fall geometrically, ``imbalance`` times smaller from the largest to the smallest, a
+      fixed classifier of overall accuracy ``accuracy`` (smaller classes less accurate)
+      whose errors go evenly to the other classes (``errors="uniform"``) or mostly to
+      neighbouring ones (``"nearby"``), :func:`cvframe.intervals.certify.class_design`; the
+      one-pass confusion matrix is one multinomial draw per true class (whatever ``k``), and
+      the interval is the posterior of ``metric`` averaged by ``average`` (metrics of every
+      class at once, such as ``"mcc"``, ignore it). ``multilabel=True``: ``classes``
+      independent labels, the most frequent at ``prevalence``, each predicted with
+      precision = recall = ``f`` (:func:`cvframe.intervals.certify.label_design`). The
+      truth is the metric of the expected counts.
 
     Parameters
     ----------
@@ -169,6 +349,19 @@ def coverage_study(
         A progress bar over the cells (default: when the study runs a million trials).
     n_boot : int, default 2000
         Draws of the bootstrap and of the Monte-Carlo posterior (``interval(n_boot=)``).
+    classes : int or list, optional
+        Classes (or labels, with ``multilabel=True``) of a class design, 2 to 1000 (labels:
+        1 to 1000); None: the binary design above.
+    average : {"macro", "micro", "weighted"} or list, default "macro"
+        The class averages a class design measures.
+    accuracy : number or list, default (0.7, 0.9, 0.97)
+        Overall accuracy of a class design's classifier, in (0, 1).
+    imbalance : number or list, default 5
+        Largest class (or label prevalence) over the smallest.
+    errors : {"uniform", "nearby"} or list, default "uniform"
+        How a class design's errors spread over the other classes.
+    multilabel : bool, default False
+        Label designs instead of class designs (``prevalence`` and ``f`` their grid).
 
     Returns
     -------
@@ -176,7 +369,11 @@ def coverage_study(
         One row per cell and method: ``metric``, ``method`` (as chosen), ``n``, ``k``,
         ``stratified``, ``prevalence``, ``f`` or ``auc``, ``positives``, ``truth``,
         ``level``, ``trials`` (those with a finite interval), ``coverage``,
-        ``coverage_se``, ``mean_width``, ``under_covers`` (coverage + 2 se < level).
+        ``coverage_se``, ``mean_width``, ``under_covers`` (coverage + 2 se < level). A
+        class design's rows: ``metric``, ``average``, ``method``, ``n``, ``classes``,
+        ``multilabel``, ``imbalance``, ``accuracy`` and ``errors`` (labels: ``prevalence``
+        and ``f``), then ``truth`` to ``under_covers`` as above and ``holds_estimate`` (the
+        share of trials whose interval held its own estimate).
 
     Raises
     ------
@@ -197,6 +394,9 @@ def coverage_study(
     [['posterior', 50, 400]]
     >>> bool(0.9 < res["coverage"].item() <= 1.0)
     True
+    >>> macro = cvframe.coverage_study(classes=10, n=1000, accuracy=0.9, trials=400)
+    >>> macro[["classes", "average", "trials", "holds_estimate"]].values.tolist()
+    [[10, 'macro', 400, 1.0]]
     """
     from tqdm.auto import tqdm
 
@@ -226,6 +426,27 @@ def coverage_study(
         raise ValueError(
             f"metric={metric!r} is measured with method 'delong' (or 'auto'), not {methods}."
         )
+    if classes is not None or check_flag("multilabel", multilabel):
+        grids, averages = _class_grids(
+            classes,
+            ns,
+            prevs,
+            second,
+            accuracy,
+            imbalance,
+            errors,
+            average,
+            multilabel,
+            binormal,
+            metric,
+        )
+        total = math.prod(len(v) for v in grids.values()) * len(averages)
+        show = trials * total >= LONG_TRIALS if progress is None else bool(progress)
+        with tqdm(total=total, desc="coverage_study", unit="cell", disable=not show) as bar:
+            rows = _class_rows(
+                metric, methods, averages, grids, bool(multilabel), trials, level, root, n_boot, bar
+            )
+        return pd.DataFrame(rows)
     total = len(cells) * len(methods)
     show = trials * total >= LONG_TRIALS if progress is None else bool(progress)
     rows = []
