@@ -24,13 +24,12 @@ from .. import metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core import quantiles
-from .._core.labels import frame as frame_reader
 from ..errors import few
-from ..intervals.shared import REFERENCES, data_in_memory
+from ..intervals.shared import data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
-from . import fold, friedman, resampling
-from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, arrays, result
+from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, result
 from .friedman import adjust_classes
+from .registry import REGISTRY, TESTS, UNCORRECTED_T, check_fits, check_multilabel, choose
 
 __all__ = [
     "FOLD_METRICS",
@@ -43,105 +42,6 @@ __all__ = [
     "choose",
     "compare",
 ]
-
-_PAIRED_FOLDS = (
-    "every model was tested on the same folds (paired); per-fold differences are "
-    "approximately normal; their correlation across overlapping training sets is "
-    "n_test/(n_test+n_train) (Nadeau-Bengio heuristic); the folds of a repeat partition "
-    "the data (n_train = repeat total - n_test)"
-)
-_FIVE_BY_TWO = "5 repeats of 2-fold CV on the same splits; the differences are normal"
-
-#: The tests :func:`compare` runs, by the name ``test=`` takes.
-REGISTRY: dict[str, Test] = {
-    t.name: t
-    for t in (
-        Test("corrected_t", "fold", "cube", _PAIRED_FOLDS, REFERENCES["corrected_t"], fold.run),
-        Test(
-            "bayesian",
-            "bayesian",
-            "cube",
-            "as corrected_t; flat prior on the mean difference; a region of practical "
-            "equivalence [-rope, rope] on the metric's scale",
-            "A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, Time for a change: a tutorial "
-            "for comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 2017; "
-            "G. Corani and A. Benavoli, A Bayesian approach for comparing cross-validated "
-            "algorithms on multiple data sets, Machine Learning 100, 2015.",
-            fold.run_bayes,
-        ),
-        Test(
-            "5x2cv_t",
-            "fold",
-            "cube",
-            _FIVE_BY_TWO,
-            "T. G. Dietterich, Approximate statistical tests for comparing supervised "
-            "classification learning algorithms, Neural Computation 10(7), 1998.",
-            fold.run_5x2cv,
-        ),
-        Test(
-            "5x2cv_f",
-            "fold",
-            "cube",
-            _FIVE_BY_TWO,
-            "E. Alpaydin, Combined 5x2 cv F test for comparing supervised classification "
-            "learning algorithms, Neural Computation 11(8), 1999.",
-            fold.run_5x2cv,
-        ),
-        Test(
-            "t",
-            "fold",
-            "cube",
-            "per-fold differences are independent and normal, which cross-validation breaks "
-            "(the type I error is far above 1 - level): refused by compare, listed so the refusal "
-            "names it",
-            "Student's paired t-test over all folds (no correction for overlapping training sets).",
-            fold.run,
-        ),
-        Test(
-            "mcnemar",
-            "paired-count",
-            "frame",
-            "one CV run (each sample tested once) by both models; the discordant pairs are "
-            "exchangeable under the null",
-            "Q. McNemar, Note on the sampling error of the difference between correlated "
-            "proportions or percentages, Psychometrika 12(2), 1947; Dietterich (1998).",
-            resampling.run,
-        ),
-        Test(
-            "bootstrap",
-            "resampling",
-            "frame",
-            "samples are independent draws; resampled within strata fold (of the first "
-            "repeat) x true class, the same draw for both models and every repeat",
-            REFERENCES["bootstrap"] + " T. Berg-Kirkpatrick, D. Burkett and D. Klein, An "
-            "empirical investigation of statistical significance in NLP, EMNLP 2012.",
-            resampling.run,
-        ),
-        Test(
-            "permutation",
-            "resampling",
-            "frame",
-            "the two models' predictions of a sample are exchangeable under the null; each "
-            "sample's pair is swapped with probability 1/2, the same swap in every repeat",
-            "E. W. Noreen, Computer-Intensive Methods for Testing Hypotheses, 1989 "
-            "(approximate randomization); A. Yeh, More accurate tests for the statistical "
-            "significance of result differences, COLING 2000.",
-            resampling.run,
-        ),
-        Test(
-            "friedman",
-            "ranking over data sets",
-            "datasets",
-            "data sets are independent; one score per model and data set (mean over "
-            "repeats); ranks are exchangeable under the null",
-            "J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR "
-            "7, 2006 (Friedman test, Iman-Davenport F, Nemenyi critical difference, Holm).",
-            friedman.run,
-        ),
-    )
-}
-#: The names ``test=`` accepts: ``"auto"`` and every test of :data:`REGISTRY`.
-TESTS = ("auto", *REGISTRY)
 
 
 def compare(
@@ -324,10 +224,12 @@ def compare(
     (True, True)
     """
     level = quantiles.level(level, alpha=alpha)
-    if random_state is not None:
-        random_state = _checks.integer(
-            "random_state", random_state, low=0, fix="Pass a seed such as 0, or None."
-        )
+    random_state = _checks.integer(  # None: the fixed default seed, as interval() has
+        "random_state",
+        0 if random_state is None else random_state,
+        low=0,
+        fix="Pass a non-negative integer seed such as 0, or None (the default seed 0).",
+    )
     _checks.zero_division(zero_division)
     name, variant, average = _resolve(metric, average)
     test = _checks.choice("test", test, TESTS)
@@ -361,8 +263,8 @@ def compare(
         req = replace(req, test=test)
     elif req.test == "t":
         raise ValueError(UNCORRECTED_T)
-    _check_multilabel(req)
-    _check_fits(req)
+    check_multilabel(req)
+    check_fits(req)
     spec = REGISTRY[req.test]
     out = result(spec.run(req), spec, req)
     out.attrs["chosen_by"] = "auto" if reason else "user"
@@ -383,137 +285,3 @@ def _resolve(metric: Any, average: Any) -> tuple[str, str, Any]:
             f"test of compare fits; pass {' or '.join(offer) or 'another metric'}."
         )
     return r.metric, variant, r.average or average
-
-
-#: Why ``test="t"`` is refused.
-UNCORRECTED_T = (
-    "test='t' (the uncorrected paired t-test over the folds of one data set) is refused: the "
-    "folds share training data, so the per-fold differences are correlated and its type I "
-    "error is far above 1 - level (Dietterich 1998; Nadeau & Bengio 2003). Use "
-    "test='corrected_t' (or test='auto')."
-)
-
-
-def _check_multilabel(req: Request) -> None:
-    """A multilabel frame is tested per fold, not resampled."""
-    names = frame_reader.multilabel_names(req.data, req.cols["y_true"]) if req.is_frame else None
-    if names is not None and REGISTRY[req.test].data == "frame":
-        raise ValueError(
-            f"metric={req.metric!r} with test={req.test!r} resamples single-label predictions "
-            "(y_true, y_pred), but this "
-            f"frame is multilabel ({req.cols['y_true']}_<label> columns {few(names)}). Compare "
-            "per-fold values with test='corrected_t' (or 'auto'): a multilabel metric "
-            f"({', '.join(map(repr, metrics.by_kind('sample')))}) or a "
-            "label-averaged one (metric='f', average='macro'), on the frame or on "
-            "frame.cv.counts()."
-        )
-
-
-def _variants_on(name: str, data: str, test: str = "") -> list[str]:
-    """The names of the metric's variants tested on ``data`` ("cube": per-fold values,
-    "frame": resampled predictions, a score metric only with its array form); for
-    ``test="mcnemar"`` only the variant McNemar's test is for."""
-    entry = metrics.REGISTRY[name]
-    return [
-        metrics.spelled(name, v)
-        for v, t in entry.tests.items()
-        if REGISTRY[t].data == data and (test != "mcnemar" or t == "mcnemar")
-        if data != "frame" or entry.kind == "count" or arrays(name)
-    ]
-
-
-def _check_fits(req: Request) -> None:
-    """The asked test fits the metric's variant: a fold test per-fold values, a resampling
-    test a pooled metric (McNemar only the one it is for), Friedman any higher-is-better one."""
-    entry, asked = req.entry, REGISTRY[req.test]
-    own = REGISTRY[entry.tests[req.variant]]
-    if asked.data == "datasets":
-        if not entry.higher_is_better:
-            raise ValueError(
-                f"test='friedman' ranks higher scores first, and {req.shown} is "
-                "lower-is-better; rank a higher-is-better metric, or compare it with "
-                "test='corrected_t' on each data set."
-            )
-        return
-    if asked.data == own.data and (asked.name != "mcnemar" or own.name == "mcnemar"):
-        return
-    other = _variants_on(req.name, asked.data, req.test)
-    raise ValueError(
-        f"metric={req.metric!r} is {_DATA[own.data]} ({req.shown}): test={req.test!r} does not "
-        f"fit it; use test={own.name!r} (or 'auto')"
-        + (f", or metric={other[0]!r} with test={req.test!r}." if other else ".")
-    )
-
-
-#: What a metric's variant is, by the data its test reads.
-_DATA = {
-    "cube": "per-fold",
-    "frame": "pooled over the folds, with no per-fold values",
-    "datasets": "tested across data sets only",
-}
-
-
-def _levels(req: Request, dim: str, column: Any, default: int) -> int:
-    """How many entries the data has along ``dim`` (a frame: the distinct values of its
-    ``column``), or ``default`` without it."""
-    if not req.is_frame:
-        return int(req.data.sizes.get(dim, default))
-    return int(req.data[column].nunique()) if column in req.data.columns else default
-
-
-def choose(req: Request) -> tuple[str, str]:
-    """The test ``test="auto"`` runs for this metric and design, and why (one sentence), by
-    the rules of :func:`compare` ("Which test for which data"); a metric tested across data
-    sets only (AUC_avg) is refused on one data set."""
-    metric, n_sets = req.metric, _levels(req, "dataset", "dataset", 0)
-    if n_sets >= 2:
-        return "friedman", (
-            f"the data hold {n_sets} data sets: the models are ranked per data set and "
-            "compared by Friedman's test with Nemenyi/Holm post-hoc (Demsar 2006); data sets "
-            "are independent blocks, the folds of one data set are not"
-        )
-    test = req.entry.tests[req.variant]
-    data = REGISTRY[test].data
-    if data == "frame":
-        if not req.is_frame:
-            per_fold = _variants_on(req.name, "cube")
-            fix = f"compare per-fold values with metric={per_fold[0]!r} (corrected t)"
-            raise ValueError(
-                f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
-                "over the folds and has no per-fold values, so a paired test must resample "
-                "the tested samples: pass the predictions frame (a paired bootstrap)"
-                + (f", or {fix}." if per_fold else ".")
-            )
-        n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
-        if test == "mcnemar" and n_rep == 1:
-            return "mcnemar", (
-                f"{req.shown} of one CV run (each sample tested once by both models): "
-                "McNemar's exact test of the discordant pairs"
-            )
-        return "bootstrap", (
-            f"{metric!r} is pooled over the folds (no per-fold values): the paired bootstrap "
-            "resamples the tested samples within fold x class, the same draw for both models"
-        )
-    if data == "datasets":
-        pooled = _variants_on(req.name, "frame")
-        raise ValueError(
-            f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
-            "'dataset' dim with two or more data sets)"
-            + (
-                f"; on one data set compare metric={pooled[0]!r} on the predictions frame "
-                "(paired bootstrap)."
-                if pooled
-                else "."
-            )
-        )
-    n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
-    n_fold = _levels(req, FOLD, req.cols["fold"], 0)
-    if n_rep == 5 and n_fold == 2:
-        return "5x2cv_t", (
-            "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"
-        )
-    return test, (
-        f"per-fold metric on {n_rep} repeat(s) x {n_fold} folds of one data set: the "
-        "corrected repeated k-fold t-test (Nadeau & Bengio 2003), whose variance accounts "
-        "for the training sets the folds share"
-    )
