@@ -31,6 +31,7 @@ from ._model import (
 )
 from ._sampler import Sampler
 from .exact import fold_risks, p_fold_without_positives, risks_tractable, tractable
+from .power import check_power_args, plan_power, power_text
 from .study import ESTIMATORS, bias_study
 
 __all__ = ["AUC_ESTIMATORS", "AUC_TRIALS", "BIAS", "MIN_POSITIVES", "RISK", "Plan", "plan"]
@@ -82,6 +83,8 @@ class Plan:
     skipped : dict
         Classes not planned, and why (no positives; an assumed classifier the class's
         prevalence cannot support, e.g. F = 0.8 for a majority class).
+    power : dict or None
+        With ``delta``: :func:`cvframe.simulation.power.plan_power` at this design.
     """
 
     design: dict[str, Any]
@@ -91,6 +94,7 @@ class Plan:
     overall: dict[str, Any] = field(repr=False)
     studies: dict[Any, xr.Dataset] = field(repr=False)
     skipped: dict[Any, str] = field(default_factory=dict, repr=False)
+    power: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per class: the risks, each estimator's relative bias and std, the advice."""
@@ -341,6 +345,8 @@ def plan(
     random_state: int | None = 0,
     counts: bool | None = None,
     pos_label: Any = None,
+    delta: float | None = None,
+    power: float = 0.8,
 ) -> Plan:
     r"""Plan a cross-validation study before fitting: undefined folds, biases, advice.
 
@@ -389,6 +395,13 @@ def plan(
     pos_label : optional
         The positive class of a binary target (default: the rarer class). Multiclass and
         multilabel targets plan every class (label) one-vs-rest.
+    delta : float, optional
+        A difference in pooled F (or AUC) between two models, in (0, 1): the plan adds the
+        power of the paired pooled test to find it at this design and the n that reaches
+        ``power`` (:func:`cvframe.simulation.power.plan_power`, simulated by
+        :func:`cvframe.power_study` at the rarest planned class).
+    power : float, default 0.8
+        The power the sample size is planned for, in (0, 1).
 
     Returns
     -------
@@ -421,6 +434,7 @@ def plan(
     ('f_tp_fp', True)
     """
     metric = _metric(metric)
+    _, power = check_power_args(0.5 if delta is None else delta, power)
     repeats = check_int("repeats", repeats, 1)
     stratified = check_flag("stratified", stratified)
     trials = check_trials(trials)
@@ -487,7 +501,17 @@ def plan(
     overall = {"class": worst, **recs[worst]}
     overall["k"] = int(rec_df["k"].min())
     overall["stratified"] = bool(rec_df["stratified"].any())
-    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped)
+    pw = None
+    if delta is not None:  # the power of the pooled test at the rarest class
+        n_cls = 2 if multilabel or len(positives) <= 2 else len(positives)
+        clf: dict[str, Any] = design  # the planned classifier's F, precision and recall
+        pw = plan_power(
+            delta=float(delta), power=power, metric=metric, n=n, classes=n_cls, k=k,
+            prevalence=risks[worst]["positives"] / n, repeats=repeats, stratified=stratified,
+            f=clf["f"], balance=clf["precision"] / clf["recall"], auc=auc,
+            random_state=random_state,
+        )  # fmt: skip
+    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped, pw)
 
 
 # --- the text --------------------------------------------------------------------------------
@@ -551,5 +575,6 @@ def _text(p: Plan) -> str:
     lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
     for cls, why in p.skipped.items():
         lines.append(f"  {cls}: not planned ({why}).")
+    lines += power_text(p.power) if p.power else []
     lines.append(f"Model: {REFERENCE}")
     return "\n".join(lines)
