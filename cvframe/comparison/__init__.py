@@ -1,13 +1,16 @@
 """Paired comparisons of models evaluated on the same cross-validation splits.
 
-:func:`compare` takes the counts cube (tests on per-fold values) or the predictions frame
-(tests that resample the tested samples, which pooled metrics such as F_tp,fp need) and
+:func:`compare` takes the counts cube (tests on per-fold values, and the fold jackknife of a
+pooled metric) or the predictions frame (tests that pair every tested sample: the delta
+method of a pooled metric such as F_tp,fp, DeLong's test of AUC_merge) and
 returns, for every model against a baseline (or every pair), the paired difference, an
 interval and a p-value, with attrs saying which test produced it and what it assumes. Every
 test is an entry of :data:`REGISTRY` (name, kind, data it reads, assumptions, references,
 the function that runs it): :mod:`~cvframe.comparison.fold` (per-fold values, Bayesian),
-:mod:`~cvframe.comparison.resampling` (the frame), :mod:`~cvframe.comparison.friedman` (across
-data sets).
+:mod:`~cvframe.comparison.pooled` (pooled metrics: delta method, fold jackknife, DeLong),
+:mod:`~cvframe.comparison.resampling` (bootstrap, permutation, McNemar),
+:mod:`~cvframe.comparison.friedman` (across data sets); :mod:`~cvframe.comparison.registry`
+holds them and picks one.
 """
 
 from __future__ import annotations
@@ -76,14 +79,19 @@ def compare(
     **Which test for which data.** Every metric of :data:`cvframe.metrics.REGISTRY` names
     the paired test that fits each of its variants (``tests``); ``test="auto"`` runs it,
     reading the design (:func:`choose`): a ``dataset`` dim or column with two or more data
-    sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
-    (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
-    on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
-    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube (pass the
-    frame, or the per-fold ``metric="f"``), ``"friedman"`` with the folds of one data set
-    as blocks, ``"t"`` (the uncorrected paired t over the folds: its type I error is far
-    above ``1 - level``, Dietterich 1998), a test that does not fit the metric's variant,
-    and unpaired folds (fold sizes, supports or sample ids that differ between models).
+    sets gives ``"friedman"``; a pooled count metric (F_tp,fp, pooled accuracy, MCC...)
+    ``"paired_delta"`` on the predictions frame (``"mcnemar"`` for the pooled accuracy of
+    one CV run) and ``"fold_jackknife"`` on the counts cube (or a repeated frame without
+    ``sample`` ids); AUC_merge ``"delong"`` (the frame only); a per-fold metric
+    ``"5x2cv_t"`` on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says
+    which, ``attrs["reason"]`` why. So ``ds.cv.compare()`` and ``compare(pred)`` with their
+    defaults test F_tp,fp, the number the report recommends, each with the test its data
+    allow; their type I error and power are measured by :func:`cvframe.power_study`
+    (docs: "Error rates"). Refused with the reason: AUC_merge on the cube (it needs the
+    scores), ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the
+    uncorrected paired t over the folds: its type I error is far above ``1 - level``,
+    Dietterich 1998), a test that does not fit the metric's variant, and unpaired folds
+    (fold sizes, supports or sample ids that differ between models).
     Every result has an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired
     per-fold differences (fold tests), of the per-data-set differences (Friedman), or the
     difference itself on the metric's scale (resampling tests); ``attrs["effect_size"]``
@@ -112,18 +120,33 @@ def compare(
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
       5 repeats of 2 folds.
     - pooled metrics (:data:`POOLED_METRICS`: ``"f_tp_fp"``, ``"accuracy_pooled"``,
-      ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too) have no
-      per-fold values, so they need the predictions frame: ``"bootstrap"`` resamples the
-      samples within strata fold (of the first repeat) x true class, the same draw for both
-      models and every repeat; the p-value is
-      :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval the
-      percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
-      predictions of each sample with probability 1/2;
-      :math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)` (no interval). ``"mcnemar"``
-      (pooled accuracy of one CV run): the exact binomial test of the discordant pairs
-      ``p_value`` (``p_value_chi2`` and ``statistic``: the chi-square with continuity
-      correction :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired
-      difference.
+      ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too), with
+      :math:`\bar D = \frac1R \sum_r g(T^a_r) - g(T^b_r)` the mean over repeats of the
+      difference of the metric :math:`g` of the pooled counts:
+
+      ``"paired_delta"`` (frame): every sample's influence
+      :math:`\phi_s = \frac1R \sum_r \nabla g(T^a_r) \cdot t^a_{rs} - \nabla g(T^b_r) \cdot
+      t^b_{rs}` (the gradient by central differences, :math:`t_{rs}` the sample's own tp,
+      fp, fn, tn) and :math:`\widehat{Var}(\bar D) = \sum_g \frac{n_g}{n_g - 1}
+      \sum_{s \in g} (\phi_s - \bar\phi_g)^2` over the true classes :math:`g` (a multilabel
+      frame: one stratum); :math:`z = \bar D / \widehat{se}`, normal p-value and interval.
+      ``"fold_jackknife"`` (cube): per repeat the delete-one-fold jackknife
+      :math:`V_r = \frac{k-1}{k} \sum_j (D_{r,-j} - \bar D_{r,\cdot})^2`;
+      :math:`\widehat{Var}(\bar D) = \max(\bar V - (1 - \frac1R) S^2_D, \bar V / R)`
+      (:math:`S^2_D` the variance of the repeats' :math:`D_r`), t on Satterthwaite's df in
+      :math:`[k - 1, R(k - 1)]`. ``"delong"`` (AUC_merge): DeLong's paired test from the
+      placements of :func:`cvframe.scores.ranking.delong_paired_arrays` (one class, one
+      repeat: ``pROC::roc.test(paired=TRUE, method="delong")``); class averages and
+      repeats enter each sample's influence as above. ``"mcnemar"`` (pooled accuracy of one
+      CV run): the exact binomial test of the discordant pairs ``p_value``
+      (``p_value_chi2`` and ``statistic``: the chi-square with continuity correction
+      :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired difference.
+      On request: ``"bootstrap"`` resamples the samples within strata fold (of the first
+      repeat) x true class, the same draw for both models and every repeat
+      (:math:`p = (1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)`, percentile interval);
+      ``"permutation"`` swaps the two models' predictions of each sample with probability
+      1/2 (:math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)`, no interval). Both are seeded
+      (``random_state``, 0 by default): the same call gives the same p-value.
     - ``"friedman"``, across a ``dataset`` dim (Demšar 2006): one score per model and data
       set (the metric, mean over repeats), ranked per data set (1 = best);
       :math:`\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]`
@@ -156,7 +179,8 @@ def compare(
     n_resamples : int, default 2000
         Resamples of ``"bootstrap"`` and ``"permutation"`` (100 to 1,000,000).
     random_state : int, optional
-        Seed of the resampling tests (written to attrs).
+        Seed of the resampling tests (written to attrs); None is the fixed default seed 0,
+        so the same call gives the same p-value. The other tests draw nothing.
     rope : float, default 0.01
         Half-width of the region of practical equivalence (``"bayesian"``).
     beta : float, default 1
@@ -200,13 +224,16 @@ def compare(
         infinite scores (naming the column and rows), an unpaired design
         (models tested on different folds: fold sizes, supports or sample ids differ), a
         design the test cannot use (5x2cv without 5 x 2 folds, McNemar on several repeats,
-        Friedman without two data sets: folds are not blocks), a pooled metric on a cube,
-        ``test="t"``.
+        Friedman without two data sets: folds are not blocks), AUC_merge on a cube, a cube
+        without a ``dim`` dimension, ``level`` outside (0, 1), ``test="t"``.
+    TypeError
+        A ``random_state`` that is not an integer, a ``baseline`` that is not one label.
 
     References
     ----------
     Nadeau & Bengio (2003); Bouckaert & Frank (2004); Dietterich (1998); Alpaydin (1999);
-    McNemar (1947); Efron & Tibshirani (1993); Demšar (2006); Benavoli et al. (2017).
+    McNemar (1947); DeLong, DeLong & Clarke-Pearson (1988); Efron & Stein (1981);
+    Satterthwaite (1946); Efron & Tibshirani (1993); Demšar (2006); Benavoli et al. (2017).
 
     Examples
     --------
@@ -222,6 +249,8 @@ def compare(
     ('corrected_t', 'auto', ['strong - weak'])
     >>> bool(res["mean"].item() > 0), bool(res["p_value"].item() < 0.05)
     (True, True)
+    >>> compare(ds, baseline="weak").attrs["test"]  # the pooled F_tp,fp of the cube
+    'fold_jackknife'
     """
     level = quantiles.level(level, alpha=alpha)
     random_state = _checks.integer(  # None: the fixed default seed, as interval() has
