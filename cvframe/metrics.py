@@ -185,7 +185,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
     "count": {
         "variants": ("tp_fp", "avg", "avg_skip"),
         "intervals": {"tp_fp": "posterior", "avg": "corrected_t"},
-        "tests": {"tp_fp": "bootstrap", "avg": "corrected_t"},
+        "tests": {"tp_fp": "paired_delta", "avg": "corrected_t"},
     },
     "score": {
         "variants": ("merge", "avg"),
@@ -314,6 +314,7 @@ REGISTRY: dict[str, Metric] = {
             aliases=("roc_auc",),
             scorers={"roc_auc": "merge"},
             intervals={"merge": "delong", "avg": "corrected_t"},
+            tests={"merge": "delong", "avg": "friedman"},
             tools={
                 "avg": "as scikit-learn's cross_val_score(scoring='roc_auc').mean(), caret's "
                 "ROC (twoClassSummary) and tidymodels' collect_metrics() report",

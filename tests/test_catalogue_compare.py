@@ -96,10 +96,22 @@ ERRORS = [
     ("data not a cube or frame", lambda: compare([1, 2]), TypeError, "data must be"),
     ("one model only", lambda: compare(_cube().isel(model=[0]), "f"), ValueError, "at least two"),
     (
-        "pooled metric on a cube",
-        lambda: compare(_cube(), "f_tp_fp"),
+        "AUC_merge on a cube",
+        lambda: compare(_cube(), "auc_merge"),
         ValueError,
         "pass the predictions frame",
+    ),
+    (
+        "a pooled test of a cube without a model dim",
+        lambda: compare(_cube().isel(model=0, drop=True), "f_tp_fp"),
+        ValueError,
+        "dim='model' is not a dimension of the cube",
+    ),
+    (
+        "unpaired cube, pooled test",
+        lambda: compare(_unpaired_cube(), "f_tp_fp"),
+        ValueError,
+        "unpaired design",
     ),
     ("unpaired cube", lambda: compare(_unpaired_cube(), "f"), ValueError, "unpaired design"),
     (

@@ -271,10 +271,10 @@ def test_resampling_tests_measure_the_pooled_metric(test):
         xr.testing.assert_identical(res, again)  # the seed makes it reproducible
 
 
-def test_auto_on_a_frame_picks_the_bootstrap_for_pooled_f():
+def test_auto_on_a_frame_picks_the_paired_delta_test_for_pooled_f():
     df = frame([0.6, 0.9], n=150, seed=8)
-    res = compare(df, baseline="m0", n_resamples=500, random_state=1)
-    assert res.attrs["test"] == "bootstrap"
+    res = compare(df, baseline="m0")
+    assert res.attrs["test"] == "paired_delta"
     assert res["p_value"].item() < 0.01 and res["low"].item() > 0
     assert res["low"].item() < res["mean"].item() < res["high"].item()
 

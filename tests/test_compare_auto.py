@@ -76,10 +76,10 @@ def test_five_by_two_design_picks_the_5x2cv_t():
     _check_common(res)
 
 
-def test_pooled_metric_on_the_frame_picks_the_paired_bootstrap():
+def test_pooled_metric_on_the_frame_picks_the_paired_delta_test():
     df = _frame(repeats=2)
-    res = compare(df, "f_tp_fp", baseline="lr", n_resamples=200, random_state=0)
-    assert res.attrs["test"] == "bootstrap"
+    res = compare(df, "f_tp_fp", baseline="lr")
+    assert res.attrs["test"] == "paired_delta"
     assert "pooled" in res.attrs["reason"]
     _check_common(res)
     # the effect size of a pooled metric is the difference itself, on the metric's scale
@@ -133,9 +133,15 @@ def test_refuses_unpaired_folds():
         compare(shuffled, "f_tp_fp", baseline="lr", n_resamples=100)
 
 
-def test_refuses_a_pooled_metric_on_the_cube_with_the_fix():
-    with pytest.raises(ValueError, match="pass the predictions frame"):
-        compare(_cube(), "f_tp_fp", baseline="lr")
+def test_a_pooled_metric_on_the_cube_picks_the_fold_jackknife():
+    res = compare(_cube(), "f_tp_fp", baseline="lr")
+    assert res.attrs["test"] == "fold_jackknife" and "fold jackknife" in res.attrs["reason"]
+    _check_common(res)
+
+
+def test_refuses_auc_merge_on_the_cube_with_the_fix():
+    with pytest.raises(ValueError, match="pass the predictions frame with its scores"):
+        compare(_cube(), "auc_merge", baseline="lr")
 
 
 def test_an_asked_test_says_so():

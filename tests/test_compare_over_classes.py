@@ -52,7 +52,7 @@ def fake(monkeypatch):
         ("tp_fp", "avg"),
         scope="all",
         intervals={"tp_fp": "posterior", "avg": "corrected_t"},
-        tests={"tp_fp": "bootstrap", "avg": "corrected_t"},
+        tests={"tp_fp": "paired_delta", "avg": "corrected_t"},
     )
     monkeypatch.setitem(formulas.METRIC_SPECS, NAME, spec)
     monkeypatch.setitem(metrics.REGISTRY, NAME, entry)
@@ -165,12 +165,13 @@ def test_resampling_tests_measure_the_pooled_metric_of_every_class(fake, n_class
     xr.testing.assert_allclose(one[["difference", "p_value"]], res[["difference", "p_value"]])
 
 
-def test_auto_on_the_frame_bootstraps_the_pooled_metric_and_refuses_it_on_the_cube(fake):
+def test_auto_tests_the_pooled_metric_per_sample_on_the_frame_and_per_fold_on_the_cube(fake):
     df = _frame(3)
-    res = compare(df, f"{fake}_tp_fp", baseline="a", n_resamples=200, random_state=1)
-    assert res.attrs["test"] == "bootstrap" and "every class" in res.attrs["average"]
-    with pytest.raises(ValueError, match=rf"pass the predictions frame.*'{fake}_avg'"):
-        compare(df.cv.counts(), f"{fake}_tp_fp", baseline="a")
+    res = compare(df, f"{fake}_tp_fp", baseline="a")
+    assert res.attrs["test"] == "paired_delta" and "every class" in res.attrs["average"]
+    cube = compare(df.cv.counts(), f"{fake}_tp_fp", baseline="a")
+    assert cube.attrs["test"] == "fold_jackknife"
+    np.testing.assert_allclose(cube["mean"].values.ravel(), res["mean"].values.ravel())
 
 
 # --- interval --------------------------------------------------------------------------------
@@ -196,7 +197,11 @@ def test_pooled_interval_draws_the_whole_confusion_matrix(fake, n_classes):
     assert iv["estimate"].item() == pytest.approx(balanced_accuracy_score(b.y_true, b.y_pred))
     want = _dirichlet_interval(confusion_matrix(b.y_true, b.y_pred).astype(float))
     np.testing.assert_allclose([iv["lower"].item(), iv["upper"].item()], want, atol=0.006)
-    assert iv.attrs["metric"] == f"{fake}_tp_fp" and iv.attrs["draws"] == 20_000
+    assert iv.attrs["metric"] == f"{fake}_tp_fp"
+    if n_classes == 2:  # a 2x2 table: the Dirichlet posterior drawn
+        assert iv.attrs["draws"] == 20_000
+    else:  # a whole confusion matrix: the normal approximation of that posterior
+        assert "multinomial one-pass confusion matrix" in iv.attrs["approximation"]
     assert iv.attrs["estimand"].startswith("pooled fake balanced accuracy of these")
     assert cvframe.interval(ds, fake, average="macro", n_boot=20_000).identical(iv)
 

@@ -23,7 +23,16 @@ from cvframe.comparison import (
     compare,
 )
 
-KINDS = {"fold", "bayesian", "resampling", "paired-count", "ranking over data sets"}
+KINDS = {
+    "fold",
+    "bayesian",
+    "jackknife",
+    "delta-method",
+    "paired ROC",
+    "resampling",
+    "paired-count",
+    "ranking over data sets",
+}
 
 
 def _stack(y, fold, preds, scores=None):
@@ -203,7 +212,7 @@ BAD = [
     ({"dim": "fold"}, ValueError, "dim='fold'"),
     ({"dim": "class"}, ValueError, "dim='class'"),
     ({"metric": None}, ValueError, "metric=None"),
-    ({"metric": "f1"}, ValueError, "metric='f1'"),
+    ({"metric": "auc_merge"}, ValueError, "metric='auc_merge'"),
     ({"test": None}, ValueError, "test=None"),
     ({"test": "wilcoxon"}, ValueError, "test='wilcoxon'"),
     ({"average": "mean"}, ValueError, "average='mean'"),
@@ -224,7 +233,7 @@ def test_every_argument_is_checked_with_a_message_naming_it(kwargs, error, match
 def test_resampling_tests_refuse_per_class_values():
     df = _multiclass()[0]
     with pytest.raises(ValueError, match="average=None"):
-        compare(df, "f_tp_fp", average=None)
+        compare(df, "f_tp_fp", average=None, test="bootstrap")
 
 
 def test_the_binary_result_keeps_its_class_dim():
@@ -264,16 +273,17 @@ def test_scorer_names_and_spellings_mean_the_registry_metric():
 @pytest.mark.parametrize(
     ("metric", "kw", "match"),
     [
-        ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(bootstrap\\) or .f_avg."),
+        ("f_pr_re", {}, "F_pr.*no paired test.*.f_tp_fp. \\(paired_delta\\) or .f_avg."),
         ("brier_merge", {}, r"scores.brier_arrays\), not written yet; compare Brier_avg"),
         ("neg_log_loss", {"test": "friedman"}, "lower-is-better"),
         ("f", {"test": "mcnemar"}, "per-fold .F_avg.: test='mcnemar' does not fit it"),
-        ("f_tp_fp", {"test": "mcnemar"}, "pooled .* test='mcnemar' does not fit.*'bootstrap'"),
+        ("f_tp_fp", {"test": "mcnemar"}, "pooled .* test='mcnemar' does not fit.*'paired_delta'"),
+        ("auc_merge", {"test": "paired_delta"}, r"use test='delong' \(or 'auto'\)"),
         ("accuracy", {"test": "bootstrap"}, r"or metric='accuracy_tp_fp' with test='bootstrap'"),
         (
             "auc_merge",
             {"test": "bayesian"},
-            r"\(AUC_merge\).*use test='bootstrap' \(or 'auto'\)\.$",
+            r"\(AUC_merge\).*use test='delong' \(or 'auto'\)\.$",
         ),
         ("auc", {}, "across data sets only.*'auc_merge'"),
     ],

@@ -95,35 +95,39 @@ def test_critical_difference_bad_input():
         cvframe.plot.critical_difference(xr.Dataset({"x": 1}))
 
 
-def test_decision_is_per_fold_f_from_the_cube_whatever_the_frame():
-    """One rule: compare(ds, "f", test="auto") on the cube; the frame changes nothing.
-
-    (Formerly the frame switched the test to a bootstrap of F_tp,fp while the value column
-    stayed F_tp,fp and, without the frame, the differences were of per-fold F: two p-values
-    for the same data and a difference that was not the difference of the value shown.)
-    """
+def test_decision_is_the_pooled_f_tested_on_the_cube_or_per_sample_on_the_predictions():
+    """One rule: the number the report recommends (F_tp,fp) decides, tested by compare with
+    its defaults on the data given: the cube's fold jackknife, or with the predictions the
+    per-sample paired test; F_avg with the corrected t is the labelled second line."""
     frame = _frame()
     ds = frame.cv.counts()
     per_fold = cvframe.tidy.fold_table(ds, zero_division=0.0)
     d = decision(ds, per_fold, beta=1.0, zero_division=0.0)
-    assert d["best"] == "c" and d["test"] == "corrected_t" and d["tested_metric"] == "f"
-    assert d["metric"] == "F_avg"
-    f = ds.cv.f_avg(zero_division=0.0).mean("repeat").squeeze()
+    assert d["best"] == "c" and d["test"] == "fold_jackknife" and d["tested_metric"] == "f_tp_fp"
+    assert d["metric"] == "F_tp,fp" and d["data"] == "counts cube"
+    f = ds.cv.f_tp_fp(zero_division=0.0).mean("repeat").squeeze()
     rows = {r["model"]: r for r in d["rows"]}
-    ref = compare(ds, "f", baseline="c", zero_division=0.0)
+    ref = compare(ds, baseline="c", zero_division=0.0)  # compare's defaults: f_tp_fp, auto
+    with_pred = decision(ds, per_fold, beta=1.0, zero_division=0.0, frame=frame)
+    assert with_pred["test"] == "paired_delta" and with_pred["data"] == "predictions"
+    ref_pred = compare(frame, baseline="c", zero_division=0.0)
+    pred_rows = {r["model"]: r for r in with_pred["rows"]}
     for m in ("a", "b"):
-        assert rows[m]["F_avg"] == pytest.approx(float(f.sel(model=m)))
+        assert rows[m]["F_tp,fp"] == pytest.approx(float(f.sel(model=m)))
         # the difference column is the difference of the value column
-        assert rows[m]["difference"] == pytest.approx(rows[m]["F_avg"] - rows["c"]["F_avg"])
+        assert rows[m]["difference"] == pytest.approx(rows[m]["F_tp,fp"] - rows["c"]["F_tp,fp"])
         contrast = f"{m} - c"
-        assert rows[m]["p_value"] == pytest.approx(
-            ref["p_value"].sel(contrast=contrast).squeeze().item()
-        )
-        assert rows[m]["difference"] == pytest.approx(
-            ref["mean"].sel(contrast=contrast).squeeze().item()
-        )
+        for got, res in ((rows, ref), (pred_rows, ref_pred)):
+            want = res.sel(contrast=contrast).squeeze()
+            assert got[m]["p_value"] == pytest.approx(float(want["p_value"]), rel=1e-12)
+            assert got[m]["difference"] == pytest.approx(float(want["mean"]), rel=1e-12)
     assert rows["c"]["difference"] is None
-    assert "f_tp_fp" in d["note"] and "bootstrap" in d["note"]
+    second = d["second"]
+    assert second["metric"] == "F_avg" and second["test"] == "corrected_t"
+    f_avg = compare(ds, "f", baseline=second["best"], zero_division=0.0)
+    other = next(r for r in second["rows"] if r["model"] != second["best"])
+    want = f_avg.sel(contrast=f"{other['model']} - {second['best']}").squeeze()
+    assert other["p_value"] == pytest.approx(float(want["p_value"]))
     assert decision(ds.isel(model=[0]), per_fold, beta=1.0, zero_division=0.0) is None
     assert decision(ds, None, beta=1.0, zero_division=0.0) == d  # the fold table computed here
     with pytest.raises(ValueError, match=r"per_fold has the columns .*tidy.fold_table"):
@@ -153,31 +157,41 @@ def test_one_decision_whatever_the_entry_point(tmp_path, capsys):
     capsys.readouterr()
     assert main(["report", str(path), "--format", "json", "--no-progress"]) == 0
     from_cli = json.loads(capsys.readouterr().out)["decision"]
-    for d in (with_scores, from_cli):
-        assert (d["metric"], d["test"], d["tested_metric"], d["best"]) == (
-            cube_only["metric"],
-            cube_only["test"],
-            cube_only["tested_metric"],
-            cube_only["best"],
-        )
-        for got, want in zip(d["rows"], cube_only["rows"], strict=True):
-            assert got["model"] == want["model"]
-            for key in (cube_only["metric"], "difference", "low", "high", "p_value"):
-                if want[key] is None:  # the best model's own row has no difference
-                    assert got[key] is None
-                else:
-                    assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
-    assert cube_only["metric"] == "F_avg" and cube_only["test"] == "corrected_t"
-    assert cube_only["best"] == "rf"
+    for d in (cube_only, with_scores, from_cli):  # the same metric and the same best
+        assert (d["metric"], d["tested_metric"], d["best"]) == ("F_tp,fp", "f_tp_fp", "rf")
+    assert cube_only["test"] == "fold_jackknife"
+    assert with_scores["test"] == from_cli["test"] == "paired_delta"
+    # the same data, the same test and p-values: the cube and ds.cv.compare(); the
+    # predictions, the command line and compare(pred), each with its defaults
+    for d, res in ((cube_only, ds.cv.compare()), (with_scores, cvframe.compare(pred))):
+        assert res.attrs["test"] == d["test"]
+        for row in d["rows"]:
+            if row["model"] == "rf":
+                continue
+            pair = [
+                c for c in res["contrast"].values if set(c.split(" - ")) == {row["model"], "rf"}
+            ]
+            got = float(res["p_value"].sel(contrast=pair[0]).squeeze())
+            assert row["p_value"] == pytest.approx(got, rel=1e-9)
+    for got, want in zip(from_cli["rows"], with_scores["rows"], strict=True):
+        for key in ("F_tp,fp", "difference", "low", "high", "p_value"):
+            if want[key] is None:  # the best model's own row has no difference
+                assert got[key] is None
+            else:
+                assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
+    # two calls of compare(pred) give one p-value
+    xr.testing.assert_identical(cvframe.compare(pred), cvframe.compare(pred))
     rows = {r["model"]: r for r in cube_only["rows"]}
     for m in ("lr", "nb"):
-        assert rows[m]["difference"] == pytest.approx(rows[m]["F_avg"] - rows["rf"]["F_avg"])
+        assert rows[m]["difference"] == pytest.approx(rows[m]["F_tp,fp"] - rows["rf"]["F_tp,fp"])
         assert 0 <= rows[m]["p_value"] <= 1
-    # the text says which test it ran on which number, and which it did not run
+    # the text says which test it ran on which number, and labels the second line
     text = ds.cv.report(scores=pred)
     lead = text.split("Which model is better:")[1].split("\n\n")[0]
-    assert "Best by F_avg: rf" in lead and "corrected_t on per-fold F" in lead
-    assert "compare(pred, 'f_tp_fp', test='bootstrap')" in lead
+    assert "Best by F_tp,fp: rf" in lead and "paired_delta on the per-sample predictions" in lead
+    assert "Second line, F_avg" in lead and "corrected_t on per-fold F" in lead
+    cube_lead = ds.cv.report().split("Which model is better:")[1].split("\n\n")[0]
+    assert "fold_jackknife on the folds' counts" in cube_lead
 
 
 def test_report_leads_with_the_decision():
@@ -186,13 +200,13 @@ def test_report_leads_with_the_decision():
     lines = text.splitlines()
     lead = lines.index("Which model is better:")
     assert lead < next(i for i, x in enumerate(lines) if x.startswith("Five aggregations"))
-    assert "Best by F_avg: c" in lines[lead + 1]
-    # the differences sit next to the value they are differences of (F_avg), not next to the
-    # summary's F_tp,fp
+    assert "Best by F_tp,fp: c" in lines[lead + 1]
+    # the differences sit next to the value they are differences of (F_tp,fp, the
+    # summary's number), not in the summary
     summary = text.split("Summary:")[1].split("\n\n")[0]
     assert "F_tp,fp" in summary and "minus" not in summary
     decision_table = text.split("Which model is better:")[1].split("Summary:")[0]
-    assert "F_avg" in decision_table and "minus c" in decision_table
+    assert "F_tp,fp" in decision_table and "minus c" in decision_table
     page = cvframe.report.report(ds, format="html", plots=False)
     assert page.index("Which model is better") < page.index("Five aggregations")
     assert page.index('class="decision-table"') < page.index('class="summary-table"')
@@ -211,21 +225,52 @@ def test_cli_report_on_a_file_with_a_model_column(tmp_path, capsys):
     _frame().to_csv(path, index=False)
     assert main(["report", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Which model is better:" in out and "Best by F_avg: c" in out
+    assert "Which model is better:" in out and "Best by F_tp,fp: c" in out
 
 
-def test_no_decision_on_undefined_per_fold_f():
-    """zero_division=nan leaves F undefined in folds without positives: no best, no test (a
-    difference over the folds both models define would not be the difference of the values)."""
+def test_no_second_line_test_on_undefined_per_fold_f():
+    """zero_division=nan leaves F undefined in folds without positives: the second line has no
+    best and no test (a difference over the folds both models define would not be the
+    difference of the values); the pooled F, defined, still decides."""
     import json
 
     pred = _frame((0.6, 0.93, 0.8), n=120, k=10, seed=3, prevalence=0.06, names=("x", "y", "z"))
     ds = pred.cv.counts()
     d = json.loads(ds.cv.report(format="json", zero_division=float("nan")))["decision"]
-    assert d["best"] is None and d["test"] is None
-    assert "zero_division=0" in d["note"]
-    assert any(r["F_avg"] is None for r in d["rows"])
+    assert d["best"] is not None and d["test"] == "fold_jackknife"
+    second = d["second"]
+    assert second["best"] is None and second["test"] is None
+    assert "zero_division=0" in second["note"]
+    assert any(r["F_avg"] is None for r in second["rows"])
     text = ds.cv.report(zero_division=float("nan"))
     assert "no best model, no test" in text
     d0 = json.loads(ds.cv.report(format="json"))["decision"]
-    assert d0["best"] is not None and d0["test"] == "corrected_t"
+    assert d0["second"]["best"] is not None and d0["second"]["test"] == "corrected_t"
+
+
+def test_a_multilabel_decision_says_when_sample_wise_metrics_pick_another_winner():
+    rng = np.random.default_rng(0)
+    n, labels = 300, 4
+    y = (rng.random((n, labels)) < [0.5, 0.3, 0.05, 0.04]).astype(int)
+    fold = np.arange(n) % 5
+    # "rare": right on the rare labels, sloppy on the common ones; "common": right on the
+    # common labels, never predicts the rare ones
+    parts = []
+    for m in ("rare", "common"):
+        pred = y.copy()
+        if m == "rare":
+            pred[:, :2] = np.where(rng.random((n, 2)) < 0.3, 1 - y[:, :2], y[:, :2])
+        else:
+            pred[:, 2:] = 0
+        cols = {f"y_true_{j}": y[:, j] for j in range(labels)}
+        cols |= {f"y_pred_{j}": pred[:, j] for j in range(labels)}
+        parts.append(pd.DataFrame({"model": m, "fold": fold, "sample": np.arange(n), **cols}))
+    df = pd.concat(parts, ignore_index=True)
+    ds = df.cv.counts()
+    d = decision(ds, None, beta=1.0, zero_division=0.0)
+    assert d["metric"] == "macro F_tp,fp" and d["best"] == "rare"
+    assert "disagree about the winner" in d["disagreement"]
+    assert "common" in d["disagreement"] and "subset accuracy" in d["disagreement"]
+    assert "Note: the label-wise and sample-wise" in ds.cv.report()
+    with_pred = decision(ds, None, beta=1.0, zero_division=0.0, frame=df)
+    assert with_pred["test"] == "paired_delta" and with_pred["best"] == "rare"

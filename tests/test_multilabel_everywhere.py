@@ -228,8 +228,8 @@ def _jaccard(t, p):
 @pytest.mark.parametrize(
     ("kw", "match"),
     [
-        ({"metric": "f_tp_fp"}, "multilabel .*test='corrected_t'"),
-        ({"metric": "f", "test": "bootstrap"}, "resamples single-label"),
+        ({"metric": "f_tp_fp", "test": "bootstrap"}, "multilabel .*test='paired_delta'"),
+        ({"metric": "f", "test": "bootstrap"}, "reads single-label"),
         ({"metric": "f", "pos_label": 1}, "pos_label=1 is for single-label"),
     ],
 )

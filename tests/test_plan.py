@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import cvframe
+import cvframe.io
 from cvframe.cli import main
 from cvframe.simulation import bias_study, p_fold_without_positives, plan, simulate
 from cvframe.simulation._model import Model

@@ -114,9 +114,9 @@ def test_each_difference_has_interval_test_effect_size_and_a_sentence():
     ds = _frame(accs=(0.8, 0.8, 0.95)).cv.counts()
     text, js, page = _all(ds)
     d = js["decision"]
-    assert d["best"] == "c" and d["test"] == "corrected_t"
-    assert "corrected repeated k-fold t-test" in d["reason"] and "d_z" in d["effect_size"]
-    res = compare(ds, "f", baseline="c", zero_division=0.0)
+    assert d["best"] == "c" and d["test"] == "fold_jackknife"
+    assert "fold jackknife" in d["reason"] and "difference itself" in d["effect_size"]
+    res = compare(ds, "f_tp_fp", baseline="c", zero_division=0.0)
     for row in d["rows"]:
         if row["model"] == "c":
             continue
@@ -151,8 +151,9 @@ def test_a_multiclass_decision_compares_the_macro_average():
     ds = _frame(accs=(0.6, 0.9), classes=3).cv.counts()
     _, js, _ = _all(ds)
     d = js["decision"]
-    assert d["metric"] == "macro F_avg" and d["test"] == "corrected_t"
-    res = compare(ds, "f", baseline=d["best"], zero_division=0.0, average="macro")
+    assert d["metric"] == "macro F_tp,fp" and d["test"] == "fold_jackknife"
+    res = compare(ds, "f_tp_fp", baseline=d["best"], zero_division=0.0, average="macro")
+    assert d["second"]["metric"] == "macro F_avg" and d["second"]["test"] == "corrected_t"
     other = next(r for r in d["rows"] if r["model"] != d["best"])
     assert other["difference"] == pytest.approx(float(res["mean"].item()))
     assert other["sentence"]

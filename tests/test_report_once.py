@@ -60,8 +60,9 @@ def _predictions(n: int = 240, k: int = 4, models: tuple[str, ...] = ("m",)) -> 
 
 
 def test_the_report_computes_each_table_once(monkeypatch):
-    """HTML (tables only) with scores and three models: one f_methods, one fold table, one
-    comparison; the text report of a cube alone: the same."""
+    """HTML (tables only) with scores and three models: one f_methods, one fold table, two
+    comparisons (the decision's test of the pooled F it recommends, and of F_avg, its
+    labelled second line); the text report of a cube alone: the same."""
     pred = _predictions(models=("a", "b", "c"))
     ds = pred.cv.counts()
     f_methods = _spy(monkeypatch, reduce, "f_methods")
@@ -69,10 +70,10 @@ def test_the_report_computes_each_table_once(monkeypatch):
     compare = _spy(monkeypatch, sys.modules["cvframe.comparison"], "compare")
     page = report(ds, scores=pred, format="html", plots=False)
     assert "Which model is better" in page and "AUC_avg" in page
-    assert (len(f_methods), len(fold_table), len(compare)) == (1, 1, 1)
+    assert (len(f_methods), len(fold_table), len(compare)) == (1, 1, 2)
     text = report(cvframe.datasets.table2())
     assert "methods_disagree" in text  # anomalies read the methods the report computed
-    assert (len(f_methods), len(fold_table), len(compare)) == (2, 2, 1)
+    assert (len(f_methods), len(fold_table), len(compare)) == (2, 2, 2)
 
 
 def _html_counts(monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:

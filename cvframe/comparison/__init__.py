@@ -1,13 +1,16 @@
 """Paired comparisons of models evaluated on the same cross-validation splits.
 
-:func:`compare` takes the counts cube (tests on per-fold values) or the predictions frame
-(tests that resample the tested samples, which pooled metrics such as F_tp,fp need) and
+:func:`compare` takes the counts cube (tests on per-fold values, and the fold jackknife of a
+pooled metric) or the predictions frame (tests that pair every tested sample: the delta
+method of a pooled metric such as F_tp,fp, DeLong's test of AUC_merge) and
 returns, for every model against a baseline (or every pair), the paired difference, an
 interval and a p-value, with attrs saying which test produced it and what it assumes. Every
 test is an entry of :data:`REGISTRY` (name, kind, data it reads, assumptions, references,
 the function that runs it): :mod:`~cvframe.comparison.fold` (per-fold values, Bayesian),
-:mod:`~cvframe.comparison.resampling` (the frame), :mod:`~cvframe.comparison.friedman` (across
-data sets).
+:mod:`~cvframe.comparison.pooled` (pooled metrics: delta method, fold jackknife, DeLong),
+:mod:`~cvframe.comparison.resampling` (bootstrap, permutation, McNemar),
+:mod:`~cvframe.comparison.friedman` (across data sets); :mod:`~cvframe.comparison.registry`
+holds them and picks one.
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ from .. import metrics
 from .._core import checks as _checks
 from .._core import labels as _labels
 from .._core import quantiles
-from .._core.labels import frame as frame_reader
 from ..errors import few
-from ..intervals.shared import REFERENCES, data_in_memory
+from ..intervals.shared import data_in_memory
 from ..schema import CLASS, FOLD, REPEAT
-from . import fold, friedman, resampling
-from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, arrays, result
+from ._common import FOLD_METRICS, MULTILABEL_METRICS, POOLED_METRICS, Request, Test, result
 from .friedman import adjust_classes
+from .registry import REGISTRY, TESTS, UNCORRECTED_T, check_fits, check_multilabel, choose
 
 __all__ = [
     "FOLD_METRICS",
@@ -43,105 +45,6 @@ __all__ = [
     "choose",
     "compare",
 ]
-
-_PAIRED_FOLDS = (
-    "every model was tested on the same folds (paired); per-fold differences are "
-    "approximately normal; their correlation across overlapping training sets is "
-    "n_test/(n_test+n_train) (Nadeau-Bengio heuristic); the folds of a repeat partition "
-    "the data (n_train = repeat total - n_test)"
-)
-_FIVE_BY_TWO = "5 repeats of 2-fold CV on the same splits; the differences are normal"
-
-#: The tests :func:`compare` runs, by the name ``test=`` takes.
-REGISTRY: dict[str, Test] = {
-    t.name: t
-    for t in (
-        Test("corrected_t", "fold", "cube", _PAIRED_FOLDS, REFERENCES["corrected_t"], fold.run),
-        Test(
-            "bayesian",
-            "bayesian",
-            "cube",
-            "as corrected_t; flat prior on the mean difference; a region of practical "
-            "equivalence [-rope, rope] on the metric's scale",
-            "A. Benavoli, G. Corani, J. Demsar and M. Zaffalon, Time for a change: a tutorial "
-            "for comparing multiple classifiers through Bayesian analysis, JMLR 18(77), 2017; "
-            "G. Corani and A. Benavoli, A Bayesian approach for comparing cross-validated "
-            "algorithms on multiple data sets, Machine Learning 100, 2015.",
-            fold.run_bayes,
-        ),
-        Test(
-            "5x2cv_t",
-            "fold",
-            "cube",
-            _FIVE_BY_TWO,
-            "T. G. Dietterich, Approximate statistical tests for comparing supervised "
-            "classification learning algorithms, Neural Computation 10(7), 1998.",
-            fold.run_5x2cv,
-        ),
-        Test(
-            "5x2cv_f",
-            "fold",
-            "cube",
-            _FIVE_BY_TWO,
-            "E. Alpaydin, Combined 5x2 cv F test for comparing supervised classification "
-            "learning algorithms, Neural Computation 11(8), 1999.",
-            fold.run_5x2cv,
-        ),
-        Test(
-            "t",
-            "fold",
-            "cube",
-            "per-fold differences are independent and normal, which cross-validation breaks "
-            "(the type I error is far above 1 - level): refused by compare, listed so the refusal "
-            "names it",
-            "Student's paired t-test over all folds (no correction for overlapping training sets).",
-            fold.run,
-        ),
-        Test(
-            "mcnemar",
-            "paired-count",
-            "frame",
-            "one CV run (each sample tested once) by both models; the discordant pairs are "
-            "exchangeable under the null",
-            "Q. McNemar, Note on the sampling error of the difference between correlated "
-            "proportions or percentages, Psychometrika 12(2), 1947; Dietterich (1998).",
-            resampling.run,
-        ),
-        Test(
-            "bootstrap",
-            "resampling",
-            "frame",
-            "samples are independent draws; resampled within strata fold (of the first "
-            "repeat) x true class, the same draw for both models and every repeat",
-            REFERENCES["bootstrap"] + " T. Berg-Kirkpatrick, D. Burkett and D. Klein, An "
-            "empirical investigation of statistical significance in NLP, EMNLP 2012.",
-            resampling.run,
-        ),
-        Test(
-            "permutation",
-            "resampling",
-            "frame",
-            "the two models' predictions of a sample are exchangeable under the null; each "
-            "sample's pair is swapped with probability 1/2, the same swap in every repeat",
-            "E. W. Noreen, Computer-Intensive Methods for Testing Hypotheses, 1989 "
-            "(approximate randomization); A. Yeh, More accurate tests for the statistical "
-            "significance of result differences, COLING 2000.",
-            resampling.run,
-        ),
-        Test(
-            "friedman",
-            "ranking over data sets",
-            "datasets",
-            "data sets are independent; one score per model and data set (mean over "
-            "repeats); ranks are exchangeable under the null",
-            "J. Demsar, Statistical comparisons of classifiers over multiple data sets, JMLR "
-            "7, 2006 (Friedman test, Iman-Davenport F, Nemenyi critical difference, Holm).",
-            friedman.run,
-        ),
-    )
-}
-#: The names ``test=`` accepts: ``"auto"`` and every test of :data:`REGISTRY`.
-TESTS = ("auto", *REGISTRY)
 
 
 def compare(
@@ -176,14 +79,19 @@ def compare(
     **Which test for which data.** Every metric of :data:`cvframe.metrics.REGISTRY` names
     the paired test that fits each of its variants (``tests``); ``test="auto"`` runs it,
     reading the design (:func:`choose`): a ``dataset`` dim or column with two or more data
-    sets gives ``"friedman"``; a pooled metric on the frame the paired ``"bootstrap"``
-    (``"mcnemar"`` for the pooled accuracy of one CV run); a per-fold metric ``"5x2cv_t"``
-    on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says which,
-    ``attrs["reason"]`` why. Refused with the reason: a pooled metric on the cube (pass the
-    frame, or the per-fold ``metric="f"``), ``"friedman"`` with the folds of one data set
-    as blocks, ``"t"`` (the uncorrected paired t over the folds: its type I error is far
-    above ``1 - level``, Dietterich 1998), a test that does not fit the metric's variant,
-    and unpaired folds (fold sizes, supports or sample ids that differ between models).
+    sets gives ``"friedman"``; a pooled count metric (F_tp,fp, pooled accuracy, MCC...)
+    ``"paired_delta"`` on the predictions frame (``"mcnemar"`` for the pooled accuracy of
+    one CV run) and ``"fold_jackknife"`` on the counts cube (or a repeated frame without
+    ``sample`` ids); AUC_merge ``"delong"`` (the frame only); a per-fold metric
+    ``"5x2cv_t"`` on 5 repeats x 2 folds, else ``"corrected_t"``. ``attrs["test"]`` says
+    which, ``attrs["reason"]`` why. So ``ds.cv.compare()`` and ``compare(pred)`` with their
+    defaults test F_tp,fp, the number the report recommends, each with the test its data
+    allow; their type I error and power are measured by :func:`cvframe.power_study`
+    (docs: "Error rates"). Refused with the reason: AUC_merge on the cube (it needs the
+    scores), ``"friedman"`` with the folds of one data set as blocks, ``"t"`` (the
+    uncorrected paired t over the folds: its type I error is far above ``1 - level``,
+    Dietterich 1998), a test that does not fit the metric's variant, and unpaired folds
+    (fold sizes, supports or sample ids that differ between models).
     Every result has an ``effect_size``: Cohen's :math:`d_z = \bar d / s_d` of the paired
     per-fold differences (fold tests), of the per-data-set differences (Friedman), or the
     difference itself on the metric's scale (resampling tests); ``attrs["effect_size"]``
@@ -212,18 +120,33 @@ def compare(
       :math:`f = \sum_{i,j} (p_i^{(j)})^2 / (2 \sum_i s_i^2)` on (10, 5) df — both need
       5 repeats of 2 folds.
     - pooled metrics (:data:`POOLED_METRICS`: ``"f_tp_fp"``, ``"accuracy_pooled"``,
-      ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too) have no
-      per-fold values, so they need the predictions frame: ``"bootstrap"`` resamples the
-      samples within strata fold (of the first repeat) x true class, the same draw for both
-      models and every repeat; the p-value is
-      :math:`(1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)` and the interval the
-      percentile interval of :math:`D^*`. ``"permutation"`` swaps the two models'
-      predictions of each sample with probability 1/2;
-      :math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)` (no interval). ``"mcnemar"``
-      (pooled accuracy of one CV run): the exact binomial test of the discordant pairs
-      ``p_value`` (``p_value_chi2`` and ``statistic``: the chi-square with continuity
-      correction :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired
-      difference.
+      ``"auc_merge"``...; scikit-learn scorer names such as ``"f1"`` mean them too), with
+      :math:`\bar D = \frac1R \sum_r g(T^a_r) - g(T^b_r)` the mean over repeats of the
+      difference of the metric :math:`g` of the pooled counts:
+
+      ``"paired_delta"`` (frame): every sample's influence
+      :math:`\phi_s = \frac1R \sum_r \nabla g(T^a_r) \cdot t^a_{rs} - \nabla g(T^b_r) \cdot
+      t^b_{rs}` (the gradient by central differences, :math:`t_{rs}` the sample's own tp,
+      fp, fn, tn) and :math:`\widehat{Var}(\bar D) = \sum_g \frac{n_g}{n_g - 1}
+      \sum_{s \in g} (\phi_s - \bar\phi_g)^2` over the true classes :math:`g` (a multilabel
+      frame: one stratum); :math:`z = \bar D / \widehat{se}`, normal p-value and interval.
+      ``"fold_jackknife"`` (cube): per repeat the delete-one-fold jackknife
+      :math:`V_r = \frac{k-1}{k} \sum_j (D_{r,-j} - \bar D_{r,\cdot})^2`;
+      :math:`\widehat{Var}(\bar D) = \max(\bar V - (1 - \frac1R) S^2_D, \bar V / R)`
+      (:math:`S^2_D` the variance of the repeats' :math:`D_r`), t on Satterthwaite's df in
+      :math:`[k - 1, R(k - 1)]`. ``"delong"`` (AUC_merge): DeLong's paired test from the
+      placements of :func:`cvframe.scores.ranking.delong_paired_arrays` (one class, one
+      repeat: ``pROC::roc.test(paired=TRUE, method="delong")``); class averages and
+      repeats enter each sample's influence as above. ``"mcnemar"`` (pooled accuracy of one
+      CV run): the exact binomial test of the discordant pairs ``p_value``
+      (``p_value_chi2`` and ``statistic``: the chi-square with continuity correction
+      :math:`(|b-c|-1)^2/(b+c)`); interval: Wald interval of the paired difference.
+      On request: ``"bootstrap"`` resamples the samples within strata fold (of the first
+      repeat) x true class, the same draw for both models and every repeat
+      (:math:`p = (1 + \#\{|D^* - \hat D| \ge |\hat D|\})/(B + 1)`, percentile interval);
+      ``"permutation"`` swaps the two models' predictions of each sample with probability
+      1/2 (:math:`p = (1 + \#\{|D^*| \ge |\hat D|\})/(B+1)`, no interval). Both are seeded
+      (``random_state``, 0 by default): the same call gives the same p-value.
     - ``"friedman"``, across a ``dataset`` dim (Demšar 2006): one score per model and data
       set (the metric, mean over repeats), ranked per data set (1 = best);
       :math:`\chi^2_F = \frac{12N}{k(k+1)}\left[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\right]`
@@ -256,7 +179,8 @@ def compare(
     n_resamples : int, default 2000
         Resamples of ``"bootstrap"`` and ``"permutation"`` (100 to 1,000,000).
     random_state : int, optional
-        Seed of the resampling tests (written to attrs).
+        Seed of the resampling tests (written to attrs); None is the fixed default seed 0,
+        so the same call gives the same p-value. The other tests draw nothing.
     rope : float, default 0.01
         Half-width of the region of practical equivalence (``"bayesian"``).
     beta : float, default 1
@@ -300,13 +224,16 @@ def compare(
         infinite scores (naming the column and rows), an unpaired design
         (models tested on different folds: fold sizes, supports or sample ids differ), a
         design the test cannot use (5x2cv without 5 x 2 folds, McNemar on several repeats,
-        Friedman without two data sets: folds are not blocks), a pooled metric on a cube,
-        ``test="t"``.
+        Friedman without two data sets: folds are not blocks), AUC_merge on a cube, a cube
+        without a ``dim`` dimension, ``level`` outside (0, 1), ``test="t"``.
+    TypeError
+        A ``random_state`` that is not an integer, a ``baseline`` that is not one label.
 
     References
     ----------
     Nadeau & Bengio (2003); Bouckaert & Frank (2004); Dietterich (1998); Alpaydin (1999);
-    McNemar (1947); Efron & Tibshirani (1993); Demšar (2006); Benavoli et al. (2017).
+    McNemar (1947); DeLong, DeLong & Clarke-Pearson (1988); Efron & Stein (1981);
+    Satterthwaite (1946); Efron & Tibshirani (1993); Demšar (2006); Benavoli et al. (2017).
 
     Examples
     --------
@@ -322,12 +249,16 @@ def compare(
     ('corrected_t', 'auto', ['strong - weak'])
     >>> bool(res["mean"].item() > 0), bool(res["p_value"].item() < 0.05)
     (True, True)
+    >>> compare(ds, baseline="weak").attrs["test"]  # the pooled F_tp,fp of the cube
+    'fold_jackknife'
     """
     level = quantiles.level(level, alpha=alpha)
-    if random_state is not None:
-        random_state = _checks.integer(
-            "random_state", random_state, low=0, fix="Pass a seed such as 0, or None."
-        )
+    random_state = _checks.integer(  # None: the fixed default seed, as interval() has
+        "random_state",
+        0 if random_state is None else random_state,
+        low=0,
+        fix="Pass a non-negative integer seed such as 0, or None (the default seed 0).",
+    )
     _checks.zero_division(zero_division)
     name, variant, average = _resolve(metric, average)
     test = _checks.choice("test", test, TESTS)
@@ -361,8 +292,8 @@ def compare(
         req = replace(req, test=test)
     elif req.test == "t":
         raise ValueError(UNCORRECTED_T)
-    _check_multilabel(req)
-    _check_fits(req)
+    check_multilabel(req)
+    check_fits(req)
     spec = REGISTRY[req.test]
     out = result(spec.run(req), spec, req)
     out.attrs["chosen_by"] = "auto" if reason else "user"
@@ -383,137 +314,3 @@ def _resolve(metric: Any, average: Any) -> tuple[str, str, Any]:
             f"test of compare fits; pass {' or '.join(offer) or 'another metric'}."
         )
     return r.metric, variant, r.average or average
-
-
-#: Why ``test="t"`` is refused.
-UNCORRECTED_T = (
-    "test='t' (the uncorrected paired t-test over the folds of one data set) is refused: the "
-    "folds share training data, so the per-fold differences are correlated and its type I "
-    "error is far above 1 - level (Dietterich 1998; Nadeau & Bengio 2003). Use "
-    "test='corrected_t' (or test='auto')."
-)
-
-
-def _check_multilabel(req: Request) -> None:
-    """A multilabel frame is tested per fold, not resampled."""
-    names = frame_reader.multilabel_names(req.data, req.cols["y_true"]) if req.is_frame else None
-    if names is not None and REGISTRY[req.test].data == "frame":
-        raise ValueError(
-            f"metric={req.metric!r} with test={req.test!r} resamples single-label predictions "
-            "(y_true, y_pred), but this "
-            f"frame is multilabel ({req.cols['y_true']}_<label> columns {few(names)}). Compare "
-            "per-fold values with test='corrected_t' (or 'auto'): a multilabel metric "
-            f"({', '.join(map(repr, metrics.by_kind('sample')))}) or a "
-            "label-averaged one (metric='f', average='macro'), on the frame or on "
-            "frame.cv.counts()."
-        )
-
-
-def _variants_on(name: str, data: str, test: str = "") -> list[str]:
-    """The names of the metric's variants tested on ``data`` ("cube": per-fold values,
-    "frame": resampled predictions, a score metric only with its array form); for
-    ``test="mcnemar"`` only the variant McNemar's test is for."""
-    entry = metrics.REGISTRY[name]
-    return [
-        metrics.spelled(name, v)
-        for v, t in entry.tests.items()
-        if REGISTRY[t].data == data and (test != "mcnemar" or t == "mcnemar")
-        if data != "frame" or entry.kind == "count" or arrays(name)
-    ]
-
-
-def _check_fits(req: Request) -> None:
-    """The asked test fits the metric's variant: a fold test per-fold values, a resampling
-    test a pooled metric (McNemar only the one it is for), Friedman any higher-is-better one."""
-    entry, asked = req.entry, REGISTRY[req.test]
-    own = REGISTRY[entry.tests[req.variant]]
-    if asked.data == "datasets":
-        if not entry.higher_is_better:
-            raise ValueError(
-                f"test='friedman' ranks higher scores first, and {req.shown} is "
-                "lower-is-better; rank a higher-is-better metric, or compare it with "
-                "test='corrected_t' on each data set."
-            )
-        return
-    if asked.data == own.data and (asked.name != "mcnemar" or own.name == "mcnemar"):
-        return
-    other = _variants_on(req.name, asked.data, req.test)
-    raise ValueError(
-        f"metric={req.metric!r} is {_DATA[own.data]} ({req.shown}): test={req.test!r} does not "
-        f"fit it; use test={own.name!r} (or 'auto')"
-        + (f", or metric={other[0]!r} with test={req.test!r}." if other else ".")
-    )
-
-
-#: What a metric's variant is, by the data its test reads.
-_DATA = {
-    "cube": "per-fold",
-    "frame": "pooled over the folds, with no per-fold values",
-    "datasets": "tested across data sets only",
-}
-
-
-def _levels(req: Request, dim: str, column: Any, default: int) -> int:
-    """How many entries the data has along ``dim`` (a frame: the distinct values of its
-    ``column``), or ``default`` without it."""
-    if not req.is_frame:
-        return int(req.data.sizes.get(dim, default))
-    return int(req.data[column].nunique()) if column in req.data.columns else default
-
-
-def choose(req: Request) -> tuple[str, str]:
-    """The test ``test="auto"`` runs for this metric and design, and why (one sentence), by
-    the rules of :func:`compare` ("Which test for which data"); a metric tested across data
-    sets only (AUC_avg) is refused on one data set."""
-    metric, n_sets = req.metric, _levels(req, "dataset", "dataset", 0)
-    if n_sets >= 2:
-        return "friedman", (
-            f"the data hold {n_sets} data sets: the models are ranked per data set and "
-            "compared by Friedman's test with Nemenyi/Holm post-hoc (Demsar 2006); data sets "
-            "are independent blocks, the folds of one data set are not"
-        )
-    test = req.entry.tests[req.variant]
-    data = REGISTRY[test].data
-    if data == "frame":
-        if not req.is_frame:
-            per_fold = _variants_on(req.name, "cube")
-            fix = f"compare per-fold values with metric={per_fold[0]!r} (corrected t)"
-            raise ValueError(
-                f"test='auto' cannot test metric={metric!r} on the counts cube: it is pooled "
-                "over the folds and has no per-fold values, so a paired test must resample "
-                "the tested samples: pass the predictions frame (a paired bootstrap)"
-                + (f", or {fix}." if per_fold else ".")
-            )
-        n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
-        if test == "mcnemar" and n_rep == 1:
-            return "mcnemar", (
-                f"{req.shown} of one CV run (each sample tested once by both models): "
-                "McNemar's exact test of the discordant pairs"
-            )
-        return "bootstrap", (
-            f"{metric!r} is pooled over the folds (no per-fold values): the paired bootstrap "
-            "resamples the tested samples within fold x class, the same draw for both models"
-        )
-    if data == "datasets":
-        pooled = _variants_on(req.name, "frame")
-        raise ValueError(
-            f"test='auto' tests metric={metric!r} across data sets only (test='friedman', a "
-            "'dataset' dim with two or more data sets)"
-            + (
-                f"; on one data set compare metric={pooled[0]!r} on the predictions frame "
-                "(paired bootstrap)."
-                if pooled
-                else "."
-            )
-        )
-    n_rep = _levels(req, REPEAT, req.cols["repeat"], 1)
-    n_fold = _levels(req, FOLD, req.cols["fold"], 0)
-    if n_rep == 5 and n_fold == 2:
-        return "5x2cv_t", (
-            "per-fold metric on 5 repeats x 2 folds: Dietterich's 5x2cv paired t-test"
-        )
-    return test, (
-        f"per-fold metric on {n_rep} repeat(s) x {n_fold} folds of one data set: the "
-        "corrected repeated k-fold t-test (Nadeau & Bengio 2003), whose variance accounts "
-        "for the training sets the folds share"
-    )

@@ -109,9 +109,13 @@ class Outcome:
 @dataclass(frozen=True)
 class Test:
     """One entry of the registry of tests (:data:`cvframe.comparison.REGISTRY`): the value of
-    ``test=``; its ``kind`` ("fold", "bayesian", "resampling", "paired-count", "ranking over
-    data sets"); the ``data`` it reads ("cube", "frame" or "datasets"); what it ``assumes``
-    and its ``reference`` (both copied to the result's attrs); ``run(request) -> Outcome``."""
+    ``test=``; its ``kind`` ("fold", "bayesian", "jackknife", "delta-method", "paired ROC",
+    "resampling", "paired-count", "ranking over data sets"); the ``data`` it reads ("cube",
+    "frame" or "datasets"); what it ``assumes`` and its ``reference`` (both copied to the
+    result's attrs); ``run(request) -> Outcome``; whether it tests a ``pooled`` metric (True),
+    per-fold values (False) or either (None: across data sets); the metric ``kinds`` it takes;
+    and, for a test of the frame, the test that stands in for it on the counts cube
+    (``on_cube``, "" for none)."""
 
     name: str
     kind: str
@@ -119,6 +123,9 @@ class Test:
     assumes: str
     reference: str
     run: Callable[[Request], Outcome]
+    pooled: bool | None = False
+    kinds: tuple[str, ...] = ("count", "sample")
+    on_cube: str = ""
 
 
 def fold_values(ds: xr.Dataset, req: Request) -> xr.DataArray:

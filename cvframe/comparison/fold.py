@@ -19,7 +19,7 @@ from ..intervals.shared import corrected_moments, t_interval
 from ..schema import CLASS, FOLD, REPEAT, read_counts, where_text
 from ._common import Outcome, Request, average_info, diff, fold_values, frame_counts, pairs
 
-__all__ = ["EFFECT_SIZE", "counts_cube", "run", "run_5x2cv", "run_bayes"]
+__all__ = ["EFFECT_SIZE", "counts_cube", "paired_cube", "prepare", "run", "run_5x2cv", "run_bayes"]
 
 #: What ``effect_size`` of the fold tests is.
 EFFECT_SIZE = (
@@ -39,14 +39,16 @@ def counts_cube(req: Request) -> xr.Dataset:
     return cube if k is None else cube.isel({CLASS: [k]})
 
 
-def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int], xr.DataArray]:
-    """The cube, its models, the contrasts and their per-fold differences, checked (paired)."""
+def paired_cube(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int]]:
+    """The cube of the request, its models and contrasts, checked paired: every model tested
+    on the same folds (fold sizes and class supports equal)."""
     ds, dim = counts_cube(req), req.dim
     reduce.fold_dims(ds, "fold")
     if dim not in ds.dims:
         raise ValueError(
-            f"dim={dim!r} is not a dimension of the cube (dims {tuple(ds.dims)}); stack "
-            f"the models with xr.concat(..., dim=pd.Index(names, name={dim!r}))."
+            f"dim={dim!r} is not a dimension of the cube (dims {tuple(ds.dims)}); a paired "
+            "comparison needs the models on a dimension of their own: stack them with "
+            f"xr.concat(..., dim=pd.Index(names, name={dim!r}))."
         )
     models = list(ds[dim].values)
     ia, ib = pairs(models, req.baseline, dim)
@@ -65,7 +67,13 @@ def _prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int],
                 "fitted on the same splits (cvframe.cross_validate with several models does "
                 "that)."
             )
-    return ds, models, ia, ib, diff(fold_values(ds, req), dim, ia, ib)
+    return ds, models, ia, ib
+
+
+def prepare(req: Request) -> tuple[xr.Dataset, list[Any], list[int], list[int], xr.DataArray]:
+    """:func:`paired_cube` and the per-fold differences of every contrast."""
+    ds, models, ia, ib = paired_cube(req)
+    return ds, models, ia, ib, diff(fold_values(ds, req), req.dim, ia, ib)
 
 
 def _outcome(
@@ -87,7 +95,7 @@ def run(req: Request) -> Outcome:
     """The corrected repeated k-fold t-test, or (``test="t"``) the uncorrected one."""
     from scipy import stats
 
-    ds, models, ia, ib, d = _prepare(req)
+    ds, models, ia, ib, d = prepare(req)
     if req.test == "t":
         warnings.warn(
             "test='t' is the uncorrected paired t-test over folds: the folds share training "
@@ -113,7 +121,7 @@ def run_bayes(req: Request) -> Outcome:
     :math:`P(|\mu| \le r)`, :math:`P(\mu > r)` for the ROPE ``r`` and the credible interval."""
     from scipy import stats
 
-    ds, models, ia, ib, d = _prepare(req)
+    ds, models, ia, ib, d = prepare(req)
     mean, scale, df, info = corrected_moments(d, ds, req.dim, req.test)
 
     def cdf(v: float) -> xr.DataArray:
@@ -134,7 +142,7 @@ def run_5x2cv(req: Request) -> Outcome:
     """Dietterich's 5x2cv t and Alpaydin's combined F on (contrast, repeat=5, fold=2, ...)."""
     from scipy import stats
 
-    ds, models, ia, ib, d = _prepare(req)
+    ds, models, ia, ib, d = prepare(req)
     test, level = req.test, req.level
     n_rep = d.sizes.get(REPEAT, 1)
     if n_rep != 5 or d.sizes[FOLD] != 2 or bool(d.isnull().any()):

@@ -22,7 +22,17 @@ from ..intervals.shared import whole
 from ..schema import REPEAT
 from ._common import Outcome, Request, arrays, average_info, frame_counts, pairs
 
-__all__ = ["Paired", "bootstrap", "mcnemar", "permutation", "pooled_values", "read", "run"]
+__all__ = [
+    "Paired",
+    "bootstrap",
+    "check_frame",
+    "is_multilabel",
+    "mcnemar",
+    "permutation",
+    "pooled_values",
+    "read",
+    "run",
+]
 
 _ROW = "__cvframe_row"
 
@@ -57,13 +67,15 @@ def _check_paired(
 ) -> None:
     """Every model tested on the same folds and samples, row by row."""
     base = parts[0]
+    names = frame_reader.multilabel_names(base, cols["y_true"])
+    truth = [cols["y_true"]] if names is None else [f"{cols['y_true']}_{x}" for x in names]
     by = [k for k in keys if k != cols["sample"]] + [cols["fold"]]
     sizes0 = base.groupby(by).size()
     for m, part in zip(models[1:], parts[1:], strict=True):
         sizes1 = part.groupby(by).size()
         same = len(part) == len(base) and sizes0.equals(sizes1)
         why = f"fold sizes {few(sizes1.to_numpy())} vs {few(sizes0.to_numpy())}"
-        for c in [*keys, cols["fold"], cols["y_true"]] if same else []:
+        for c in [*keys, cols["fold"], *truth] if same else []:
             if not np.array_equal(part[c].to_numpy(), base[c].to_numpy()):
                 same, why = False, f"column {c!r} differs row by row"
                 break
@@ -80,6 +92,8 @@ def _align(req: Request) -> tuple[list[Any], list[pd.DataFrame], Any, int]:
     """The models, their rows sorted by (repeat, sample), the repeat coordinate, S."""
     df, dim, cols = req.data, req.dim, req.cols
     need = ["y_true", "fold", "score" if req.entry.kind == "score" else "y_pred"]
+    if frame_reader.multilabel_names(df, cols["y_true"]) is not None:
+        need = ["fold"]  # y_true_<label>, y_pred_<label> columns
     for arg in need:
         _checks.column(df, cols[arg], arg, "predictions frame")
     mcol = _checks.column(df, dim, "dim", "predictions frame")
@@ -126,7 +140,11 @@ def _align(req: Request) -> tuple[list[Any], list[pd.DataFrame], Any, int]:
 def _counts(req: Request, pr: Paired, parts: list[pd.DataFrame], shape: tuple) -> None:
     """Per-sample tp, fp, fn, tn of every model (the counts cube with one row per fold)."""
     cols = req.cols
-    rows = pd.concat([p[[cols["y_true"], cols["y_pred"]]] for p in parts], ignore_index=True)
+    names = frame_reader.multilabel_names(parts[0], cols["y_true"])
+    keep = [cols["y_true"], cols["y_pred"]]
+    if names is not None:  # one y_true_<label>, y_pred_<label> column pair per label
+        keep = [f"{cols[c]}_{label}" for c in ("y_true", "y_pred") for label in names]
+    rows = pd.concat([p[keep] for p in parts], ignore_index=True)
     rows[_ROW] = np.arange(len(rows))
     rows.attrs = dict(req.data.attrs)
     cube, k = frame_counts(req, rows, _ROW, None, [])
@@ -324,7 +342,14 @@ def permutation(
     return {"statistic": mean, "p_value": p, "low": nan, "high": nan.copy()}
 
 
-def _check(req: Request) -> None:
+def is_multilabel(req: Request) -> bool:
+    """Whether the request's frame is multilabel (``y_true_<label>`` columns)."""
+    return frame_reader.multilabel_names(req.data, req.cols["y_true"]) is not None
+
+
+def check_frame(req: Request) -> None:
+    """The request fits a test of the frame: a score metric with its array form, a
+    predictions frame (not a cube) of one data set."""
     if req.entry.kind == "score" and arrays(req.name) is None:
         raise ValueError(
             f"test={req.test!r} recomputes {req.shown} on every resample, which needs its "
@@ -372,7 +397,7 @@ def _info(req: Request, pr: Paired) -> dict[str, Any]:
 
 def run(req: Request) -> Outcome:
     """McNemar, bootstrap or permutation on the paired predictions of the frame."""
-    _check(req)
+    check_frame(req)
     pr = read(req)
     if req.test == "mcnemar" and pr.n_repeats != 1:
         raise ValueError(

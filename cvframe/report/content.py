@@ -256,10 +256,11 @@ def content(
     merged: tuple[xr.DataArray | None, Any] = (None, None)
     frame = None  # the predictions frame the findings read (baselines, duplicates, AUC < 0.5)
     fold_auc = None  # its per-fold AUC, from the AUC table's sort
+    pred = None  # its test rows, which the decision's per-sample paired test reads
     if scores is not None:  # a multilabel frame is scored label by label
         # anomalies reads the frame by the default column names only
         frame = scores if _default_columns(score_kwargs) else None
-        rows = labels_frame.test_rows(scores)
+        rows = pred = labels_frame.test_rows(scores)
         kw = score_args(rows, ds, score_kwargs)
         # the one parse: split by model once, each part parsed once, its classes sorted once
         # (a dask frame: reduced to its score counts in one pass, which the findings read too)
@@ -276,7 +277,7 @@ def content(
     )
     out = {  # the answer first (the decision, the headline numbers), then the findings
         "title": title if title is not None else default_title(ds),
-        "decision": decision(ds, per_fold, **zb),
+        "decision": decision(ds, per_fold, **zb, frame=pred, frame_kwargs=score_kwargs),
         "summary": headline,
         "intervals": legend,
         "spread": SPREAD_NOTE,

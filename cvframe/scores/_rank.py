@@ -15,7 +15,7 @@ import numpy as np
 from .._core.kernel import engine
 from ._keys import ONE, kernel, partition, sorted_keys
 
-__all__ = ["Ranked", "auc_both"]
+__all__ = ["Ranked", "auc_both", "delong_placements"]
 
 _LITTLE = sys.byteorder == "little"
 
@@ -398,3 +398,36 @@ class Ranked:
             "npos": npos,
             "nneg": nneg,
         }
+
+
+def delong_placements(s: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """DeLong's placement of every score of rows ``s`` (..., S) with labels ``pos`` (bool,
+    the same shape), from one sort of each row: a positive's share of the row's negatives
+    scored below it, a negative's share of its positives not below it, ties counting one half
+    (NaN in a row without negatives, or without positives)."""
+    shape = s.shape
+    order = np.argsort(s, axis=-1, kind="stable")  # one sort a row
+    ss, pp = np.take_along_axis(s, order, -1), np.take_along_axis(pos, order, -1)
+    idx = np.broadcast_to(np.arange(shape[-1]), shape)
+    first = np.ones(shape, dtype=bool)
+    first[..., 1:] = ss[..., 1:] != ss[..., :-1]  # a run of tied scores starts here
+    cp = np.cumsum(pp, axis=-1)  # positives up to and including each element
+    if first.all():  # no ties: every run is one score
+        start, p_before, p_run = idx, cp - pp, pp.astype(np.int64)
+        size: np.ndarray | int = 1
+    else:
+        last = np.ones(shape, dtype=bool)
+        last[..., :-1] = first[..., 1:]
+        start = np.maximum.accumulate(np.where(first, idx, 0), axis=-1)
+        end = np.flip(np.minimum.accumulate(np.flip(np.where(last, idx, shape[-1]), -1), -1), -1)
+        p_before = np.take_along_axis(cp - pp, start, -1)
+        p_run = np.take_along_axis(cp, end, -1) - p_before
+        size = end + 1 - start
+    n_before, n_run = start - p_before, size - p_run
+    n1 = pos.sum(-1, keepdims=True).astype(np.float64)
+    n0 = shape[-1] - n1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v_sorted = np.where(pp, (n_before + 0.5 * n_run) / n0, 1.0 - (p_before + 0.5 * p_run) / n1)
+    v = np.empty(shape)
+    np.put_along_axis(v, order, v_sorted, -1)
+    return v

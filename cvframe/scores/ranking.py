@@ -20,7 +20,7 @@ from .._core.labels.frame import FrameArgs
 from ..errors import few
 from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
 from ._parsed import by_frame_dims
-from ._rank import Ranked, auc_both
+from ._rank import Ranked, auc_both, delong_placements
 from .curves import WHY
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "average_precision",
     "delong_arrays",
     "delong_frame",
+    "delong_paired_arrays",
     "precision_at_k",
     "r_precision",
 ]
@@ -487,6 +488,67 @@ def delong_arrays(scores: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
         return np.full(lead, np.nan), np.full(lead, np.nan)
     res = ranked.delong()
     return res["value"].reshape(lead), res["var"].reshape(lead)
+
+
+def delong_paired_arrays(scores: Any, y: Any, *, placements: bool = False) -> tuple:
+    r"""AUCs of several models' scores of the same samples and DeLong's covariance matrix.
+
+    The paired form of :func:`delong_arrays` (as R's ``pROC::roc.test(paired=TRUE,
+    method="delong")``): with the placements :math:`V^m_{10}(i)` of the positives and
+    :math:`V^m_{01}(j)` of the negatives of every model :math:`m` (midranks: ties count one
+    half), :math:`\widehat{\mathrm{Cov}}(\widehat{AUC}_a, \widehat{AUC}_b) = s_{10}(a, b)/n_1 +
+    s_{01}(a, b)/n_0` (sample covariances, ddof = 1), and the test of :math:`AUC_a = AUC_b` is
+    :math:`z = (\widehat{AUC}_a - \widehat{AUC}_b) / \sqrt{V_a + V_b - 2 C_{ab}}`.
+
+    Parameters
+    ----------
+    scores : array-like of shape (..., M, S)
+        Finite real scores of M models (rows) for the same S samples.
+    y : array-like of 0/1 or bool, shape (S,) or (..., 1, S)
+        Whether each sample is positive: the same for every model.
+    placements : bool, default False
+        Also return every sample's placement (..., M, S): :math:`V_{10}` of a positive,
+        :math:`V_{01}` of a negative (each group's mean is the AUC).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(auc, cov)`` of shapes (..., M) and (..., M, M) (NaN covariance with fewer than 2
+        positives or 2 negatives), and the placements when asked.
+
+    References
+    ----------
+    DeLong, DeLong & Clarke-Pearson, Biometrics 44(3), 1988; Sun & Xu (2014); X. Robin et
+    al., pROC, BMC Bioinformatics 12, 2011.
+
+    Examples
+    --------
+    >>> from cvframe import scores
+    >>> s = [[0.1, 0.4, 0.35, 0.8, 0.7, 0.2], [0.2, 0.1, 0.6, 0.9, 0.3, 0.4]]
+    >>> auc, cov = scores.ranking.delong_paired_arrays(s, [0, 0, 1, 1, 1, 0])
+    >>> [round(float(a), 4) for a in auc], round(float(cov[0, 1]), 5)
+    ([0.8889, 0.8889], -0.01235)
+    """
+    s = _array("scores", scores, "pass finite real scores.")
+    yv = _array("y", y, "pass 0/1 or bool labels, one per score.")
+    shape = np.broadcast_shapes(s.shape, yv.shape) if s.shape[-1:] == yv.shape[-1:] else ()
+    pos = np.broadcast_to(yv, shape) == 1.0
+    if len(shape) < 2 or (pos != pos[..., :1, :]).any() or ((yv != 0) & (yv != 1)).any():
+        raise ValueError(
+            f"scores of shape {s.shape} with y of shape {yv.shape}: pass (..., M, S) scores, "
+            "one row per model, and the one y of their samples (S,)."
+        )
+    n1 = pos.sum(-1, keepdims=True).astype(np.float64)
+    n0 = shape[-1] - n1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = delong_placements(np.broadcast_to(s, shape), pos)
+        auc = (v * pos).sum(-1) / n1[..., 0]
+        d = v - auc[..., None]
+        dp, dn = d * pos, d * ~pos
+        cov = np.einsum("...as,...bs->...ab", dp, dp) / (n1 * (n1 - 1))[..., 0, None]
+        cov += np.einsum("...as,...bs->...ab", dn, dn) / (n0 * (n0 - 1))[..., 0, None]
+    cov = np.where(((n1 < 2) | (n0 < 2))[..., :1, :], np.nan, cov)
+    return (auc, cov, v) if placements else (auc, cov)
 
 
 @doc

@@ -7,9 +7,10 @@ to real folds.
 
 Public functions: :func:`simulate` (the cube), :func:`bias_study` (relative bias and
 spread of the five estimators over a grid, exact where tractable, Monte Carlo otherwise,
-chunked on dask), :func:`p_fold_without_positives` (the paper's Figure 9) and
+chunked on dask), :func:`p_fold_without_positives` (the paper's Figure 9),
 :func:`fold_risk_curve` (that figure's curves as a tidy frame, what
-:func:`cvframe.plot.fold_risk` draws).
+:func:`cvframe.plot.fold_risk` draws) and :func:`power_study` (type I error and power of the
+paired tests of two models, :mod:`.power`).
 
 Layout: ``_model`` (the design, its argument checks and distributions), ``_sampler`` (the
 numpy draws, reproducible whatever the chunking), ``cube`` (:func:`simulate`), ``exact``
@@ -23,6 +24,7 @@ from .coverage import coverage_study
 from .cube import simulate
 from .exact import p_fold_without_positives
 from .plan import Plan, plan
+from .power import power_study
 from .risk import fold_risk_curve
 from .study import ESTIMATORS, EXACT_ESTIMATORS, bias_study, study_for_netcdf
 
@@ -35,6 +37,7 @@ __all__ = [
     "fold_risk_curve",
     "p_fold_without_positives",
     "plan",
+    "power_study",
     "simulate",
     "study_for_netcdf",
 ]

@@ -18,9 +18,9 @@ from scipy.special import ndtri
 
 from .. import metrics, scores
 from ..errors import few
+from . import _plan_text
 from . import pilot as _pilot
 from ._model import (
-    REFERENCE,
     Model,
     as_seed,
     check_flag,
@@ -31,6 +31,7 @@ from ._model import (
 )
 from ._sampler import Sampler
 from .exact import fold_risks, p_fold_without_positives, risks_tractable, tractable
+from .power import check_power_args, plan_power
 from .study import ESTIMATORS, bias_study
 
 __all__ = ["AUC_ESTIMATORS", "AUC_TRIALS", "BIAS", "MIN_POSITIVES", "RISK", "Plan", "plan"]
@@ -90,6 +91,8 @@ class Plan:
     pilot : dict
         With a pilot: its rates, AUC and undefined folds beside the plan's
         (:func:`.pilot.read_pilot`, :func:`.pilot.reproduce_check`).
+    power : dict or None
+        With ``delta``: :func:`cvframe.simulation.power.plan_power` at this design.
     """
 
     design: dict[str, Any]
@@ -102,6 +105,7 @@ class Plan:
     assumed: str = "given"
     sensitivity: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     pilot: dict[str, Any] = field(default_factory=dict, repr=False)
+    power: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per class: the risks, each estimator's relative bias and std, the advice."""
@@ -114,7 +118,7 @@ class Plan:
         return self.risks.join(wide).join(rec)
 
     def __str__(self) -> str:
-        return _text(self)
+        return _plan_text.text(self, _NAMES, (*ESTIMATORS, *AUC_ESTIMATORS))
 
     __repr__ = __str__
 
@@ -353,6 +357,8 @@ def plan(
     counts: bool | None = None,
     pos_label: Any = None,
     pilot: Any = None,
+    delta: float | None = None,
+    power: float = 0.8,
 ) -> Plan:
     r"""Plan a cross-validation study before fitting: undefined folds, biases, advice.
 
@@ -409,6 +415,13 @@ def plan(
         precision and recall per class, merged AUC and folds replace the assumptions, and
         its labels the target when ``y_or_counts`` is None; its share of undefined folds
         is shown beside the plan's probability for the same design.
+    delta : float, optional
+        A difference in pooled F (or AUC) between two models, in (0, 1): the plan adds the
+        power of the paired pooled test to find it at this design and the n that reaches
+        ``power`` (:func:`cvframe.simulation.power.plan_power`, simulated by
+        :func:`cvframe.power_study` at the rarest planned class).
+    power : float, default 0.8
+        The power the sample size is planned for, in (0, 1).
 
     Returns
     -------
@@ -443,6 +456,7 @@ def plan(
     ('f_tp_fp', True)
     """
     metric = _metric(metric)
+    _, power = check_power_args(0.5 if delta is None else delta, power)
     repeats = check_int("repeats", repeats, 1)
     stratified = check_flag("stratified", stratified)
     trials = check_trials(trials)
@@ -527,70 +541,19 @@ def plan(
     overall["stratified"] = bool(rec_df["stratified"].any())
     design["assumed"] = assumed
     info = {k_: v for k_, v in seen.items() if k_ != "labels"}
-    return Plan(design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info)
+    pw = None
+    if delta is not None:  # the power of the pooled test at the rarest class
+        n_cls = 2 if multilabel or len(positives) <= 2 else len(positives)
+        clf: dict[str, Any] = design  # the planned classifier's F, precision and recall
+        pw = plan_power(
+            delta=float(delta), power=power, metric=metric, n=n, classes=n_cls, k=k,
+            prevalence=risks[worst]["positives"] / n, repeats=repeats, stratified=stratified,
+            f=clf["f"], balance=clf["precision"] / clf["recall"], auc=auc,
+            random_state=random_state,
+        )  # fmt: skip
+    return Plan(
+        design, risk_df, est_df, rec_df, overall, studies, skipped, assumed, table, info, pw
+    )
 
 
 # --- the text --------------------------------------------------------------------------------
-
-
-def _advised(rec: Any) -> str:
-    """A recommendation (a row of :attr:`Plan.recommendation`, or ``overall``) in words."""
-    report = "any aggregation" if rec["report"] == "any" else _NAMES[rec["report"]]
-    strat = "stratified" if rec["stratified"] else "unstratified"
-    return f"k={rec['k']}, repeats={rec['repeats']}, {strat}, report {report}"
-
-
-def _text(p: Plan) -> str:
-    d = p.design
-    clf = (
-        f"precision = recall = {d['f']:.3g}"
-        if math.isclose(d["precision"], d["recall"])
-        else f"precision {d['precision']:.3g}, recall {d['recall']:.3g}"
-    )
-    head = (
-        f"Plan: {'stratified ' if d['stratified'] else ''}{d['k']}-fold CV x {d['repeats']} "
-        f"repeat{'s' if d['repeats'] > 1 else ''} of n={d['n']}; classifier F={d['f']:.3g} "
-        f"({clf}), AUC={d['auc']:.3g}; metric {d['metric']}"
-    )
-    r = p.risks.copy()
-    for c in [c for c in r.columns if c.startswith("p_") or c == "prevalence"]:
-        r[c] = r[c].map(lambda x: f"{x:.3g}")
-    r = r.drop(columns="n").rename(
-        columns={
-            "p_fold_no_pos": "P(fold: no pos)",
-            "p_some_no_pos": "P(some fold: no pos)",
-            "p_fold_no_pred": "P(fold: no pred)",
-            "p_some_no_pred": "P(some fold: no pred)",
-            "p_some_undefined": "P(some fold undefined)",
-        }
-    )
-    e = p.estimators.copy()
-    e["cell"] = [
-        f"{100 * b:+.2f}" + ("" if x else f"±{200 * se:.2f}")
-        for b, se, x in zip(e["rel_bias"], e["rel_bias_se"], e["exact"], strict=True)
-    ]
-    bias = e.pivot(index="class", columns="estimator", values="cell")
-    bias = bias[[c for c in (*ESTIMATORS, *AUC_ESTIMATORS) if c in bias.columns]]
-    std = e.pivot(index="class", columns="estimator", values="rel_std")[bias.columns] * 100
-    lines = [
-        head,
-        "",
-        "Risks (over all repeats):",
-        r.to_string(),
-        "",
-        "Relative bias in % (±: 2 Monte-Carlo standard errors; none: exact):",
-        bias.rename(columns=_NAMES).to_string(),
-        "",
-        "Relative standard deviation in % (one repeat):",
-        std.rename(columns=_NAMES).round(2).to_string(),
-        "",
-        "Recommendation:",
-    ]
-    recs = p.recommendation.iterrows()
-    lines += [f"  {cls}: {_advised(rec)} - {rec['reason']}" for cls, rec in recs]
-    lines.append(f"Overall (class {p.overall['class']!r}, the rarest): {_advised(p.overall)}.")
-    for cls, why in p.skipped.items():
-        lines.append(f"  {cls}: not planned ({why}).")
-    lines += _pilot.describe(p.assumed, p.sensitivity, p.pilot)
-    lines.append(f"Model: {REFERENCE}")
-    return "\n".join(lines)
