@@ -9,29 +9,26 @@ it. An outer layer: it imports scikit-learn and joblib; nothing in the core impo
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable, Hashable
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
-import pandas as pd
 import xarray as xr
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid, ParameterSampler, check_cv
 from sklearn.model_selection._search import BaseSearchCV
 from sklearn.utils.validation import check_is_fitted
 
-from .. import measure, metrics
+from .. import metrics
 from .._core import checks as _checks
 from .._core.docs import doc
-from ..build.predictions import frame_cube
 from ..metrics import SCORER_ALIASES
 from ..runner import fit_pool, n_repeats
-from ..schema import FOLD, REPEAT
 from ..splits import multilabel_kfold
-from . import _corrections, _frame, _habits, curse
+from . import _corrections, _fit, _frame, _habits, curse
 from ._corrections import threshold_band
-from ._frame import MULTILABEL_SCORINGS, PARAM, Scoring, selection_stability
+from ._frame import MULTILABEL_SCORINGS, PARAM, Scoring
+from ._stability import selection_stability
 from .threshold import PooledThresholdClassifierCV
 
 __all__ = [
@@ -465,7 +462,7 @@ class PooledSearchCV(BaseSearchCV):
             first = len(all_params)
             all_params.extend(params)
             all_out.extend(out[i * k : (i + 1) * k] for i in range(len(params)))
-            state.update(self._evaluate(all_params, all_out, design))
+            state.update(_fit.evaluate(self, all_params, all_out, design))
             if self.verbose > 1:
                 shown = key or next(iter(resolved))
                 _frame.print_splits(state["results"], all_out, first, k, shown)
@@ -531,100 +528,6 @@ class PooledSearchCV(BaseSearchCV):
         check_is_fitted(self, "best_estimator_")
         return float(self.best_estimator_.score(X, y, **params))
 
-    def _evaluate(
-        self,
-        all_params: list[dict[str, Any]],
-        all_out: list[list[dict[str, Any]]],
-        design: _frame.Design,
-    ) -> dict[str, Any]:
-        """Scores of every candidate (NaN, or ``error_score``, for those with a failed fit),
-        its cube and frame; the training scores with ``return_train_score``."""
-        good = [i for i, row in enumerate(all_out) if not any("error" in o for o in row)]
-        n, k = len(all_params), len(design.splits)
-        fit_t = np.array([[o["fit_time"] for o in row] for row in all_out])
-        score_t = np.array([[o["score_time"] for o in row] for row in all_out])
-        if not good:  # every candidate failed: fit() raises with the failures
-            nan = np.full(n, np.nan)
-            failed = _frame.cv_results(all_params, fit_t, score_t, np.full((n, k), np.nan), nan)
-            return {"results": failed, "cube": None, "frame": None}
-        kept = [all_params[i] for i in good]
-        built, scored = {}, {}
-        fill = np.nan if isinstance(self.error_score, str) else float(self.error_score)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            for subset in ("test", "train") if self.return_train_score else ("test",):
-                built[subset] = self._frame_cube(kept, [all_out[i] for i in good], design, subset)
-                for key, scoring in self._scorings.items():
-                    pooled, per_fold = self._scores(*built[subset], design, scoring)
-                    full_pooled, full_per = np.full(n, fill), np.full((n, per_fold.shape[1]), fill)
-                    full_pooled[good], full_per[good] = pooled, per_fold
-                    scored[subset, key] = (full_per, full_pooled)
-        _frame.rewarn(caught)
-        results: dict[str, Any] = {}
-        for key in self._scorings:
-            train = scored.get(("train", key))
-            part = _frame.cv_results(all_params, fit_t, score_t, *scored["test", key], train, key)
-            results.update(part)
-        frame, cube = built["test"]
-        return {"results": results, "cube": cube, "frame": frame}
-
-    def _frame_cube(
-        self,
-        params: list[dict[str, Any]],
-        outs: list[list[dict[str, Any]]],
-        design: _frame.Design,
-        subset: str,
-    ) -> tuple[pd.DataFrame, xr.Dataset]:
-        """The predictions frame of ``subset`` and its counts cube over ``param``."""
-        frame = _frame.predictions(_frame.param_labels(params), outs, design, subset)
-        labels = None if design.task == "binary" else design.universe
-        beta = _checks.beta(self.beta) if design.task == "multilabel" else 1.0
-        cube = frame_cube(frame, labels=labels, pos_label=design.pos, dims=[PARAM], beta=beta)
-        return frame, cube.assign_coords(_frame.param_coords(params))
-
-    def _scores(
-        self, frame: pd.DataFrame, cube: xr.Dataset, design: _frame.Design, scoring: Any
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Pooled score (mean over repeats) and per-fold scores (param x split) of the frame
-        by one scoring."""
-        if isinstance(scoring, Scoring) and scoring.entry.kind == "score":
-            average = scoring.average  # one ranking of the merged folds, and per fold
-            if scoring.entry.probabilities and design.task != "binary" and average is None:
-                average = "multiclass"  # the score of the whole probability vector
-            labels = None if design.task == "binary" else design.universe
-            kw = {"average": average, "labels": labels, "pos_label": design.pos}
-            pooled: Any = []
-            per = []
-            for name in frame[PARAM].cat.categories:
-                part = frame[frame[PARAM] == name].drop(columns=PARAM)
-                merged, fold = (
-                    _frame.finish(
-                        measure.frame(part, scoring.metric, how, "nan", **kw), "scoring", False
-                    )
-                    for how in ("merge", "fold")
-                )
-                pooled.append(scoring.sign * float(merged.mean(REPEAT)))
-                per.append(scoring.sign * fold.transpose(REPEAT, FOLD).values.ravel())
-            per_fold = np.array(per)
-        else:
-            pooled = self._metric(cube, scoring).mean(REPEAT).values
-            k = len(design.splits) // design.n_rep
-            folds = [self._metric(cube.isel({FOLD: [i]}), scoring) for i in range(k)]
-            per_da = xr.concat(folds, dim=FOLD).transpose(PARAM, REPEAT, FOLD)
-            per_fold = per_da.values.reshape(cube.sizes[PARAM], -1)
-        return np.asarray(pooled, dtype=float), per_fold
-
     def _metric(self, ds: xr.Dataset, scoring: Any) -> xr.DataArray:
         """A scoring's value of a cube over its folds: dims (param, repeat)."""
-        zd, b = self.zero_division, _checks.beta(self.beta)
-        if callable(scoring):
-            out = scoring(ds)
-            if not isinstance(out, xr.DataArray):
-                raise TypeError(
-                    f"scoring returned {type(out).__name__}; a callable scoring must return "
-                    "an xarray.DataArray over param (and repeat)."
-                )
-            return _frame.finish(out, "scoring")
-        s = cast(Scoring, scoring)
-        out = measure.cube(ds, s.metric, "tp_fp", s.average, beta=b, zero_division=zd)
-        return _frame.finish(s.sign * out, "scoring")
+        return _fit.metric(self, ds, scoring)

@@ -485,7 +485,7 @@ class PooledThresholdClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstim
         )
         curve = self.cv_results_[[_THRESHOLD, "pooled"]].rename(columns={"pooled": "score"})
         self.score_band_ = curve.merge(band, on=_THRESHOLD, how="left")
-        from ._frame import selection_stability
+        from ._stability import selection_stability
 
         self.selection_stability_ = selection_stability(self)
 

@@ -11,7 +11,8 @@ default, integer codes, and labels that round-trip through ``attrs``.
   when it applies and :func:`pos_from_attrs` reads it.
 
 Parts: :mod:`.coding` (shape, checks, coordinates, integer codes), this module (universe,
-binary default, attrs), :mod:`.frame` (the predictions-frame reader).
+binary default, attrs), :mod:`.frame` (the predictions-frame reader, with its checks in
+:mod:`._frame_checks`).
 """
 
 from __future__ import annotations

@@ -8,12 +8,12 @@ one-vs-rest from its ``y_true_<label>`` and ``score_<label>`` columns), :func:`s
 (which column holds that class's scores, matched by name, never by position),
 :func:`test_rows`, :func:`has_repeat`, :func:`is_dask_frame`. :class:`FrameArgs` names how a
 frame is read (its columns, ``labels`` and ``pos_label``); a :class:`Frame` keeps it, and
-:func:`agree` holds a parsed frame to the reading a later call asks for.
+:func:`agree` holds a parsed frame to the reading a later call asks for. Its checks of
+column roles (:func:`one_role`) and of score columns live in :mod:`._frame_checks`.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
@@ -21,10 +21,12 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ...errors import ColumnError, few, user_stacklevel
+from ...errors import ColumnError, few
 from ...schema import FRAME_DIMS, REPEAT, SUBSET
 from .. import checks as _checks
 from .. import labels as _labels
+from ._frame_checks import one_role as one_role  # re-exported: the reader's column-role rule
+from ._frame_checks import read_scores, role
 
 
 @dataclass(frozen=True)
@@ -118,31 +120,6 @@ class Frame:
                 return self.fold_codes, self.n_folds
             return self.rep_codes * self.n_folds + self.fold_codes, self.n_reps * self.n_folds
         return self.rep_codes, self.n_reps
-
-
-def _score_array(col: pd.Series) -> tuple[np.ndarray, float, float]:
-    name = col.name
-    if col.dtype.kind == "b" or col.dtype == "boolean":
-        _labels.check_no_missing(col, "score")
-        s = col.to_numpy(dtype=np.float64)
-        return s, float(s.min()), float(s.max())
-    if not pd.api.types.is_numeric_dtype(col.dtype):
-        raise TypeError(
-            f"score column {name!r} has dtype {col.dtype}; scores must be numbers "
-            "(predict_proba or decision_function values). Convert with "
-            f"df[{name!r}].astype(float)."
-        )
-    f64 = col.dtype == np.float64
-    s = col.to_numpy() if f64 else col.to_numpy(dtype=np.float64, na_value=np.nan)
-    lo, hi = (float(s.min()), float(s.max())) if len(s) else (0.0, 0.0)
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        bad = ~np.isfinite(s)
-        raise ValueError(
-            f"score column {name!r} has {int(bad.sum())} NaN or infinite scores at rows "
-            f"{few(col.index[bad])} (values {few(np.unique(s[bad]))}); every tested sample "
-            "needs a finite score. Drop those rows or fix the model's output."
-        )
-    return s, lo, hi
 
 
 def _classes(yt: pd.Series, labels: Any) -> tuple[np.ndarray, list[Any]]:
@@ -279,72 +256,6 @@ def has_repeat(df: Any, repeat: Hashable | None) -> bool:
     return repeat in df.columns
 
 
-#: What each argument that names a column reads, as an error message says it.
-_ROLE = {
-    "y_true": "the true labels",
-    "y_pred": "the predicted labels",
-    "fold": "the test fold of every row",
-    "repeat": "the repeat of every row (or repeat=None for one repeat)",
-    "score": "the scores",
-    "sample_weight": "the sample weights",
-    "dims": "a further dim of the cube",
-}
-_DEFAULT = {name: name for name in ("y_true", "y_pred", "fold", "repeat", "score")}
-
-
-def one_role(roles: Sequence[tuple[str, Any, bool]]) -> None:
-    """Refuse a column read in two roles when one of them is a dim.
-
-    ``roles``: (argument, column or None, is a dim) in the order the arguments are read. A
-    column cannot be two dims (``repeat="fold"`` would make every repeat one fold, and a
-    fold-averaged metric would be reported as a pooled one), nor a dim and the labels,
-    scores or weights; a ValueError names both arguments and the fix. Two non-dim roles
-    (``y_pred=y_true``) are left to the caller.
-
-    >>> one_role([("fold", "fold", True), ("repeat", "fold", True)])
-    Traceback (most recent call last):
-    ...
-    ValueError: repeat='fold' names the column 'fold', which fold='fold' already reads as ...
-    """
-    seen: dict[Any, tuple[str, bool]] = {}
-    for arg, col, is_dim in roles:
-        if col is None:
-            continue
-        try:
-            prev = seen.get(col)
-        except TypeError:  # an unhashable name: the column check reports it
-            continue
-        if prev is None:
-            seen[col] = (arg, is_dim)
-            continue
-        first, first_dim = prev
-        if not (is_dim or first_dim):
-            continue
-        if not _passed(arg, col) and _passed(first, col):  # blame the argument passed
-            (arg, is_dim), (first, first_dim) = (first, first_dim), (arg, is_dim)
-        other = arg if first_dim else first  # the role that is not a dim, if any
-        kind = "two dims" if is_dim and first_dim else f"both a dim and {_role(other)}"
-        by = (
-            f"which {first}={col!r} already reads as {_role(first)}"
-            if first in _ROLE and not (first == "dims" and col in FRAME_DIMS)
-            else f"which is the cube's {col!r} dim (a {col!r} column always is one)"
-        )
-        raise ValueError(
-            f"{arg}={col!r} names the column {col!r}, {by}; one column cannot be {kind}. "
-            f"Pass {arg}= with the column that holds {_role(arg)}."
-        )
-
-
-def _passed(arg: str, col: Any) -> bool:
-    """Whether ``arg`` names ``col`` by choice: not its default name, not a dim column
-    (``model``, ...) read under its own name."""
-    return arg in _ROLE and col != _DEFAULT.get(arg) and not (arg == "dims" and col in FRAME_DIMS)
-
-
-def _role(arg: str) -> str:
-    return _ROLE.get(arg, f"the cube's {arg!r} dim")
-
-
 def test_rows(df: Any) -> Any:
     """The test rows of a predictions frame, without the ``subset`` column.
 
@@ -402,8 +313,8 @@ def parse(
             raise ValueError(
                 f"{arg}={col!r} names a column that is a dim of every result: {few(FRAME_DIMS)} "
                 f"columns split the frame into parts before each part is read, so {col!r} "
-                f"cannot also be read as {_role(arg)}. Pass {arg}= with the column that holds "
-                f"{_role(arg)}."
+                f"cannot also be read as {role(arg)}. Pass {arg}= with the column that holds "
+                f"{role(arg)}."
             )
     rep_col = repeat if has_repeat(df, repeat) else None
     one_role(
@@ -422,7 +333,7 @@ def parse(
         rc, rk = _labels.column_groups(_checks.column(df, repeat, "repeat", what), "repeat")
     if ml_names is not None:
         classes, ys, cols = _multilabel(df, ml_names, labels, pos_label, y_true, score)
-        arrays, ranges = _read_scores(df, cols, False)
+        arrays, ranges = read_scores(df, cols, False)
         return Frame(
             len(df), fc, fk, rc, rk, classes, False, ys, arrays, cols, ranges, None, True, args
         )
@@ -451,7 +362,7 @@ def parse(
     else:
         classes, ys = list(universe), [codes == i for i in range(len(universe))]
         names = list(_class_columns(df, score, universe))
-    arrays, ranges = _read_scores(df, names, pos_label is not None and sc.complement)
+    arrays, ranges = read_scores(df, names, pos_label is not None and sc.complement)
     cols, binary = [str(n) for n in names], pos_label is not None
     return Frame(len(df), fc, fk, rc, rk, classes, binary, ys, arrays, cols, ranges, args=args)
 
@@ -484,32 +395,6 @@ def _same_arg(a: Any, b: Any) -> bool:
     if isinstance(b, str) or np.ndim(b) == 0 or len(a) != len(b):
         return False
     return all(_labels.find(x, [y]) == 0 for x, y in zip(a, b, strict=True))
-
-
-def _read_scores(
-    df: pd.DataFrame, names: Sequence[Hashable], complement: bool
-) -> tuple[list[np.ndarray], list[tuple[float, float]]]:
-    """The float64 scores and (min, max) of every score column (``1 - s`` for a complement),
-    with one warning for columns that hold hard 0/1 predictions."""
-    arrays, ranges, hard = [], [], []
-    for name in names:
-        s, lo, hi = _score_array(_checks.column(df, name, "score", "predictions frame"))
-        if complement:
-            s, lo, hi = 1.0 - s, 1.0 - hi, 1.0 - lo
-        if lo == 0.0 and hi == 1.0 and bool(np.all((s == 0.0) | (s == 1.0))):
-            hard.append(name)
-        arrays.append(s)
-        ranges.append((lo, hi))
-    if hard:
-        warnings.warn(
-            f"score column(s) {few(hard)} hold only the values 0 and 1: they look like hard "
-            "predictions, not scores. AUC of hard predictions equals balanced accuracy and "
-            "ranking metrics see one big tie; pass predict_proba or decision_function values "
-            "for a real ROC.",
-            UserWarning,
-            stacklevel=user_stacklevel(),
-        )
-    return arrays, ranges
 
 
 def multilabel_names(df: Any, y_true: str = "y_true") -> list[str] | None:
