@@ -190,11 +190,11 @@ def _count_pass_for(slots: int) -> Callable[..., None]:
         the table: the count is right when every value lies in ``lo[k] .. lo[k] + size[k] -
         1``, which the caller checks against ``hi[k]``, the largest ``a_k[i] - lo[k]`` as an
         unsigned number (a value below ``lo[k]`` wraps to a huge one). ``out`` holds
-        ``len(out) // table`` copies of the ``table`` cells (1, or 4 for unweighted rows of a small
-        table, which take the copies in turn; the caller sums them); ``carry`` (same length
-        as ``out`` when ``out`` is uint8, else empty) takes every 256th count of a uint8
-        cell. ``w``: weights, or an empty array (each row counts 1). Weights are summed in
-        row order, the sums of every ``part`` rows (a multiple of the step; 0: all rows at
+        ``len(out) // table`` copies of the ``table`` cells (1, or 4 for rows of a small
+        table, which take the copies in turn; the caller sums them): float64 sums of the
+        weights ``w``, or unweighted uint8 counts whose every 256th count goes to ``carry``
+        (same length, int64; it is rarely touched, so the table stays in cache). Weights are
+        summed in row order, the sums of every ``part`` rows (a multiple of the step; 0: all rows at
         once) first, then added to ``out``: the order of :func:`blocked_count`'s
         ``bincount`` calls, so both engines give the same float sums.
 
@@ -202,22 +202,11 @@ def _count_pass_for(slots: int) -> Callable[..., None]:
         ``cell`` (a loop without stores to ``out``), then counts them. Narrow ``out`` and
         ``cell`` dtypes keep more of them in cache."""
         copies = len(out) // table
-        narrow = len(carry) > 0
-        m0, m1, m2, m3 = (
-            np.uint64(mult[0]),
-            np.uint64(mult[1]),
-            np.uint64(mult[2]),
-            np.uint64(mult[3]),
-        )
-        m4, m5, m6, m7 = (
-            np.uint64(mult[4]),
-            np.uint64(mult[5]),
-            np.uint64(mult[6]),
-            np.uint64(mult[7]),
-        )
+        mu = mult.view(np.uint64)
+        m0, m1, m2, m3, m4, m5, m6, m7 = mu[0], mu[1], mu[2], mu[3], mu[4], mu[5], mu[6], mu[7]
         l0, l1, l2, l3, l4, l5, l6, l7 = lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7]
         last = np.uint64(table - 1)
-        t1, t2, t3 = np.uint64(table), np.uint64(2 * table), np.uint64(3 * table)
+        tstep = np.uint64(table if copies == 4 else 0)
         weighted = len(w) > 0
         step = len(cell)
         sums = np.zeros(table if part else 0, dtype=out.dtype)
@@ -259,25 +248,13 @@ def _count_pass_for(slots: int) -> Callable[..., None]:
                 wb = w[start:stop]
                 for j in range(m):
                     out[cell[j]] += wb[j]
-            elif narrow:
+            else:  # uint8 cells; rows take the copies in turn (copy j % copies)
                 for j in range(m):
-                    c = cell[j]
+                    c = cell[j] + np.uint64(j & 3) * tstep
                     v = np.int64(out[c]) + 1
                     out[c] = v
                     if v == 256:
                         carry[c] += 1
-            elif copies == 4:
-                whole = m - m % 4
-                for j in range(0, whole, 4):
-                    out[cell[j]] += 1
-                    out[t1 + cell[j + 1]] += 1
-                    out[t2 + cell[j + 2]] += 1
-                    out[t3 + cell[j + 3]] += 1
-                for j in range(whole, m):
-                    out[cell[j]] += 1
-            else:
-                for j in range(m):
-                    out[cell[j]] += 1
         hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7] = h0, h1, h2, h3, h4, h5, h6, h7
 
     return count
@@ -342,21 +319,17 @@ def compiled_count(
         lo[pad : pad + len(arrays)] = [b[0] for b in bounds]
         lo[:pad] = lo[slots:] = bounds[-1][0]
         copies = 4 if w is None and table <= _SPLIT else 1
-        narrow = w is None and copies == 1
         short = table <= _SHORT_TABLE
-        kind = np.float64 if w is not None else np.uint8 if narrow else np.int64
+        kind = np.float64 if w is not None else np.uint8
         out = np.zeros(copies * table, dtype=kind)
-        carry = np.zeros(table if narrow else 0, dtype=np.int64)
+        carry = np.zeros(copies * table if w is None else 0, dtype=np.int64)
         cell = np.empty(_STEP if short else _LONG_STEP, np.uint32 if table < 1 << 32 else np.uint64)
         part = BLOCK if w is not None and table <= BLOCK // 4 else 0  # as blocked_count adds
         kernels[slots](*args, lo, mult, table, weights, out, hi, part, cell, carry)
         if all(int(hi[pad + k]) < size for k, size in enumerate(sizes)):
-            if narrow:
-                counts = carry * 256 + out  # int64
-            elif copies > 1:
-                counts = out.reshape(copies, table).sum(axis=0)
-            else:
-                counts = out
+            counts = out if w is not None else carry * 256 + out  # int64 counts
+            if copies > 1:
+                counts = counts.reshape(copies, table).sum(axis=0)
             return counts.reshape(sizes), bounds
         bounds = _union(*[_ranges(arrays, 0, n)] * 2)  # a value outside: count again
     raise AssertionError("the exact ranges hold every value")  # pragma: no cover
@@ -373,7 +346,7 @@ def count_table(
     checks the ranges as it counts (:func:`compiled_count`), and numpy: the ranges block by
     block, then the counts block by block (:func:`blocked_count`).
     """
-    got = compiled_count(arrays, w, n) if n and engine(n) == "numba" else None
+    got = compiled_count(arrays, w, n) if n and engine(n, "count") == "numba" else None
     if got is not None:
         return got
     bounds = _union(*[_ranges(arrays, 0, n)] * 2)

@@ -296,7 +296,7 @@ def partition(
     n_groups = n_high * n_low
     vmask = np.uint64((1 << shift) - 1)
     rshift = np.uint64(shift + lbits)
-    if engine(len(key)) == "numba":
+    if engine(len(key), "rank") == "numba":
         starts = np.zeros(n_groups, dtype=np.int64)
         np.cumsum(counts[:-1], out=starts[1:])
         return kernel().scatter(
@@ -390,7 +390,7 @@ def sorted_keys(
     n = len(s)
     gbits = int(n_groups - 1).bit_length()
     lbits = int(n_low - 1).bit_length() if low is not None else 0
-    compiled = engine(n) == "numba"
+    compiled = engine(n, "rank") == "numba"
     fast = compiled and s.dtype == np.float64
     scratch: np.ndarray | None = None
     key: np.ndarray | None = None

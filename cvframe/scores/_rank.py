@@ -43,7 +43,7 @@ def auc_both(
     """Pooled (per group) and per-(group, low) AUC and positives from one sort, in one
     compiled pass: the integers of :meth:`Ranked.auc` on ``Ranked(..., low=...)`` and its
     :meth:`~Ranked.by_low`. None where it does not apply (numpy engine, keys too wide)."""
-    if engine(len(s)) != "numba" or s.dtype != np.float64:
+    if engine(len(s), "rank") != "numba" or s.dtype != np.float64:
         return None
     sk = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
     key, _, uniques, sbits, _, lbits, _, rbounds = sk
@@ -262,7 +262,7 @@ class Ranked:
     def _auc_of_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.w is not None:
             return self._weighted_auc()
-        if engine(self.n) == "numba":
+        if engine(self.n, "rank") == "numba":
             # the fused pass with one low code: the groups' own Mann-Whitney counts
             s2, npos, _, _ = kernel().auc_both(self.key, self.bounds, 1, np.uint64(0))
             nneg = self.size - npos

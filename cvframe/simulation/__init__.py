@@ -14,7 +14,8 @@ chunked on dask), :func:`p_fold_without_positives` (the paper's Figure 9) and
 Layout: ``_model`` (the design, its argument checks and distributions), ``_sampler`` (the
 numpy draws, reproducible whatever the chunking), ``cube`` (:func:`simulate`), ``exact``
 (summed expectations and Figure 9), ``risk`` (Figure 9's frame), ``study``
-(:func:`bias_study`) and ``_scheduler`` (dask threads or a distributed cluster).
+(:func:`bias_study`) and ``_scheduler`` (threads of this process, dask processes or a
+distributed cluster).
 """
 
 from __future__ import annotations
