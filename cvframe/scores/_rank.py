@@ -156,10 +156,12 @@ class Ranked:
         self._auc: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def release(self) -> None:
-        """Drop the temporaries of a sort kept for later metrics (the scratch buffer, the
-        cumulative positives): they are made again when asked."""
+        """Drop what a sort kept for later metrics besides its keys (the scratch buffer, the
+        sorted labels and positions of the positives, the cumulative positives, the runs of
+        tied scores: up to 40 bytes per score): they are made again when asked. A frame
+        parsed once keeps the sorts of every class, so it holds their keys only."""
         self._scratch = None
-        self._cp = None
+        self._y = self._pos_idx = self._cp = self._blocks = None
 
     @property
     def y(self) -> np.ndarray:
