@@ -1,24 +1,31 @@
 """Benchmark: AUC_avg and AUC_merge of a large predictions frame (``scores.auc_methods``).
 
 10 folds, 10 classes (one-vs-rest score columns), 10^5, 10^6 and 10^7 rows, without a
-repeat column and (up to 10^6 rows) with 5 repeats, as ``cross_validate`` writes them. Both
-aggregations come from one sort per class; they are compared with
+repeat column, with 5 repeats (as ``cross_validate`` writes them) and, at 10^6 rows, with a
+model column too (3 models x 5 repeats, a pandas Categorical as ``cross_validate`` writes
+it). Both aggregations come from one sort per class (and model); they are compared with
 
 - the sort floor: ``np.argsort`` of each class's score column (ranking needs at least one
   sort per class), with ``np.sort`` of the same columns (values only, no order) in the note,
   timed in the same rounds (benchmarks/_timing.py);
-- a loop of ``sklearn.metrics.roc_auc_score`` over (fold, class) plus one call per class on
-  the pooled folds -- what one writes by hand for the same two numbers.
+- a loop of ``sklearn.metrics.roc_auc_score`` over (model, repeat, fold, class) plus one
+  call per (model, repeat, class) on the pooled folds -- what one writes by hand for the
+  same two numbers.
 
-Results are checked against the scikit-learn loop (to 1e-12) on every run. The note says how
-much of cvframe's time is the sort itself (the compiled engine's radix sort, timed inside one
-more run) and what is left (packing the keys, the counting pass, reading the frame).
+At 10^6 rows every comparison runs warm (numba loaded, as in a session) and in a fresh
+process (``from cvframe import scores`` and ``from sklearn.metrics import roc_auc_score``
+before the timer: the call's own imports and the engine's load after it), as a script
+meets it. Results are checked against the scikit-learn loop (to 1e-12) on every warm run.
+The note says how much of cvframe's time is the sort itself (the compiled engine's radix
+sort, timed inside one more warm run) and what is left (packing the keys, the counting pass,
+reading the frame).
 
 Usage::
 
-    python benchmarks/bench_auc.py                 # all sizes, the table of rows()
-    python benchmarks/bench_auc.py --quick         # 10^5 rows only
-    python benchmarks/bench_auc.py --rows 2000000  # one size
+    python benchmarks/bench_auc.py                  # all sizes, the table of rows(), warm
+    python benchmarks/bench_auc.py --fresh --warm   # both ways
+    python benchmarks/bench_auc.py --quick          # 10^5 rows only
+    python benchmarks/bench_auc.py --rows 2000000   # one size
 """
 
 from __future__ import annotations
@@ -32,14 +39,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository's cvframe
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # _timing
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the repository's cvframe
+sys.path.insert(0, str(HERE))  # _timing
 
-from _timing import interleaved  # noqa: E402
+from _timing import Case, load_average, measure  # noqa: E402
 
 FOLDS = 10
 CLASSES = 10
 SIZES = (10**5, 10**6, 10**7)
+MODEL_NAMES = ["lr", "nb", "rf"]
 
 
 def make_frame(
@@ -49,10 +58,13 @@ def make_frame(
     seed: int = 0,
     kind: str = "signed",
     repeats: int = 0,
+    models: int = 0,
 ) -> pd.DataFrame:
     """Scores: "signed" = decision-function-like (label + normal noise), "proba" = their
     logistic transform (probability-like, all positive). ``repeats`` > 0: a repeat column
-    (as ``cross_validate`` and the demo write it), the folds within each repeat."""
+    (as ``cross_validate`` and the demo write it), the folds within each repeat; ``models``
+    > 0: a model column (a Categorical, as ``cross_validate`` writes it) before it, each
+    model's rows together."""
     rng = np.random.default_rng(seed)
     fold = rng.integers(0, folds, rows)
 
@@ -66,7 +78,13 @@ def make_frame(
     else:
         y = rng.integers(0, classes, rows)
         cols = {f"score_{c}": score(y == c) for c in range(classes)}
-    lead = {"repeat": np.repeat(np.arange(repeats), -(-rows // repeats))[:rows]} if repeats else {}
+    lead: dict[str, Any] = {}
+    if models:
+        codes = np.repeat(np.arange(models), -(-rows // models))[:rows].astype(np.int8)
+        lead["model"] = pd.Categorical.from_codes(codes, MODEL_NAMES[:models])
+    if repeats:
+        per = -(-rows // (repeats * max(models, 1)))
+        lead["repeat"] = np.tile(np.repeat(np.arange(repeats), per), max(models, 1))[:rows]
     return pd.DataFrame({**lead, "fold": fold, "y_true": y, **cols})
 
 
@@ -77,13 +95,14 @@ def _columns(classes: int) -> tuple[list[Any], list[str]]:
 
 
 def sklearn_loop(df: pd.DataFrame, classes: int) -> tuple[np.ndarray, np.ndarray]:
-    """AUC_avg and AUC_merge per class (per repeat and class with a repeat column) with
-    scikit-learn: one call per (repeat, fold, class), plus one per (repeat, class) on the
-    pooled folds."""
+    """AUC_avg and AUC_merge per class (per model, repeat and class with those columns) with
+    scikit-learn: one call per (model, repeat, fold, class), plus one per (model, repeat,
+    class) on the pooled folds."""
     from sklearn.metrics import roc_auc_score
 
     labels, cols = _columns(classes)
-    parts = [g for _, g in df.groupby("repeat")] if "repeat" in df else [df]
+    keys = [k for k in ("model", "repeat") if k in df]
+    parts = [g for _, g in df.groupby(keys, observed=True)] if keys else [df]
     avg, merge = np.empty((len(parts), len(cols))), np.empty((len(parts), len(cols)))
     for r, part in enumerate(parts):
         fold = part["fold"].to_numpy()
@@ -93,7 +112,7 @@ def sklearn_loop(df: pd.DataFrame, classes: int) -> tuple[np.ndarray, np.ndarray
             s = part[col].to_numpy()
             avg[r, j] = np.mean([roc_auc_score(y[i] == c, s[i]) for i in index])
             merge[r, j] = roc_auc_score(y == c, s)
-    return (avg[0], merge[0]) if "repeat" not in df else (avg, merge)
+    return (avg[0], merge[0]) if not keys else (avg, merge)
 
 
 def sort_share(df: pd.DataFrame) -> tuple[float, float] | None:
@@ -103,7 +122,7 @@ def sort_share(df: pd.DataFrame) -> tuple[float, float] | None:
     from cvframe._core.kernel import engine
     from cvframe.scores import _radix
 
-    if engine(len(df)) != "numba":
+    if engine(len(df), "rank") != "numba":
         return None
     spent = [0.0]
     originals = _radix.sort, _radix.sort_segments
@@ -139,136 +158,164 @@ def _where(m: dict[str, Any]) -> str:
     )
 
 
-def measure(rows: int, repeat: int = 3, classes: int = CLASSES, repeats: int = 0) -> dict[str, Any]:
-    """Min and median over ``repeat`` rounds, cvframe and the sort floors in the same rounds
-    (A, B, C, A, B, C, ...: a busy machine slows floor and candidate alike); the
-    scikit-learn loop once, beside one more cvframe run."""
-    from cvframe import scores
-    from cvframe._core import kernel as _kernel
+_SETUP = """
+import sys
+sys.path.insert(0, {here!r})
+import numpy as np
+from bench_auc import make_frame, sklearn_loop, _columns
+df = make_frame({rows}, classes={classes}, repeats={repeats}, models={models})
+arrays = [df[c].to_numpy() for c in _columns({classes})[1]]
+{imports}
+"""
 
-    df = make_frame(rows, classes=classes, repeats=repeats)
-    _, cols = _columns(classes)
-    arrays = [df[c].to_numpy() for c in cols]
-    if rows >= _kernel.NUMBA_MIN_SIZE and _kernel.have_numba():
-        import numba  # noqa: F401  - the steady state: numba loaded (see the note)
-    t = interleaved(
+
+def _case(rows: int, classes: int, repeats: int, models: int, yard: str) -> Case:
+    """cvframe's call and a yardstick ("sorts": argsort and sort per class; "sklearn")."""
+    imports = "from cvframe import scores"
+    timed = {"cvframe": "res = scores.auc_methods(df)"}
+    if yard == "sorts":
+        timed["argsort"] = "[np.argsort(a) for a in arrays]"
+        timed["sort"] = "[np.sort(a) for a in arrays]"
+    else:
+        imports += "\nfrom sklearn.metrics import roc_auc_score"
+        timed["sklearn"] = f"avg, merge = sklearn_loop(df, {classes})"
+    setup = _SETUP.format(
+        here=str(HERE), rows=rows, classes=classes, repeats=repeats, models=models, imports=imports
+    )
+    return Case(setup, timed)
+
+
+def measure_rows(
+    rows: int, rounds: int, classes: int, repeats: int, models: int, mode: str, sk_rounds: int
+) -> dict[str, Any]:
+    """One size and layout in one mode: cvframe and the sort floors in the same rounds,
+    cvframe and the scikit-learn loop in the same rounds (``sk_rounds``, 0: not run)."""
+    t, ns = measure(_case(rows, classes, repeats, models, "sorts"), mode, rounds)
+    out: dict[str, Any] = {"t": t, "err": None, "share": None, "sk": None}
+    if mode == "warm":
+        out["share"] = sort_share(ns["df"])
+    if sk_rounds:
+        tk, nk = measure(_case(rows, classes, repeats, models, "sklearn"), mode, sk_rounds)
+        out["sk"] = tk
+        if mode == "warm":
+            res, avg, merge = nk["res"], nk["avg"], nk["merge"]
+            out["err"] = max(
+                float(np.max(np.abs(res.auc_avg.values - avg))),
+                float(np.max(np.abs(res.auc_merge.values - merge))),
+            )
+            if out["err"] > 1e-12:
+                raise AssertionError(f"auc_methods differs from sklearn by {out['err']:g}")
+    return out
+
+
+def _engine(t: Any) -> str:
+    return t.engine("cvframe")
+
+
+def _layout(repeats: int, models: int) -> str:
+    if models:
+        return f", {models} models x {repeats} repeats (model column)"
+    return f", {repeats} repeats" if repeats else ", no repeat column"
+
+
+def _rows_of(n: int, repeats: int, models: int, mode: str, m: dict[str, Any]) -> list[dict]:
+    """The table rows of one measurement: against the sort floor, and against sklearn."""
+    t = m["t"]
+    what = f"auc_methods (avg + merge), {n:.0e} rows, {CLASSES} classes{_layout(repeats, models)}"
+    judged = mode == "fresh" or n != 10**6  # the 10^6 goal is a fresh process's
+    where = _where(m) if mode == "warm" else f"loaded by the call: {t.loaded('cvframe')}"
+    note = (
+        f"{t.min('cvframe') / t.min('sort'):.2f}x np.sort of the columns (values only, "
+        f"{t.min('sort'):.3f} s); {where}; {t.spread()}"
+    )
+    if m["err"] is not None:
+        note += f"; equal to sklearn to {m['err']:.0e}"
+    ratio = t.ratio("cvframe", "argsort")
+    out = [
         {
-            "cvframe": lambda: scores.auc_methods(df),
-            "argsort": lambda: [np.argsort(a) for a in arrays],
-            "sort": lambda: [np.sort(a) for a in arrays],
-        },
-        repeat,
-    )
-    ds = scores.auc_methods(df)
-    t0 = time.perf_counter()  # one more round: cvframe, then the scikit-learn loop
-    scores.auc_methods(df)
-    t_beside = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    avg, merge = sklearn_loop(df, classes)
-    t_sklearn = time.perf_counter() - t0
-    err = max(
-        float(np.max(np.abs(ds.auc_avg.values - avg))),
-        float(np.max(np.abs(ds.auc_merge.values - merge))),
-    )
-    if err > 1e-12:
-        raise AssertionError(f"auc_methods differs from scikit-learn by {err:g} at {rows} rows")
-    share = sort_share(df)
-    return {
-        "rows": rows,
-        "classes": classes,
-        "repeats": repeats,
-        "cvframe": t.min("cvframe"),
-        "argsort": t.min("argsort"),
-        "sort": t.min("sort"),
-        "sklearn": t_sklearn,
-        "cvframe_beside_sklearn": min(t_beside, t.min("cvframe")),
-        "spread": t.spread(),
-        "err": err,
-        "share": share,
-    }
-
-
-def _engine(rows: int) -> str:
-    from cvframe._core.kernel import engine
-
-    if engine(rows) == "numba":
-        return (
-            "compiled (numba, LSD radix sort of the keys; loaded: a fresh process below "
-            "NUMBA_LOAD_SIZE values uses numpy and ndarray.sort)"
+            "what": what,
+            "mode": mode,
+            "engine": _engine(t),
+            "cvframe_s": t.min("cvframe"),
+            "yardstick": "np.argsort of each class's score column (one sort per class)",
+            "yardstick_s": t.min("argsort"),
+            "ratio": ratio,
+            "goal": "<= 1.3x one argsort per class",
+            "met": ratio <= 1.3 if judged else None,
+            "note": note,
+            "load": load_average(),
+        }
+    ]
+    sk = m["sk"]
+    if sk is not None:
+        fast, slow = sk.min("cvframe"), sk.min("sklearn")
+        out.append(
+            {
+                "what": what,
+                "mode": mode,
+                "engine": sk.engine("cvframe"),
+                "cvframe_s": fast,
+                "yardstick": "sklearn roc_auc_score loop over (model, repeat, fold, class) + "
+                "pooled",
+                "yardstick_s": slow,
+                "ratio": fast / slow,
+                "goal": ">= 20x faster than sklearn (ratio <= 0.05)",
+                "met": fast <= 0.05 * slow if judged else None,
+                "note": f"{slow / fast:.1f}x faster (the two timed in the same rounds); "
+                + (where if mode == "fresh" else _where(m)),
+                "load": load_average(),
+            }
         )
-    return "numpy"
+    return out
 
 
-def rows(quick: bool = False) -> list[dict[str, Any]]:
-    """The benchmark rows (see benchmarks/run.py): per size, without and with a repeat
-    column, vs the sort floor and vs sklearn."""
+def rows(quick: bool = False, modes: tuple[str, ...] = ("warm",)) -> list[dict[str, Any]]:
+    """The benchmark rows (see benchmarks/run.py): per size and layout, against the sort
+    floor and against sklearn; 10^6 rows in every mode, the other sizes warm."""
     out = []
-    for n in SIZES[:1] if quick else SIZES:
-        for repeats in (0, 5):
-            if repeats and n > 10**6 and not quick:
-                continue  # the sklearn loop over 50 (repeat, fold) pairs x 10 classes: minutes
-            m = measure(n, repeat=1 if quick else (5 if n < 10**7 else 3), repeats=repeats)
-            with_rep = f", {repeats} repeats" if repeats else ", no repeat column"
-            what = f"auc_methods (avg + merge), {n:.0e} rows, {CLASSES} classes{with_rep}"
-            note = (
-                f"{m['cvframe'] / m['sort']:.2f}x np.sort of the columns (values only, "
-                f"{m['sort']:.3f} s); engine: {_engine(n)}; {_where(m)}; {m['spread']}; "
-                f"equal to sklearn to {m['err']:.0e}"
-            )
-            out.append(
-                {
-                    "what": what,
-                    "cvframe_s": m["cvframe"],
-                    "yardstick": "np.argsort of each class's score column (one sort per class)",
-                    "yardstick_s": m["argsort"],
-                    "ratio": m["cvframe"] / m["argsort"],
-                    "goal": "<= 1.3x one argsort per class",
-                    "met": m["cvframe"] <= 1.3 * m["argsort"],
-                    "note": note,
-                }
-            )
-            fast = m["cvframe_beside_sklearn"]
-            out.append(
-                {
-                    "what": what,
-                    "cvframe_s": fast,
-                    "yardstick": "sklearn roc_auc_score loop over (repeat, fold, class) + pooled",
-                    "yardstick_s": m["sklearn"],
-                    "ratio": fast / m["sklearn"],
-                    "goal": ">= 20x faster than sklearn (ratio <= 0.05)",
-                    "met": fast <= 0.05 * m["sklearn"],
-                    "note": (
-                        f"{m['sklearn'] / fast:.1f}x faster (the two timed in one round); "
-                        + _where(m)
-                    ),
-                }
-            )
+    plan = [(SIZES[0], 0, 0), (SIZES[0], 5, 0)] if quick else [
+        (10**5, 0, 0), (10**5, 5, 0), (10**6, 0, 0), (10**6, 5, 0), (10**6, 5, 3), (10**7, 0, 0)
+    ]  # fmt: skip
+    for n, repeats, models in plan:
+        for mode in modes:
+            if mode == "fresh" and n != 10**6 and not quick:
+                continue
+            rounds = 1 if quick else 3 if (mode == "fresh" or n >= 10**7) else 5
+            sk_rounds = 1 if (quick or mode == "warm") else 2
+            m = measure_rows(n, rounds, CLASSES, repeats, models, mode, sk_rounds)
+            out += _rows_of(n, repeats, models, mode, m)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10^5 rows only")
+    p.add_argument("--warm", action="store_true", help="rows measured in this process")
+    p.add_argument("--fresh", action="store_true", help="rows of fresh interpreters")
     p.add_argument("--rows", type=int, default=None, help="one size instead of 10^5..10^7")
     p.add_argument("--classes", type=int, default=CLASSES)
     p.add_argument("--repeat", type=int, default=3, help="best of this many runs")
     p.add_argument("--repeats", type=int, default=0, help="a repeat column with this many")
+    p.add_argument("--models", type=int, default=0, help="a model column with this many")
     a = p.parse_args(argv)
+    modes = tuple(m for m in ("warm", "fresh") if getattr(a, m)) or ("warm",)
     if a.rows is None and a.classes == CLASSES:
-        for r in rows(quick=a.quick):
+        for r in rows(quick=a.quick, modes=modes):
             print(
-                f"{r['what']}: {r['cvframe_s']:.3f} s vs {r['yardstick']} "
-                f"{r['yardstick_s']:.3f} s = {r['ratio']:.2f} ({r['goal']}: "
+                f"{r['what']} [{r['mode']}, {r['engine']}]: {r['cvframe_s']:.3f} s vs "
+                f"{r['yardstick']} {r['yardstick_s']:.3f} s = {r['ratio']:.2f} ({r['goal']}: "
                 f"{'met' if r['met'] else 'NOT met'}); {r['note']}"
             )
         return 0
-    m = measure(a.rows or 10**6, a.repeat, a.classes, a.repeats)
-    print(
-        f"rows={m['rows']:,} classes={m['classes']}: auc_methods {m['cvframe']:.3f} s; "
-        f"argsort {m['argsort']:.3f} s ({m['cvframe'] / m['argsort']:.2f}x); np.sort "
-        f"{m['sort']:.3f} s ({m['cvframe'] / m['sort']:.2f}x); sklearn loop {m['sklearn']:.3f} s "
-        f"({m['sklearn'] / m['cvframe']:.1f}x faster); max |diff| {m['err']:.1e}; {_where(m)}"
-    )
+    for mode in modes:
+        m = measure_rows(a.rows or 10**6, a.repeat, a.classes, a.repeats, a.models, mode, 1)
+        t, sk = m["t"], m["sk"]
+        print(
+            f"[{mode}, {t.engine('cvframe')}] rows={a.rows or 10**6:,} classes={a.classes}: "
+            f"auc_methods {t.min('cvframe'):.3f} s; argsort {t.min('argsort'):.3f} s "
+            f"({t.ratio('cvframe', 'argsort'):.2f}x); sklearn loop {sk.min('sklearn'):.3f} s "
+            f"({sk.min('sklearn') / sk.min('cvframe'):.1f}x faster)"
+        )
     return 0
 
 

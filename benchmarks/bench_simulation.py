@@ -7,8 +7,11 @@ Reports (wall-clock seconds on this machine):
 
 1. ``bias_study`` of one point: generation + all five estimators through the cube methods
    (``reduce.f_methods(zero_division=0.0)``, whose numbers come from one kernel pass,
-   compiled with numba when installed), chunked over dask threads, plus exact values; the
-   yardstick is ``simulate`` + the five estimators fused in plain numpy on the whole cube;
+   compiled with numba when it pays), chunked over threads of the process, plus exact
+   values; the yardstick is drawing the 2 x 10^7 uniforms of its 10^6 trials
+   (``numpy.random.Generator.random``), warm and in a fresh process (``import cvframe``
+   before the timer; the note says what the call imported: no dask scheduler, no
+   distributed); warm also against ``simulate`` + the five estimators fused in plain numpy;
 2. ``reduce.f_methods`` alone on a 10^6-trial cube, on the numba and on the numpy engine of
    the kernel, against the fused numpy estimators on the same arrays;
 3. the floor: ``numpy.random.Generator.binomial`` drawing the same 2 x 10^7 binomials;
@@ -18,8 +21,9 @@ Reports (wall-clock seconds on this machine):
    25% x F 0.60-0.95, stratified and unstratified: 58 points, 54 distinct) at
    ``--grid-trials`` per point, extrapolated to 10^6 trials when fewer are run.
 
-The first compiled call of a process loads numba (about 1 s); every timing here is taken
-after one warm-up call, as a long study sees it.
+A fresh process decides whether loading numba pays for the study's work
+(``cvframe._core.kernel.plan``); every warm timing here is taken after one warm-up call
+with numba loaded, as a long study sees it.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvfram
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # _timing
 
-from _timing import interleaved  # noqa: E402
+from _timing import Case, interleaved, load_average, measure  # noqa: E402
 
 import cvframe  # noqa: E402
 from cvframe import reduce, simulation  # noqa: E402
@@ -153,15 +157,66 @@ def _f_methods_on(ds, engine: str) -> tuple[float, float]:
         _kernel.ENGINE = old
 
 
-def rows(quick: bool = False) -> list[dict[str, Any]]:
-    """Benchmark rows (see benchmarks/run.py): one point, f_methods alone, the grid."""
+_POINT = """
+import numpy as np
+import cvframe
+"""
+
+
+def point_rows(trials: int, modes: tuple[str, ...], rounds: int) -> list[dict[str, Any]]:
+    """One point of a bias study (10^6 trials) against drawing its 2 x 10^7 uniforms,
+    warm and in a fresh process."""
+    out = []
+    draws = 2 * 10 * trials  # k = 10 folds, a TP and an FP draw per fold and trial
+    for strat in (True, False):
+        case = Case(
+            _POINT,
+            {
+                "bias_study": "st = cvframe.bias_study(prevalence=0.05, f=0.8, "
+                f"stratified={strat}, trials={trials}, seed=1, progress=False)",
+                "uniforms": f"u = np.random.default_rng(1).random({draws})",
+            },
+        )
+        kind = "stratified" if strat else "unstratified"
+        for mode in modes:
+            t, _ = measure(case, mode, rounds)
+            ratio = t.ratio("bias_study", "uniforms")
+            judged = mode == "fresh"
+            note = f"{t.spread()}"
+            if mode == "fresh":
+                note += f"; loaded by the call: {t.loaded('bias_study')}"
+            out.append(
+                {
+                    "what": f"one simulated point ({kind}), {trials:.0e} trials, 5 estimators",
+                    "mode": mode,
+                    "engine": t.engine("bias_study"),
+                    "cvframe_s": t.min("bias_study"),
+                    "yardstick": f"drawing {draws:.0e} uniforms (Generator.random)",
+                    "yardstick_s": t.min("uniforms"),
+                    "ratio": ratio,
+                    "goal": "<= 3x the draws (fresh)",
+                    "met": ratio <= 3.0 if judged else None,
+                    "note": note,
+                    "load": load_average(),
+                }
+            )
+    return out
+
+
+def rows(quick: bool = False, modes: tuple[str, ...] = ("warm",)) -> list[dict[str, Any]]:
+    """Benchmark rows (see benchmarks/run.py): one point against its draws (warm and
+    fresh), one point against fused numpy, f_methods alone, the grid (warm)."""
     trials = 20_000 if quick else 1_000_000
     grid_trials = 1_000 if quick else 1_000_000
     repeat = 1 if quick else 3
+    out = point_rows(trials, modes, repeat)
+    if "warm" not in modes:
+        return out
+    if _kernel.have_numba():
+        import numba  # noqa: F401  - warm: a session that has loaded the compiled passes
     engine = _kernel.engine(trials * 10)
     study = dict(prevalence=0.05, f=0.8, seed=1, progress=False)
-    simulation.bias_study(stratified=True, trials=1 << 17, **study)  # warm-up: loads numba
-    out: list[dict[str, Any]] = []
+    simulation.bias_study(stratified=True, trials=1 << 17, **study)  # warm-up
     for strat in (True, False):
         t_sim, ds = _timed(cvframe.simulate, trials=trials, stratified=strat, seed=1)
         t = interleaved(
@@ -178,14 +233,17 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
         out.append(
             {
                 "what": f"one simulated point ({kind}), {trials:.0e} trials, 5 estimators",
+                "mode": "warm",
+                "engine": engine,
                 "cvframe_s": t_study,
                 "yardstick": "simulate + the five estimators fused in numpy (one thread)",
                 "yardstick_s": t_sim + t_fused,
                 "ratio": t_study / (t_sim + t_fused),
                 "goal": "<= 0.3 s per point at 1e6 trials",
                 "met": t_study * 1_000_000 / trials <= 0.3,
-                "note": f"bias_study on dask threads, kernel engine {engine}; "
+                "note": f"bias_study on threads of the process, kernel engine {engine}; "
                 f"simulate alone {t_sim:.3f} s; {t.spread()}",
+                "load": load_average(),
             }
         )
         if strat:
@@ -196,6 +254,8 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
                 out.append(
                     {
                         "what": f"reduce.f_methods on a {trials:.0e}-trial cube ({eng} kernel)",
+                        "mode": "warm",
+                        "engine": eng,
                         "cvframe_s": t_fm,
                         "yardstick": "the five estimators fused in numpy on the same arrays",
                         "yardstick_s": t_fused_here,
@@ -203,6 +263,7 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
                         "goal": "<= 1x fused numpy" if eng == "numba" else "<= 2x fused numpy",
                         "met": t_fm <= (1.0 if eng == "numba" else 2.0) * t_fused_here,
                         "note": "one thread, one call (xarray wrapper included)",
+                        "load": load_average(),
                     }
                 )
         del ds
@@ -212,6 +273,8 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
     out.append(
         {
             "what": f"Section 4 grid, {n_points} points x {grid_trials:.0e} trials",
+            "mode": "warm",
+            "engine": engine,
             "cvframe_s": t_grid,
             "yardstick": "the goal itself (30 s at 1e6 trials per point)",
             "yardstick_s": 30.0,
@@ -219,6 +282,7 @@ def rows(quick: bool = False) -> list[dict[str, Any]]:
             "goal": "< 30 s at 1e6 trials per point",
             "met": not quick and t_grid < 30.0,
             "note": "smoke run: 3 points, 1e3 trials" if quick else "measured at 1e6 trials",
+            "load": load_average(),
         }
     )
     return out

@@ -1,13 +1,17 @@
 """Run every benchmark and print one table of ratios against the yardsticks.
 
-Each ``benchmarks/bench_<name>.py`` exposes ``rows(quick: bool = False) -> list[dict]``; a
-row has the keys ``what``, ``cvframe_s`` (seconds, or the row's optional ``unit`` such as
-"MiB", which then applies to ``yardstick_s`` too), ``yardstick``, ``yardstick_s``, ``ratio``
-(cvframe_s / yardstick_s unless the goal says otherwise), ``goal``, ``met`` and optionally
-``note``. This script imports every such file, calls ``rows(quick)``, and prints ONE table
-(what | cvframe | yardstick | ratio | goal | met) headed by the machine (CPU model, cores,
-RAM, Python and library versions) and the load (``os.getloadavg`` before and after), and
-closed by the rows that missed their goal with where their time goes (their notes). A
+Each ``benchmarks/bench_<name>.py`` exposes ``rows(quick: bool = False, modes=("warm",))
+-> list[dict]`` (``modes`` optional: a file without it runs warm only); a row has the keys
+``what``, ``cvframe_s`` (seconds, or the row's optional ``unit`` such as "MiB", which then
+applies to ``yardstick_s`` too), ``yardstick``, ``yardstick_s``, ``ratio`` (cvframe_s /
+yardstick_s unless the goal says otherwise), ``goal``, ``met`` and optionally ``note``,
+``mode`` ("warm": in the benchmark's process after a warm-up; "fresh": every run a new
+interpreter, as a script or a command meets it), ``engine`` (the engine that ran: numba or
+numpy) and ``load`` (the 1-minute load average when the row was measured). This script
+imports every such file, calls ``rows(quick, modes)``, and prints ONE table (what | mode |
+engine | cvframe | yardstick | ratio | goal | met | load) headed by the machine (CPU model,
+cores, RAM, Python and library versions) and the load (``os.getloadavg`` before and after),
+and closed by the rows that missed their goal with where their time goes (their notes). A
 benchmark that raises, or returns malformed rows, becomes a failed row with the error in its
 note: the run goes on.
 
@@ -17,8 +21,9 @@ unless ``--out`` names a file.
 
 Usage::
 
-    python benchmarks/run.py                  # everything; minutes on 2 cores
-    python benchmarks/run.py --quick          # a smoke run
+    python benchmarks/run.py --fresh --warm   # everything, both ways; about an hour on 2 cores
+    python benchmarks/run.py --warm           # every row warm only
+    python benchmarks/run.py --quick          # a smoke run (warm)
     python benchmarks/run.py --only import    # one file: bench_import.py (repeatable)
     python benchmarks/run.py --quick --out /tmp/bench.md
 """
@@ -28,6 +33,7 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import importlib.util
+import inspect
 import json
 import math
 import os
@@ -45,7 +51,8 @@ if ROOT not in sys.path:  # run as a script from anywhere: the checkout's cvfram
     sys.path.insert(0, ROOT)
 
 KEYS = ("what", "cvframe_s", "yardstick", "yardstick_s", "ratio", "goal", "met")
-COLUMNS = ("what", "cvframe", "yardstick", "ratio", "goal", "met")
+COLUMNS = ("what", "mode", "engine", "cvframe", "yardstick", "ratio", "goal", "met", "load")
+MODES = ("warm", "fresh")
 
 
 def discover(folder: str = HERE) -> dict[str, str]:
@@ -91,11 +98,18 @@ def check_row(row: Any) -> str | None:
     return None
 
 
-def run_one(bench: str, path: str, quick: bool) -> tuple[list[dict[str, Any]], float]:
-    """Rows of one benchmark file (a failed row if it raises) and its wall time."""
+def run_one(
+    bench: str, path: str, quick: bool, modes: Sequence[str] = ("warm",)
+) -> tuple[list[dict[str, Any]], float]:
+    """Rows of one benchmark file (a failed row if it raises) and its wall time; ``modes``
+    are passed to a ``rows`` that takes them (else its rows are warm)."""
     t0 = time.perf_counter()
     try:
-        got = list(_load(bench, path).rows(quick=quick))
+        rows_of = _load(bench, path).rows
+        if "modes" in inspect.signature(rows_of).parameters:
+            got = list(rows_of(quick=quick, modes=tuple(modes)))
+        else:
+            got = [{"mode": "warm", **row} for row in rows_of(quick=quick)]
         problems = [p for p in map(check_row, got) if p]
         if problems:
             raise ValueError("; ".join(problems))
@@ -198,6 +212,7 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     Notes follow the table as a list, numbered (``[1]`` in the ``what`` cell).
     """
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    dash = "—"
     notes = []
     for row in rows:
         unit = row.get("unit", "s")
@@ -210,8 +225,11 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
             yard += f" {_num(row['yardstick_s'], unit)}"
         ratio = row["ratio"]
         ratio_s = _num(ratio, "x") if _is_number(ratio) else _cell(ratio)
-        cells = [what, _num(row["cvframe_s"], unit), yard.strip(), ratio_s, _cell(row["goal"])]
-        cells.append("yes" if row["met"] else "**no**")
+        cells = [what, _cell(row.get("mode") or dash), _cell(row.get("engine") or dash)]
+        cells += [_num(row["cvframe_s"], unit), yard.strip(), ratio_s, _cell(row["goal"])]
+        cells.append(dash if row["met"] is None else "yes" if row["met"] else "**no**")
+        load = row.get("load")
+        cells.append(f"{load:.1f}" if _is_number(load) else dash)
         lines.append("| " + " | ".join(cells) + " |")
     if notes:
         lines.append("")
@@ -229,14 +247,17 @@ def missed(rows: Sequence[dict[str, Any]]) -> str:
         ratio = row["ratio"]
         ratio_s = _num(ratio, "x") if _is_number(ratio) else _cell(ratio)
         where = _cell(row.get("note") or "no measurement of where the time goes")
-        lines.append(f"- {_cell(row['what'])}: {ratio_s}, goal {_cell(row['goal'])}. {where}")
+        mode = f" ({row['mode']})" if row.get("mode") else ""
+        lines.append(f"- {_cell(row['what'])}{mode}: {ratio_s}, goal {_cell(row['goal'])}. {where}")
     if not lines:
         return "Every row met its goal."
     return "\n".join(["## Goals missed, and where their time goes", "", *lines])
 
 
-def header(info: dict[str, Any], load: Sequence[float], quick: bool) -> str:
-    """The lines above the table: date, machine and load."""
+def header(
+    info: dict[str, Any], load: Sequence[float], quick: bool, modes: Sequence[str] = ("warm",)
+) -> str:
+    """The lines above the table: date, machine, load and how the rows were run."""
     when = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     libs = ", ".join(f"{k} {info[k]}" for k in ("numpy", "pandas", "xarray", "cvframe"))
     return "\n".join(
@@ -249,6 +270,10 @@ def header(info: dict[str, Any], load: Sequence[float], quick: bool) -> str:
             "- timing: each candidate and its yardstick run in the same rounds (A, B, A, B, "
             "...: benchmarks/_timing.py), the least disturbed run (min) of each in the table, "
             "the medians in the notes",
+            f"- modes: {', '.join(modes)} (warm: in the benchmark's process after a warm-up, "
+            "numba loaded when installed; fresh: every run a new interpreter that makes the "
+            "inputs and times the call, its imports and the engine's load included); engine: "
+            "the one that ran; load: the 1-minute load average when the row was measured",
             "- load average (1, 5, 15 min) before: "
             + ", ".join(f"{x:.2f}" for x in load[:3])
             + (("; after: " + ", ".join(f"{x:.2f}" for x in load[3:])) if len(load) > 3 else ""),
@@ -262,6 +287,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run: small inputs")
+    parser.add_argument(
+        "--warm", action="store_true", help="rows measured in this process after a warm-up"
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="rows measured in a fresh interpreter per run (as a script or a command meets "
+        "them); neither --warm nor --fresh: both (--quick: warm)",
+    )
     parser.add_argument(
         "--only",
         action="append",
@@ -281,17 +315,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         benches = {k: v for k, v in benches.items() if k in args.only}
 
+    modes = [m for m in MODES if getattr(args, m)]
+    if not modes:
+        modes = ["warm"] if args.quick else list(MODES)
     info = machine()
     before = os.getloadavg()
     rows: list[dict[str, Any]] = []
     took: dict[str, float] = {}
     for bench, path in benches.items():
         print(f"running bench_{bench}.py ...", file=sys.stderr, flush=True)
-        got, took[bench] = run_one(bench, path, args.quick)
+        got, took[bench] = run_one(bench, path, args.quick, modes)
         rows += got
     load = [*before, *os.getloadavg()]
 
-    text = header(info, load, args.quick) + "\n\n" + table(rows) + "\n\n" + missed(rows) + "\n"
+    text = header(info, load, args.quick, modes) + "\n\n" + table(rows) + "\n\n"
+    text += missed(rows) + "\n"
     print(text)
     out = args.out
     if out is None and not args.quick and not args.only:
@@ -306,6 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "load_before": before,
             "load_after": load[3:],
             "quick": args.quick,
+            "modes": modes,
             "seconds_per_bench": took,
             "rows": rows,
         }

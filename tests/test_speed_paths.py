@@ -310,7 +310,7 @@ def test_counting_kernel_is_loaded_from_the_disk_cache_in_a_fresh_process(tmp_pa
         "from cvframe.build import _kernel\n"
         "a = np.arange(1000) % 7\n"
         "raw, _ = _kernel.compiled_count([a, a % 3, a % 2, a % 2], None, 1000)\n"
-        "s = _kernel._pass_compiled().stats\n"
+        "s = _kernel._pass_compiled()[4].stats\n"
         "print(int(raw.sum()), s.cache_hits and sum(s.cache_hits.values()),"
         " sum(s.cache_misses.values()))"
     )

@@ -9,12 +9,13 @@ where the metric is defined (``"avg_skip"``, ``"pr_re_skip"``), from one pass. A
 is real unless its four counts are 0; sums run in fold order and a mean is ``sum / count``;
 pooled float64 sums are exact while ``k * max(count) < 2**53`` (reported to the caller).
 
-Two engines: a compiled pass (numba, the ``fast`` extra) for inputs of at least
-:data:`NUMBA_MIN_SIZE` values, and numpy; ``CVFRAME_KERNEL=numpy`` (or :data:`ENGINE`)
-forces numpy. Importing numba costs about 0.25 s, more than the compiled passes save on a
-few million values: under ``"auto"`` a process that has not loaded numba yet uses numpy
-below :data:`NUMBA_LOAD_SIZE` values (a fresh ``cvframe report`` of 10^6 rows is faster
-without it), and the compiled pass once numba is loaded or the input pays for loading it.
+Two engines: a compiled pass (numba, the ``fast`` extra) and numpy, which give the same
+numbers; ``CVFRAME_KERNEL=numpy`` or ``numba`` (or :data:`ENGINE`) forces one. Under
+``"auto"`` (the default) the decision is made for the work of a whole call (every class,
+chunk and model of it: :func:`plan`), against what loading numba costs a process that has
+not loaded it yet (:data:`NUMBA_LOAD_SECONDS`, measured) and what the compiled pass saves
+per value of each kind of pass (:data:`SAVED_PER_VALUE`, measured): numba is loaded when the
+call saves more than the load costs, and then every pass of the call runs compiled.
 Compiled functions are cached on disk (:func:`jit`): a fresh process loads, not compiles.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -36,12 +38,16 @@ __all__ = [
     "AGGREGATIONS",
     "ENGINE",
     "METRIC_CODES",
+    "NUMBA_LOAD_SECONDS",
     "NUMBA_LOAD_SIZE",
     "NUMBA_MIN_SIZE",
+    "SAVED_PER_VALUE",
     "cell_values",
     "engine",
     "fold_aggregates",
     "have_numba",
+    "load_pays",
+    "plan",
     "pooled_exact",
 ]
 
@@ -50,13 +56,24 @@ AGGREGATIONS = ("tp_fp", "avg", "pr_re", "avg_skip", "pr_re_skip")
 #: Metric codes of the compiled loop (from the one metric table, :data:`formulas.METRIC_SPECS`;
 #: a metric over every class has no branch: :mod:`cvframe.reduce.whole` computes it).
 METRIC_CODES = {name: spec.code for name, spec in METRIC_SPECS.items() if not spec.over_classes}
-#: "auto" (numba when installed and the input is large enough), "numba" or "numpy".
+#: "auto" (numba when installed and it pays for the call's work), "numba" or "numpy".
 ENGINE = os.environ.get("CVFRAME_KERNEL", "auto")
-#: Smallest input (cells x folds) the compiled pass is used for under ``ENGINE="auto"``.
+#: Smallest pass (values) run compiled under ``ENGINE="auto"`` once numba is loaded: below
+#: it, calling into the compiled pass costs more than it saves.
 NUMBA_MIN_SIZE = 1 << 16
-#: Smallest input that loads numba under ``ENGINE="auto"`` when it is not loaded yet: below
-#: it, the import (about 0.25 s) costs more than the compiled pass saves.
-NUMBA_LOAD_SIZE = 1 << 22
+#: CPU seconds a process spends the first time it runs a compiled pass: importing numba
+#: (about 0.2 s) and its registries, and reading the cached pass from disk. Measured in
+#: fresh processes on the 2-core reference machine (``benchmarks/bench_kernel.py`` measures
+#: it, and the values below, on the machine it runs on).
+NUMBA_LOAD_SECONDS = 0.7
+#: CPU seconds the compiled pass saves per value over numpy, by kind of pass: ``"fold"``
+#: (:func:`fold_aggregates`, per cell and fold), ``"rank"`` (the sort and counting passes of
+#: the ranking metrics, per score) and ``"count"`` (the counting pass of the counts cube,
+#: per row). Measured at 10^6-10^7 values on the reference machine.
+SAVED_PER_VALUE = {"fold": 26e-9, "rank": 50e-9, "count": 4e-9}
+#: Values of a fold aggregation from which loading numba pays (the break-even of
+#: :data:`NUMBA_LOAD_SECONDS` and the ``"fold"`` saving; :func:`load_pays` for the others).
+NUMBA_LOAD_SIZE = math.ceil(NUMBA_LOAD_SECONDS / SAVED_PER_VALUE["fold"])
 #: Values (cells x folds) the numpy engine processes at once.
 _NUMPY_BLOCK = 1 << 17
 #: Pooled float sums are exact below this.
@@ -73,14 +90,27 @@ def have_numba() -> bool:
         return False
 
 
-def engine(size: int) -> str:
-    """The engine of every compiled pass for an input of ``size`` values: ``"numba"`` or
-    ``"numpy"`` (:func:`fold_aggregates` here, the ranking passes of ``cvframe.scores`` and
-    the counting pass of ``cvframe.build``).
+def load_pays(work: int, kind: str = "fold") -> bool:
+    """Whether ``work`` values of passes of ``kind`` (:data:`SAVED_PER_VALUE`) save more
+    than loading numba costs (:data:`NUMBA_LOAD_SECONDS`).
 
-    ``"auto"``: numpy below :data:`NUMBA_MIN_SIZE`; numba when it is loaded already or
-    ``size`` is at least :data:`NUMBA_LOAD_SIZE` (then its import pays for itself), numpy
-    otherwise. One operation asks with one size, so it runs in one engine throughout.
+    >>> load_pays(10**9, "rank"), load_pays(10**5, "count")
+    (True, False)
+    """
+    if kind not in SAVED_PER_VALUE:
+        raise ValueError(f"kind={kind!r} must be one of {sorted(SAVED_PER_VALUE)}.")
+    return work * SAVED_PER_VALUE[kind] >= NUMBA_LOAD_SECONDS
+
+
+def engine(size: int, kind: str = "fold") -> str:
+    """The engine of one compiled pass over ``size`` values: ``"numba"`` or ``"numpy"``
+    (:func:`fold_aggregates` here, the ranking passes of ``cvframe.scores`` (``kind="rank"``)
+    and the counting pass of ``cvframe.build`` (``kind="count"``)).
+
+    ``"auto"``: numpy below :data:`NUMBA_MIN_SIZE`; numba when it is loaded already (by
+    :func:`plan` for the call this pass belongs to, or earlier in the process) or the pass
+    alone pays for loading it (:func:`load_pays`), numpy otherwise. The engines give the
+    same numbers, so the passes of one call may differ in engine.
     """
     choice = ENGINE
     if choice not in ("auto", "numba", "numpy"):
@@ -88,13 +118,26 @@ def engine(size: int) -> str:
     if choice == "numpy" or (choice == "auto" and size < NUMBA_MIN_SIZE):
         return "numpy"
     loaded = sys.modules.get("numba") is not None
-    if choice == "auto" and not loaded and size < NUMBA_LOAD_SIZE:
+    if choice == "auto" and not loaded and not load_pays(size, kind):
         return "numpy"
     if have_numba():
         return "numba"
     if choice == "numba":
         raise ImportError("CVFRAME_KERNEL='numba' but numba is not installed (pip install numba).")
     return "numpy"
+
+
+def plan(work: int, kind: str = "fold") -> str:
+    """The engine of a whole call: its passes of ``kind`` over ``work`` values in all (every
+    class, chunk and model). When numba pays for that work (:func:`engine` of ``work``) it
+    is loaded now, so every pass of the call runs compiled, each one however small it is
+    (from :data:`NUMBA_MIN_SIZE`); else the passes decide one by one, as small passes that
+    do not pay for loading numba: numpy. Returns the engine the call's large passes use.
+    """
+    which = engine(work, kind)
+    if which == "numba" and sys.modules.get("numba") is None:
+        import numba  # noqa: F401  - the passes load their cached code from here
+    return which
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, fill: float) -> np.ndarray:

@@ -12,6 +12,7 @@ inputs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ def blocked_count(
     return out
 
 
-def _raw_int(a: Any) -> np.ndarray | None:
+def raw_int(a: Any) -> np.ndarray | None:
     """``a`` as a 1-D integer numpy array usable in index arithmetic, else None."""
     if not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype.kind not in "iub":
         return None
@@ -159,8 +160,8 @@ def _too_wide(bounds: list[tuple[int, int]], n: int) -> bool:
     return total > max(4 * n, 1 << 22) or (biggest + 1) * total * 2 >= _SAFE
 
 
-#: Rows of one step of the compiled pass: their cells are computed for all of them at once
-#: (SIMD), then counted. Short steps keep the step's inputs in the L1 cache; a table beyond
+#: Rows of one step of the compiled pass: their cells are computed for all of them at once,
+#: then counted. Short steps keep the step's inputs in the L1 cache; a table beyond
 #: :data:`_SHORT_TABLE` cells is counted in long steps, whose uninterrupted counting loop
 #: overlaps more cache misses in the table (measured on 10^7 rows: 100 classes x 100 folds
 #: 1.7x a read of the inputs in long steps, 2.4x in short ones; 10 classes 1.1x in short).
@@ -170,141 +171,212 @@ _STEP, _LONG_STEP, _SHORT_TABLE = 128, 1 << 14, 1 << 16
 #: end): consecutive rows that hit one cell then do not wait on each other's increment.
 _SPLIT = 1024
 
+#: Most arrays (group arrays, y_true and y_pred) one compiled pass counts; the pass is
+#: compiled for 4, 6 and 8 arrays (:data:`_SLOTS`), absent ones taking no work.
+MAX_ARRAYS = 8
+_SLOTS = (4, 6, 8)
 
-def _count_pass(a0, a1, a2, a3, lo, size, mult, w, out, ext, part, cell):  # pragma: no cover
-    """Count the rows of four integer arrays into ``out`` and find each array's range in the
-    same read of the inputs (compiled by numba).
 
-    Row ``i`` counts in cell ``sum_k (a_k[i] - lo[k]) * mult[k]`` of the flat table ``out``
-    (``mult[3] == 1``; ``mult[k] == 0``: an absent group), clamped into the table: the count
-    is right when every value lies in ``lo[k] .. lo[k] + size[k] - 1``, which the caller
-    checks against the ``(min, max)`` of each array written to ``ext`` (shape (4, 2)).
-    ``out`` holds ``len(out) // table`` copies of the table (1, or 4 for unweighted rows,
-    which take the copies in turn; the caller sums them). ``w``: weights, or an empty array
-    (each row counts 1). Weights are summed in row order, the sums of every ``part`` rows
-    (a multiple of the step; 0: all rows at once) first, then added to ``out``: the order of
-    :func:`blocked_count`'s ``bincount`` calls, so both engines give the same float sums.
+def _count_pass_for(slots: int) -> Callable[..., None]:
+    """The counting pass over ``slots`` integer arrays (numba specializes the closure on
+    ``slots``: the code of the slots beyond it is left out, and cached per value)."""
 
-    Each step of ``len(cell)`` rows first computes the cells and ranges of all its rows into
-    ``cell`` (a loop without stores to ``out``, which the compiler vectorizes), then counts
-    them. Narrow ``out`` and ``cell`` dtypes (int32, uint32) keep more of them in cache."""
-    table = 1
-    for k in range(4):
-        table *= size[k] if mult[k] else 1
-    copies = len(out) // table
-    m0, m1, m2 = np.uint64(mult[0]), np.uint64(mult[1]), np.uint64(mult[2])
-    l0, l1, l2, l3 = lo[0], lo[1], lo[2], lo[3]
-    last = np.uint64(table - 1)
-    t1, t2, t3 = np.uint64(table), np.uint64(2 * table), np.uint64(3 * table)
-    weighted = len(w) > 0
-    step = len(cell)
-    sums = np.zeros(table if part else 0, dtype=out.dtype)
-    big, small = np.iinfo(np.int64).max, np.iinfo(np.int64).min
-    mn0 = mn1 = mn2 = mn3 = big
-    mx0 = mx1 = mx2 = mx3 = small
-    n = len(a0)
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        b0, b1, b2, b3 = a0[start:stop], a1[start:stop], a2[start:stop], a3[start:stop]
-        m = stop - start
-        for j in range(m):
-            x0, x1, x2, x3 = np.int64(b0[j]), np.int64(b1[j]), np.int64(b2[j]), np.int64(b3[j])
-            mn0, mx0 = min(mn0, x0), max(mx0, x0)
-            mn1, mx1 = min(mn1, x1), max(mx1, x1)
-            mn2, mx2 = min(mn2, x2), max(mx2, x2)
-            mn3, mx3 = min(mn3, x3), max(mx3, x3)
-            at = (
-                np.uint64(x0 - l0) * m0
-                + np.uint64(x1 - l1) * m1
-                + np.uint64(x2 - l2) * m2
-                + np.uint64(x3 - l3)
-            )
-            cell[j] = min(at, last)  # in the table, even for a value outside the ranges
-        if weighted and part:
-            wb = w[start:stop]
+    def count(a0, a1, a2, a3, a4, a5, a6, a7, lo, mult, table, w, out, hi, part, cell, carry):  # noqa: E501  # pragma: no cover
+        """Count the rows of the integer arrays ``a0 .. a<slots-1>`` into ``out`` and check,
+        in the same read of the inputs, that every value lies in its counted range.
+
+        Row ``i`` counts in cell ``sum_k (a_k[i] - lo[k]) * mult[k]`` of the flat table
+        ``out`` (``mult[k] == 0``: an absent array, the last one given again), clamped into
+        the table: the count is right when every value lies in ``lo[k] .. lo[k] + size[k] -
+        1``, which the caller checks against ``hi[k]``, the largest ``a_k[i] - lo[k]`` as an
+        unsigned number (a value below ``lo[k]`` wraps to a huge one). ``out`` holds
+        ``len(out) // table`` copies of the ``table`` cells (1, or 4 for rows of a small
+        table, which take the copies in turn; the caller sums them): float64 sums of the
+        weights ``w``, or unweighted uint8 counts whose every 256th count goes to ``carry``
+        (same length, int64; it is rarely touched, so the table stays in cache). Weights are
+        summed in row order, the sums of every ``part`` rows (a multiple of the step; 0: all rows at
+        once) first, then added to ``out``: the order of :func:`blocked_count`'s
+        ``bincount`` calls, so both engines give the same float sums.
+
+        Each step of ``len(cell)`` rows first computes the cells of all its rows into
+        ``cell`` (a loop without stores to ``out``), then counts them. Narrow ``out`` and
+        ``cell`` dtypes keep more of them in cache."""
+        copies = len(out) // table
+        mu = mult.view(np.uint64)
+        m0, m1, m2, m3, m4, m5, m6, m7 = mu[0], mu[1], mu[2], mu[3], mu[4], mu[5], mu[6], mu[7]
+        l0, l1, l2, l3, l4, l5, l6, l7 = lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7]
+        last = np.uint64(table - 1)
+        tstep = np.uint64(table if copies == 4 else 0)
+        weighted = len(w) > 0
+        step = len(cell)
+        sums = np.zeros(table if part else 0, dtype=out.dtype)
+        z = np.uint64(0)
+        h0 = h1 = h2 = h3 = h4 = h5 = h6 = h7 = z
+        n = len(a0)
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            b0, b1, b2, b3 = a0[start:stop], a1[start:stop], a2[start:stop], a3[start:stop]
+            b4, b5, b6, b7 = a4[start:stop], a5[start:stop], a6[start:stop], a7[start:stop]
+            m = stop - start
             for j in range(m):
-                sums[cell[j]] += wb[j]
-            if stop % part == 0 or stop == n:
-                for q in range(table):
-                    out[q] += sums[q]
-                    sums[q] = 0.0
-        elif weighted:
-            wb = w[start:stop]
-            for j in range(m):
-                out[cell[j]] += wb[j]
-        elif copies == 4:
-            whole = m - m % 4
-            for j in range(0, whole, 4):
-                out[cell[j]] += 1
-                out[t1 + cell[j + 1]] += 1
-                out[t2 + cell[j + 2]] += 1
-                out[t3 + cell[j + 3]] += 1
-            for j in range(whole, m):
-                out[cell[j]] += 1
-        else:
-            for j in range(m):
-                out[cell[j]] += 1
-    ext[0, 0], ext[0, 1], ext[1, 0], ext[1, 1] = mn0, mx0, mn1, mx1
-    ext[2, 0], ext[2, 1], ext[3, 0], ext[3, 1] = mn2, mx2, mn3, mx3
+                u0 = np.uint64(np.int64(b0[j]) - l0)
+                u1 = np.uint64(np.int64(b1[j]) - l1)
+                u2 = np.uint64(np.int64(b2[j]) - l2)
+                u3 = np.uint64(np.int64(b3[j]) - l3)
+                h0, h1, h2, h3 = max(h0, u0), max(h1, u1), max(h2, u2), max(h3, u3)
+                at = u0 * m0 + u1 * m1 + u2 * m2 + u3 * m3
+                if slots > 4:
+                    u4 = np.uint64(np.int64(b4[j]) - l4)
+                    u5 = np.uint64(np.int64(b5[j]) - l5)
+                    h4, h5 = max(h4, u4), max(h5, u5)
+                    at += u4 * m4 + u5 * m5
+                if slots > 6:
+                    u6 = np.uint64(np.int64(b6[j]) - l6)
+                    u7 = np.uint64(np.int64(b7[j]) - l7)
+                    h6, h7 = max(h6, u6), max(h7, u7)
+                    at += u6 * m6 + u7 * m7
+                cell[j] = min(at, last)  # in the table, even for a value outside the ranges
+            if weighted and part:
+                wb = w[start:stop]
+                for j in range(m):
+                    sums[cell[j]] += wb[j]
+                if stop % part == 0 or stop == n:
+                    for q in range(table):
+                        out[q] += sums[q]
+                        sums[q] = 0.0
+            elif weighted:
+                wb = w[start:stop]
+                for j in range(m):
+                    out[cell[j]] += wb[j]
+            else:  # uint8 cells; rows take the copies in turn (copy j % copies)
+                for j in range(m):
+                    c = cell[j] + np.uint64(j & 3) * tstep
+                    v = np.int64(out[c]) + 1
+                    out[c] = v
+                    if v == 256:
+                        carry[c] += 1
+        hi[0], hi[1], hi[2], hi[3], hi[4], hi[5], hi[6], hi[7] = h0, h1, h2, h3, h4, h5, h6, h7
+
+    return count
 
 
-#: The compiled counting pass (numba, cached on disk), or False without numba.
-_pass_compiled = compiled(lambda jit: jit(_count_pass))
+#: The compiled counting passes by number of slots (numba, cached on disk), or False
+#: without numba.
+_pass_compiled = compiled(lambda jit: {s: jit(_count_pass_for(s)) for s in _SLOTS})
 
 
 #: Rows sampled (spread over the input) to guess the ranges before the compiled pass.
 _SAMPLE = 1 << 13
 
 
+def _layout(bounds: list[tuple[int, int]], slots: int) -> tuple[list[int], np.ndarray, int]:
+    """The sizes of the arrays' ranges, the row-major strides of the ``slots`` slots (the
+    absent ones first, stride 0) and the table's cells."""
+    sizes = [hi - lo + 1 for lo, hi in bounds]
+    mult = np.zeros(8, dtype=np.int64)
+    stride = 1
+    for k in range(len(sizes) - 1, -1, -1):
+        mult[slots - len(sizes) + k], stride = stride, stride * sizes[k]
+    return sizes, mult, stride
+
+
 def compiled_count(
     arrays: list[np.ndarray], w: np.ndarray | None, n: int
 ) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
-    """Counts over the value ranges of ``arrays`` (at most 2 groups, y_true, y_pred) in one
-    compiled pass that also finds those ranges, and the ranges.
+    """Counts over the value ranges of ``arrays`` (groups..., y_true, y_pred; at most
+    :data:`MAX_ARRAYS`) in one compiled pass that also checks those ranges, and the ranges.
 
     The table's ranges are guessed from :data:`_SAMPLE` rows spread over the input (sorted
-    repeat and fold columns show their whole range there); the pass returns the exact
-    ``(min, max)`` of every array. When a value lies outside the guess, the pass runs again
-    over the exact ranges; either way the ranges are the exact ``(min, max)`` of every
-    array (y_true and y_pred: of both), as :func:`fast_confusion`'s numpy path finds them.
-    None when numba is not installed, there are more than 2 groups or the ranges are wide.
+    repeat and fold columns show their whole range there, shuffled rows every frequent
+    value); the pass checks that every value lies in its guessed range, and then the guess
+    is the exact ``(min, max)`` of every array (the sampled values are among the data). When
+    a value lies outside, the exact ranges are found and the pass runs again over them:
+    either way the ranges are the exact ``(min, max)`` of every array (y_true and y_pred: of
+    both), as :func:`fast_confusion`'s numpy path finds them. Unweighted rows of a table of
+    more than :data:`_SPLIT` cells count in uint8 cells (every 256th count carried to an
+    int64 table, which it rarely touches): in random row order more of the table stays in
+    cache. None when numba is not installed, there are more than :data:`MAX_ARRAYS` arrays
+    or the ranges are wide.
     """
-    if len(arrays) > 4 or n == 0:
+    if len(arrays) > MAX_ARRAYS or n == 0:
         return None
-    kernel = _pass_compiled()
-    if kernel is False:
+    kernels = _pass_compiled()
+    if kernels is False:
         return None
+    slots = next(s for s in _SLOTS if s >= len(arrays))
     every = max(1, n // _SAMPLE)
     bounds = _union(*[[(int(a[::every].min()), int(a[::every].max())) for a in arrays]] * 2)
     args = [np.ascontiguousarray(a) for a in arrays]
-    args = [args[-1]] * (4 - len(arrays)) + args  # an absent group: y_pred again, weight 0
+    pad = slots - len(arrays)
+    args = [args[-1]] * pad + args + [args[-1]] * (8 - slots)  # absent: y_pred, stride 0
     weights = np.empty(0) if w is None else np.ascontiguousarray(w, dtype=np.float64)
-    ext = np.empty((4, 2), dtype=np.int64)
+    hi = np.zeros(8, dtype=np.uint64)
     for _attempt in range(2):
         if _too_wide(bounds, n):
             return None
-        sizes = [hi - lo + 1 for lo, hi in bounds]
-        full = [sizes[-1]] * (4 - len(arrays)) + sizes
-        mult = np.zeros(4, dtype=np.int64)
-        stride = 1
-        for k in range(3, 3 - len(arrays), -1):  # row-major strides of the real arrays
-            mult[k], stride = stride, stride * full[k]
-        table = stride
+        sizes, mult, table = _layout(bounds, slots)
+        lo = np.zeros(8, dtype=np.int64)
+        lo[pad : pad + len(arrays)] = [b[0] for b in bounds]
+        lo[:pad] = lo[slots:] = bounds[-1][0]
         copies = 4 if w is None and table <= _SPLIT else 1
         short = table <= _SHORT_TABLE
-        kind = np.int64 if short or n >= 1 << 31 else np.int32  # a count cannot pass n
-        out = np.zeros(copies * table, dtype=kind if w is None else np.float64)
-        lo = np.array([bounds[-1][0]] * (4 - len(arrays)) + [b[0] for b in bounds])
+        kind = np.float64 if w is not None else np.uint8
+        out = np.zeros(copies * table, dtype=kind)
+        carry = np.zeros(copies * table if w is None else 0, dtype=np.int64)
         cell = np.empty(_STEP if short else _LONG_STEP, np.uint32 if table < 1 << 32 else np.uint64)
         part = BLOCK if w is not None and table <= BLOCK // 4 else 0  # as blocked_count adds
-        kernel(*args, lo, np.array(full, dtype=np.int64), mult, weights, out, ext, part, cell)
-        exact = _union(*[[(int(a), int(b)) for a, b in ext[4 - len(arrays) :]]] * 2)
-        if exact == bounds:
-            counts = out if copies == 1 else out.reshape(copies, table).sum(axis=0)
-            counts = counts.astype(np.int64, copy=False) if w is None else counts
+        kernels[slots](*args, lo, mult, table, weights, out, hi, part, cell, carry)
+        if all(int(hi[pad + k]) < size for k, size in enumerate(sizes)):
+            counts = out if w is not None else carry * 256 + out.astype(np.int64)  # int64 counts
+            if copies > 1:
+                counts = counts.reshape(copies, table).sum(axis=0)
             return counts.reshape(sizes), bounds
-        bounds = exact  # a value outside the guess: count again over the exact ranges
+        bounds = _union(*[_ranges(arrays, 0, n)] * 2)  # a value outside: count again
     raise AssertionError("the exact ranges hold every value")  # pragma: no cover
+
+
+def count_table(
+    arrays: list[np.ndarray], w: Any, n: int
+) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+    """Counts of integer ``arrays`` (groups..., y_true, y_pred) over their value ranges, and
+    the ranges (y_true and y_pred over one common range); None when the ranges are too
+    wide to count over.
+
+    Two engines (:func:`cvframe._core.kernel.engine`, the same counts): a compiled pass that
+    checks the ranges as it counts (:func:`compiled_count`), and numpy: the ranges block by
+    block, then the counts block by block (:func:`blocked_count`).
+    """
+    got = compiled_count(arrays, w, n) if n and engine(n, "count") == "numba" else None
+    if got is not None:
+        return got
+    bounds = _union(*[_ranges(arrays, 0, n)] * 2)
+    if _too_wide(bounds, n):
+        return None  # too wide, or huge ids whose Horner sums could wrap around: code them
+    return _numpy_count(arrays, bounds, w, n), bounds
+
+
+def present_values(
+    raw: np.ndarray, bounds: list[tuple[int, int]], arrays: list[np.ndarray], w: Any, n: int
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray]:
+    """The counts over the group values that occur (whatever their weight), those values'
+    offsets from each group's lowest value, and the offsets of the labels that occur as
+    y_true and as y_pred (from the lowest label)."""
+    seen = raw
+    if w is not None and bool((w == 0).any()):
+        seen = _unweighted(arrays, bounds, n)
+    c = raw.shape[-1]
+    gshape = raw.shape[:-2]
+    flat = seen.reshape(-1, c, c)  # one read of the table for the groups, one for the labels
+    occupied: np.ndarray = np.asarray(flat.max(axis=(1, 2)) > 0).reshape(gshape)  # >= 0
+    pairs = flat.sum(axis=0)
+    offsets = []
+    for axis in range(len(gshape)):
+        others = tuple(i for i in range(len(gshape)) if i != axis)
+        present = np.flatnonzero(np.any(occupied, axis=others))
+        if len(present) < raw.shape[axis]:  # group values in the range that no row has
+            raw = np.take(raw, present, axis=axis)
+        offsets.append(present)
+    return raw, offsets, np.flatnonzero(pairs.sum(axis=1)), np.flatnonzero(pairs.sum(axis=0))
 
 
 def fast_confusion(
@@ -316,53 +388,25 @@ def fast_confusion(
     group_values, present_true, present_pred, lo)``: counts over (groups..., true, pred) of
     the group values that occur (whatever their weight), those values, the labels that occur
     and the lowest label. None when an input is not a plain integer array or ranges are wide.
-
-    Two engines (:func:`cvframe._core.kernel.engine`, the same counts): a compiled pass that
-    checks the ranges as it counts (:func:`compiled_count`), and numpy: the ranges block by
-    block, then the counts block by block (:func:`blocked_count`).
     """
-    arrays = [a for a in (_raw_int(v) for v in (*groups, yt, yp)) if a is not None]
+    arrays = [a for a in (raw_int(v) for v in (*groups, yt, yp)) if a is not None]
     if len(arrays) != len(groups) + 2:
         return None
-    got = None
-    if n and engine(n) == "numba":
-        got = compiled_count(arrays, w, n)
-    if got is not None:
-        raw, bounds = got
-    else:
-        bounds = _union(*[_ranges(arrays, 0, n)] * 2)
-        if _too_wide(bounds, n):
-            return None  # too wide, or huge ids whose Horner sums could wrap around: code them
-        raw = _numpy_count(arrays, bounds, w, n)
+    got = count_table(arrays, w, n)
+    if got is None:
+        return None
+    raw, bounds = got
+    raw, offsets, present_t, present_p = present_values(raw, bounds, arrays, w, n)
     lo_l = bounds[-1][0]
-    seen = raw
-    if w is not None and bool((w == 0).any()):
-        seen = _unweighted(arrays, bounds, n, got is not None)
-    c = raw.shape[-1]
-    gshape = raw.shape[:-2]
-    flat = seen.reshape(-1, c, c)  # one read of the table for the groups, one for the labels
-    occupied: np.ndarray = np.asarray(flat.max(axis=(1, 2)) > 0).reshape(gshape)  # >= 0
-    pairs = flat.sum(axis=0)
-    values = []
-    for axis, (lo, _) in enumerate(bounds[:-2]):
-        others = tuple(i for i in range(len(gshape)) if i != axis)
-        present = np.flatnonzero(np.any(occupied, axis=others))
-        if len(present) < raw.shape[axis]:  # group values in the range that no row has
-            raw = np.take(raw, present, axis=axis)
-        values.append(present + lo)
-    present_t = np.flatnonzero(pairs.sum(axis=1)) + lo_l
-    present_p = np.flatnonzero(pairs.sum(axis=0)) + lo_l
-    return raw, values, present_t, present_p, lo_l
+    values = [off + lo for off, (lo, _) in zip(offsets, bounds, strict=False)]
+    return raw, values, present_t + lo_l, present_p + lo_l, lo_l
 
 
-def _unweighted(
-    arrays: list[np.ndarray], bounds: list[tuple[int, int]], n: int, compiled: bool
-) -> np.ndarray:
+def _unweighted(arrays: list[np.ndarray], bounds: list[tuple[int, int]], n: int) -> np.ndarray:
     """Row counts over the exact ``bounds`` (which rows occur, whatever their weight)."""
-    if compiled:
-        got = compiled_count(arrays, None, n)
-        if got is not None and got[1] == bounds:
-            return got[0]
+    got = count_table(arrays, None, n)
+    if got is not None and got[1] == bounds:
+        return got[0]
     return _numpy_count(arrays, bounds, None, n)
 
 

@@ -19,7 +19,7 @@ from .._core import labels as _labels
 from .._core.labels import frame
 from ..errors import ColumnError, CountsError, few
 from ..schema import CLASS, CONFUSION, FOLD, FRAME_DIMS, PRED, REPEAT, TRUE, is_lazy, validate
-from . import _kernel, _lazy
+from . import _count, _kernel, _lazy
 from .tables import confusion_cube, multilabel_cube
 
 __all__ = ["FRAME_ATTRS", "FRAME_DIMS", "counts_from_frame", "frame_cube", "from_predictions"]
@@ -66,14 +66,6 @@ def _weights(sample_weight: Any, n: int) -> Any:
             "samples. Give the samples that count a positive weight."
         )
     return w
-
-
-def _present_uniques(codes: Any, uniq: np.ndarray, values: Any) -> np.ndarray:
-    """The labels of a factorization that occur (bool arrays factorize to both values)."""
-    if isinstance(values, np.ndarray) and values.dtype.kind == "b":
-        seen = np.bincount(codes.view(np.uint8), minlength=2)[:2] > 0
-        return np.asarray(uniq)[seen]
-    return np.asarray(uniq)
 
 
 def _code_groups(garr: list[tuple[str, Any]]) -> tuple[list[tuple[Any, int]], dict[str, Any]]:
@@ -129,78 +121,22 @@ def build(
         return multilabel_cube(
             y_true, y_pred, yt, yp, gcodes, gcoords, labels, pos_label, w, attrs, beta
         )
-    fast = _kernel.fast_confusion([v for _, v in garr], yt, yp, w, n)
-    if fast is not None:
-        raw, gvalues, present_t, present_p, lo = fast
-        gdims = [name for name, _ in garr]
-        gcoords = {
-            name: [bool(x) if values.dtype.kind == "b" else _labels.plain(x) for x in vals]
-            for (name, values), vals in zip(garr, gvalues, strict=False)
-        }
-        if yt.dtype.kind == "b" and yp.dtype.kind == "b":
-            present_t, present_p = present_t.astype(bool), present_p.astype(bool)
-        universe, from_data = _universe(labels, present_t, present_p)
-    else:
-        gcodes, gcoords = _code_groups(garr)
-        gdims = list(gcoords)
-        t_codes, t_uniq = _labels.factorize(yt, "y_true")
-        p_codes, p_uniq = _labels.factorize(yp, "y_pred")
-        if labels is None:  # declared labels are classes; so are integers (the fast path)
-            _labels.check_classes(t_uniq, "y_true")
-            _labels.check_classes(p_uniq, "y_pred", _labels.PRED_FIX)
-        if labels is not None:
-            universe, from_data = labels, False
-        elif isinstance(yt, pd.Categorical) or isinstance(yp, pd.Categorical):
-            universe, from_data = _labels.universe(yt, yp)
-        else:
-            seen = (_present_uniques(t_codes, t_uniq, yt), _present_uniques(p_codes, p_uniq, yp))
-            universe, from_data = _universe(None, *seen)
-    universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
-    c = len(universe)
-    if fast is not None:
-        conf = _kernel.take_labels(raw, universe, lo)
-    else:
-        tc = _labels.recode(t_codes, t_uniq, universe, "y_true")
-        pc = _labels.recode(p_codes, p_uniq, universe, "y_pred")
-        del t_codes, p_codes
-        gshape = [s for _, s in gcodes]
-        total = int(np.prod(gshape, dtype=np.int64)) * c * c
-        parts = gcodes + [(tc, c), (pc, c)]
-        if any(_labels.is_dask(a) for a, _ in parts) or _labels.is_dask(w):
-            conf = _kernel.bincount(_kernel.combined_index(parts), w, total)
-        else:
-            conf = _kernel.blocked_count(
-                [a for a, _ in parts], [s for _, s in parts], 0, w, total, n
-            )
-        conf = conf.reshape(tuple(gshape) + (c, c))
-    return confusion_cube(conf, universe, pos, gdims, gcoords, _weighted(attrs, w))
-
-
-def _universe(labels: Any, seen_true: Any, seen_pred: Any) -> tuple[Any, bool]:
-    """The class universe and whether it comes from the data: ``labels`` (which the labels
-    seen must be among), else the labels seen."""
-    if labels is None:
-        return _labels.merge([seen_true, seen_pred], "y_true/y_pred"), True
-    _labels.check_known(seen_true, labels, "y_true")
-    _labels.check_known(seen_pred, labels, "y_pred")
-    return labels, False
-
-
-def _resolve(
-    universe: list[Hashable], from_data: bool, pos_label: Any, pos_from_attr: bool
-) -> tuple[list[Hashable], Hashable | None]:
-    """The class universe and the positive class (None: multiclass) by the label policy."""
-    if pos_from_attr and pos_label is not None:
-        pos_label = _labels.pos_from_attrs(pos_label, universe)
-    pos = _labels.binary_pos(universe, from_data, pos_label)
-    if pos is not None:
-        universe = _labels.binary_universe(universe, pos)
-    elif len(universe) < 2:
-        raise CountsError(
-            f"only one class {few(universe)} in the label universe; a multiclass cube needs "
-            "at least 2 (pass labels=[...] naming every class, or pos_label= for binary)."
+    counted = _count.count(garr, yt, yp, labels, pos_label, w, n, pos_from_attr)
+    if counted is not None:
+        got = counted
+        return confusion_cube(
+            got.conf, got.universe, got.pos, list(got.gcoords), got.gcoords, _weighted(attrs, w)
         )
-    return universe, pos
+    # weighted labels that need coding: counted per code, as ever (the same float sums)
+    gcodes, gcoords = _code_groups(garr)
+    universe, pos, (tc, pc) = _count.coded(yt, yp, labels, pos_label, pos_from_attr)
+    c = len(universe)
+    gshape = [s for _, s in gcodes]
+    total = int(np.prod(gshape, dtype=np.int64)) * c * c
+    parts = gcodes + [(tc, c), (pc, c)]
+    conf = _kernel.blocked_count([a for a, _ in parts], [s for _, s in parts], 0, w, total, n)
+    conf = conf.reshape(tuple(gshape) + (c, c))
+    return confusion_cube(conf, universe, pos, list(gcoords), gcoords, _weighted(attrs, w))
 
 
 def _build_lazy(
@@ -249,9 +185,9 @@ def _build_lazy(
             if labels is None:
                 _labels.check_classes(ut, "y_true")
                 _labels.check_classes(up, "y_pred", _labels.PRED_FIX)
-            universe, from_data = _universe(universe, ut, up)
+            universe, from_data = _count.universe_of(universe, ut, up)
     assert universe is not None
-    universe, pos = _resolve(universe, from_data, pos_label, pos_from_attr)
+    universe, pos = _count.resolve(universe, from_data, pos_label, pos_from_attr)
     coders = [_lazy.Coder(known[i], name, "values") for i, (name, _) in enumerate(garr)]
     coders += [_lazy.Coder(universe, n, "labels") for n in ("y_true", "y_pred")]
     c = len(universe)

@@ -222,28 +222,26 @@ def class_missing_from_training(
     found: Findings, test: xr.Dataset, train: xr.Dataset | None, test_sets: Any
 ) -> None:
     """Add a finding for every fold whose training set held no sample of a class (see
-    :func:`cvframe.diagnostics.anomalies`: read, or the repeat total minus the fold's own)."""
+    :func:`cvframe.diagnostics.anomalies`: read, or the repeat total minus the fold's own).
+    Every class at once: a few array operations whatever the number of classes."""
     if train is None and test_sets not in (None, "partition"):
         return
-    classes = _class_supports(test)
-    train_classes = None if train is None else _class_supports(train)
+    support = _class_supports(test)
     real = read_counts(test).is_fold.any(CLASS)
-    for i, (label, support) in enumerate(classes):
-        total = support.sum(FOLD)
-        if train_classes is None:
-            in_train = total - support
-            how = "all {n} of its test samples in the repeat are in this fold's test set"
-        else:
-            in_train = train_classes[i][1]
-            how = "0 of the training rows (subset='train') belong to it; {n} are tested"
-        mask = (in_train == 0) & (total > 0) & real
-        if train_classes is None:  # one fold is a holdout whose training set is not known
-            mask = mask & (real.sum(FOLD) > 1)
-        mask = mask.expand_dims({CLASS: [label]}, axis=-1)
-        order = [d for d in found.extra if d in mask.dims] + [FOLD, CLASS]
-        mask = mask.transpose(*order)
-        tot = total.transpose(*[d for d in order if d in total.dims])
-        found.add(mask, "class_missing_from_training", _missing_detail(mask.dims, tot, how))
+    total = support.sum(FOLD)
+    if train is None:
+        in_train = total - support
+        how = "all {n} of its test samples in the repeat are in this fold's test set"
+    else:
+        in_train = _class_supports(train)
+        how = "0 of the training rows (subset='train') belong to it; {n} are tested"
+    mask = (in_train == 0) & (total > 0) & real
+    if train is None:  # one fold is a holdout whose training set is not known
+        mask = mask & (real.sum(FOLD) > 1)
+    order = [d for d in found.extra if d in mask.dims] + [FOLD, CLASS]
+    mask = mask.transpose(*order)
+    tot = total.transpose(*[d for d in order if d in total.dims])
+    found.add(mask, "class_missing_from_training", _missing_detail(mask.dims, tot, how))
 
 
 def missing_combination(found: Findings, test: xr.Dataset) -> None:
@@ -330,20 +328,19 @@ def _missing_detail(dims: tuple[Hashable, ...], tot: xr.DataArray, how: str) -> 
     return detail
 
 
-def _class_supports(ds: xr.Dataset) -> list[tuple[Hashable, xr.DataArray]]:
-    """(label, support per fold) of every class: a binary cube's negative class included."""
+def _class_supports(ds: xr.Dataset) -> xr.DataArray:
+    """The support (samples) of every class per fold, over ``class``: a binary cube's
+    negative class first."""
     read = read_counts(ds)
-    out = []
-    for label in ds[CLASS].values:
-        sup = (read["tp"] + read["fn"]).sel({CLASS: label}, drop=True)
-        out.append((plain(label), sup.fillna(0)))
+    sup = (read["tp"] + read["fn"]).fillna(0)
+    sup = sup.assign_coords({CLASS: [plain(c) for c in ds[CLASS].values]})
     if ds.attrs.get("task") == "binary" and ds.sizes[CLASS] == 1:
         pos = plain(ds[CLASS].values[0])
         labels = [plain(t) for t in ds[TRUE].values] if TRUE in ds.coords else []
         neg = next((t for t in labels if t != pos), f"not {pos}")
-        sup = (read["fp"] + read["tn"]).isel({CLASS: 0}, drop=True)
-        out.insert(0, (neg, sup.fillna(0)))
-    return out
+        neg_sup = (read["fp"] + read["tn"]).fillna(0).assign_coords({CLASS: [neg]})
+        sup = xr.concat([neg_sup, sup], dim=CLASS, coords="minimal", join="override")
+    return sup
 
 
 def train_duplicate(found: Findings, ds: xr.Dataset, frame: Any) -> None:

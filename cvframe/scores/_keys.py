@@ -128,10 +128,10 @@ def pack(s: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, Packing, np.n
     return key, packing, None
 
 
-#: The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``), or False
-#: without numba; each gives the integers of its numpy pass.
+#: The compiled twins (``min_bits``, ``keys``, ``scatter``, ``auc_both``, ``delong``), or
+#: False without numba; each gives the integers (``delong``: the floats) of its numpy pass.
 kernel: Callable[[], Any] = compiled(
-    lambda jit: SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit))
+    lambda jit: SimpleNamespace(**_passes(jit), auc_both=_auc_both(jit), delong=_delong(jit))
 )
 
 
@@ -271,6 +271,65 @@ def _auc_both(jit: Any) -> Any:
     return auc_both
 
 
+def _delong(jit: Any) -> Any:
+    """The compiled ``delong`` of :func:`kernel`."""
+    one = np.uint64(1)
+
+    @jit
+    def delong(key, bounds, npos, nneg, var):
+        # per group (bounds), DeLong's variance from the runs of tied scores of the sorted
+        # (group | score | label) keys: the arithmetic of Ranked.delong, in its order
+        for g in range(bounds.shape[0] - 1):
+            a, b = bounds[g], bounds[g + 1]
+            n1, n0 = npos[g], nneg[g]
+            if n1 < 2 or n0 < 2:
+                var[g] = np.nan
+                continue
+            s10 = 0.0
+            s01 = 0.0
+            for sweep in range(2):  # the means, then the squared deviations from them
+                if sweep == 1:
+                    m10, m01 = s10 / n1, s01 / n0
+                    s10 = 0.0
+                    s01 = 0.0
+                p_before = 0
+                n_before = 0
+                i = a
+                while i < b:
+                    z = key[i] >> one
+                    j = i
+                    p_run = 0
+                    while j < b and (key[j] >> one) == z:
+                        p_run += np.int64(key[j] & one)
+                        j += 1
+                    n_run = (j - i) - p_run
+                    if p_run > 0:
+                        v = (n_before + 0.5 * n_run) / n0
+                        if sweep == 0:
+                            s10 += p_run * v
+                        else:
+                            d = v - m10
+                            d *= d
+                            d *= p_run
+                            s10 += d
+                    if n_run > 0:
+                        v = 1.0 - (p_before + 0.5 * p_run) / n1
+                        if sweep == 0:
+                            s01 += n_run * v
+                        else:
+                            d = v - m01
+                            d *= d
+                            d *= n_run
+                            s01 += d
+                    p_before += p_run
+                    n_before += n_run
+                    i = j
+            var[g] = s10 / (n1 - 1) / n1 + s01 / (n0 - 1) / n0
+        return var
+
+    return delong
+
+
 def _packing(lo: float, hi: float, m: int) -> Packing:
     """The :class:`Packing` of scores in [lo, hi] whose smallest non-zero magnitude has the
     bits ``m``; without positives the largest key is a zero's (L) or the smallest magnitude's."""
@@ -296,7 +355,7 @@ def partition(
     n_groups = n_high * n_low
     vmask = np.uint64((1 << shift) - 1)
     rshift = np.uint64(shift + lbits)
-    if engine(len(key)) == "numba":
+    if engine(len(key), "rank") == "numba":
         starts = np.zeros(n_groups, dtype=np.int64)
         np.cumsum(counts[:-1], out=starts[1:])
         return kernel().scatter(
@@ -390,7 +449,7 @@ def sorted_keys(
     n = len(s)
     gbits = int(n_groups - 1).bit_length()
     lbits = int(n_low - 1).bit_length() if low is not None else 0
-    compiled = engine(n) == "numba"
+    compiled = engine(n, "rank") == "numba"
     fast = compiled and s.dtype == np.float64
     scratch: np.ndarray | None = None
     key: np.ndarray | None = None

@@ -19,6 +19,7 @@ import pandas as pd
 import xarray as xr
 
 from .._core import checks as _checks
+from .._core import kernel as _kernel
 from .._core import labels as _labels
 from .._core.docs import doc, register
 from .._core.labels import frame as frame_reader
@@ -28,7 +29,7 @@ from ..schema import FRAME_DIMS
 from . import _counted
 from ._sums import STATS
 
-__all__ = ["ParsedFrame", "by_frame_dims", "one_parse", "parse", "read", "reads_dask"]
+__all__ = ["ParsedFrame", "by_frame_dims", "one_parse", "parse", "ranks", "read", "reads_dask"]
 
 _EXAMPLE = """\
 Examples
@@ -229,6 +230,25 @@ def reads_dask(func: Any) -> Any:
     return func
 
 
+def ranks(func: Any) -> Any:
+    """Mark a metric that sorts every class of every part: :func:`by_frame_dims` chooses
+    the engine of its sorts for all of them at once (:func:`cvframe._core.kernel.plan`)."""
+    func.ranks = True
+    return func
+
+
+def _rank_work(parts: list[Any]) -> int:
+    """The scores a ranking metric sorts over ``parts``: rows times score columns."""
+    work = 0
+    for part in parts:
+        if isinstance(part, Frame):
+            work += part.n * len(part.scores)
+        elif isinstance(part, pd.DataFrame):
+            cols = sum(1 for c in part.columns if str(c).startswith("score"))
+            work += len(part) * max(cols, 1)
+    return work
+
+
 def by_frame_dims(func: Any) -> Any:
     """Compute per value of the frame's dimension columns (``model``, ``param``, ``dataset``, ...).
 
@@ -248,6 +268,8 @@ def by_frame_dims(func: Any) -> Any:
                 # the frame is reduced to them (one pass over the partitions)
                 df = _counted.reduced(df, _frame_args(func, df, args, kwargs))
             dims, keys, parts = split(df)
+        if getattr(func, "ranks", False):  # one engine for the sorts of every class and part
+            _kernel.plan(_rank_work(parts), "rank")
         if not dims:
             return func(parts[0], *args, **kwargs)
         with warnings.catch_warnings(record=True) as caught:

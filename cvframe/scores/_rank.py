@@ -43,7 +43,7 @@ def auc_both(
     """Pooled (per group) and per-(group, low) AUC and positives from one sort, in one
     compiled pass: the integers of :meth:`Ranked.auc` on ``Ranked(..., low=...)`` and its
     :meth:`~Ranked.by_low`. None where it does not apply (numpy engine, keys too wide)."""
-    if engine(len(s)) != "numba" or s.dtype != np.float64:
+    if engine(len(s), "rank") != "numba" or s.dtype != np.float64:
         return None
     sk = sorted_keys(s, lo, hi, y, g, n_groups, low, n_low, buffer)
     key, _, uniques, sbits, _, lbits, _, rbounds = sk
@@ -156,10 +156,12 @@ class Ranked:
         self._auc: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def release(self) -> None:
-        """Drop the temporaries of a sort kept for later metrics (the scratch buffer, the
-        cumulative positives): they are made again when asked."""
+        """Drop what a sort kept for later metrics besides its keys (the scratch buffer, the
+        sorted labels and positions of the positives, the cumulative positives, the runs of
+        tied scores: up to 40 bytes per score): they are made again when asked. A frame
+        parsed once keeps the sorts of every class, so it holds their keys only."""
         self._scratch = None
-        self._cp = None
+        self._y = self._pos_idx = self._cp = self._blocks = None
 
     @property
     def y(self) -> np.ndarray:
@@ -262,7 +264,7 @@ class Ranked:
     def _auc_of_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.w is not None:
             return self._weighted_auc()
-        if engine(self.n) == "numba":
+        if engine(self.n, "rank") == "numba":
             # the fused pass with one low code: the groups' own Mann-Whitney counts
             s2, npos, _, _ = kernel().auc_both(self.key, self.bounds, 1, np.uint64(0))
             nneg = self.size - npos
@@ -286,8 +288,13 @@ class Ranked:
         share of the group's negatives below it, a negative's the share of positives not
         below it, ties counting one half; every element of a run of tied scores has its
         run's placement. NaN variance where a group has fewer than 2 positives or 2
-        negatives."""
+        negatives. The compiled engine reads the placements off the keys in one pass per
+        group (the same arithmetic, in the same order)."""
         value, npos, nneg = self.auc()
+        if self.w is None and engine(self.n, "rank") == "numba":
+            var = np.empty(self.n_groups)
+            kernel().delong(self.key, self.bounds, npos, nneg, var)
+            return {"value": value, "support": npos, "var": var, "n_pos": npos}
         bs, be, bg = self.blocks()
         cp = self.cp
         start = self.bounds[bg]

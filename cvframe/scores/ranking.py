@@ -19,7 +19,7 @@ from .._core.docs import doc
 from .._core.labels.frame import FrameArgs
 from ..errors import few
 from ._driver import AVERAGES, METHODS, UNDEFINED, Average, Method, Metric, Undefined, ranked, run
-from ._parsed import by_frame_dims
+from ._parsed import by_frame_dims, ranks
 from ._rank import Ranked, auc_both, delong_placements
 from .curves import WHY
 
@@ -56,6 +56,7 @@ def _precision_at_k(k: int) -> Metric:
 
 @doc
 @by_frame_dims
+@ranks
 def auc(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -137,6 +138,7 @@ def auc(
 
 @doc
 @by_frame_dims
+@ranks
 def auc_methods(
     df: pd.DataFrame,
     undefined: Undefined = "skip",
@@ -188,6 +190,7 @@ def auc_methods(
 
 @doc
 @by_frame_dims
+@ranks
 def average_precision(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -233,6 +236,7 @@ def average_precision(
 
 @doc
 @by_frame_dims
+@ranks
 def precision_at_k(
     df: pd.DataFrame,
     k: int,
@@ -279,6 +283,7 @@ def precision_at_k(
 
 @doc
 @by_frame_dims
+@ranks
 def r_precision(
     df: pd.DataFrame,
     method: Method = "avg",
@@ -553,6 +558,7 @@ def delong_paired_arrays(scores: Any, y: Any, *, placements: bool = False) -> tu
 
 @doc
 @by_frame_dims
+@ranks
 def delong_frame(
     df: pd.DataFrame,
     *,

@@ -15,7 +15,8 @@ paired tests of two models, :mod:`.power`).
 Layout: ``_model`` (the design, its argument checks and distributions), ``_sampler`` (the
 numpy draws, reproducible whatever the chunking), ``cube`` (:func:`simulate`), ``exact``
 (summed expectations and Figure 9), ``risk`` (Figure 9's frame), ``study``
-(:func:`bias_study`) and ``_scheduler`` (dask threads or a distributed cluster).
+(:func:`bias_study`) and ``_scheduler`` (threads of this process, dask processes or a
+distributed cluster).
 """
 
 from __future__ import annotations

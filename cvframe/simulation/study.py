@@ -3,7 +3,7 @@
 Each grid point's Monte-Carlo trials are the simulated cube of :func:`cvframe.simulate`
 reduced by the very cube method a user applies to real folds
 (:func:`cvframe.reduce.f_methods`); exact values come from
-:func:`cvframe.simulation.exact.moments`. The tasks run on dask
+:func:`cvframe.simulation.exact.moments`. The tasks run on threads of this process, or on dask
 (:mod:`cvframe.simulation._scheduler`).
 """
 
@@ -17,6 +17,7 @@ import numpy as np
 import xarray as xr
 
 from .. import metrics, reduce
+from .._core import kernel as _kernel
 from ..errors import few
 from ..schema import FOLD
 from ._model import (
@@ -187,9 +188,11 @@ def bias_study(
         point's numbers do not change when the grid around it does, nor with ``chunks`` or
         the scheduler.
     scheduler : None, str or distributed.Client
-        ``None`` runs on dask's threads on this machine; ``"sync"`` or ``"processes"`` pick
-        another local dask scheduler; any other string is a ``dask.distributed`` scheduler
-        address (``"tcp://host:8786"``) to run on a cluster; a ``Client`` is used as is.
+        ``None`` (or ``"threads"``) runs on threads of this process, one per core, without
+        importing dask; ``"sync"`` runs the tasks one after the other in this thread,
+        ``"processes"`` on dask's local process scheduler; any other string is a
+        ``dask.distributed`` scheduler address (``"tcp://host:8786"``) to run on a cluster;
+        a ``Client`` is used as is.
     chunks : int
         Trials per task.
     precision, recall : float, optional
@@ -278,6 +281,9 @@ def bias_study(
     from ..runner import wants_progress
 
     show = wants_progress(progress, long=trials * len(models) >= LONG_TRIALS)
+    # one engine for every chunk: numba is loaded when the study's fold aggregations pay
+    # for it (every chunk alone might not), before the tasks start
+    _kernel.plan(trials * len(models) * k, "fold")
     results = run(tasks, scheduler, show)
 
     shape = (len(strats), len(prevs), len(fs))
