@@ -11,6 +11,7 @@ import importlib.util
 import json
 import math
 import os
+import sys
 
 import pytest
 
@@ -21,6 +22,7 @@ BENCH = os.path.join(ROOT, "benchmarks")
 def _load(name: str):
     spec = importlib.util.spec_from_file_location(f"_test_{name}", os.path.join(BENCH, name))
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses read their module's namespace
     spec.loader.exec_module(module)
     return module
 
@@ -56,7 +58,7 @@ def test_every_bench_file_has_rows_and_runs_standalone(name):
         tree = ast.parse(fh.read())
     funcs = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     assert "rows" in funcs, f"bench_{name}.py has no rows(quick=False)"
-    assert [a.arg for a in funcs["rows"].args.args] == ["quick"]
+    assert [a.arg for a in funcs["rows"].args.args] in (["quick"], ["quick", "modes"])
     assert any(  # `if __name__ == "__main__":` keeps `python benchmarks/bench_x.py` working
         isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) for node in tree.body
     )
@@ -70,11 +72,16 @@ def test_table_has_the_columns_and_numbered_notes():
     rows = [ROW, dict(ROW, what="slow", ratio=math.nan, met=False, note="see profile")]
     text = run.table(rows)
     lines = text.splitlines()
-    assert lines[0] == "| what | cvframe | yardstick | ratio | goal | met |"
-    assert (
-        lines[2] == r"| thing \| with a bar | 0.500 s | floor 0.250 s | 2.00x | <= 2x floor | yes |"
+    assert lines[0] == "| what | mode | engine | cvframe | yardstick | ratio | goal | met | load |"
+    assert lines[2] == (
+        r"| thing \| with a bar | — | — | 0.500 s | floor 0.250 s | 2.00x | <= 2x floor | yes | — |"
     )
-    assert lines[3] == "| slow [1] | 0.500 s | floor 0.250 s | — | <= 2x floor | **no** |"
+    assert (
+        lines[3] == "| slow [1] | — | — | 0.500 s | floor 0.250 s | — | <= 2x floor | **no** | — |"
+    )
+    fresh = run.table([dict(ROW, mode="fresh", engine="numba", load=1.5)]).splitlines()[2]
+    assert fresh.startswith(r"| thing \| with a bar | fresh | numba | 0.500 s |")
+    assert fresh.endswith("| yes | 1.50 |") or fresh.endswith("| yes | 1.5 |")
     assert lines[-1] == "- [1] see profile"
 
 
@@ -97,7 +104,7 @@ def test_main_prints_one_table_and_writes_md_and_json(fake_benches, tmp_path, ca
     code = run.main(["--quick", "--dir", str(fake_benches), "--out", str(out)])
     assert code == 1  # a bench failed
     printed = capsys.readouterr().out
-    assert printed.count("| what | cvframe |") == 1
+    assert printed.count("| what | mode | engine | cvframe |") == 1
     assert "cores" in printed and "load average" in printed and "numpy" in printed
     assert out.read_text() in printed
     record = json.loads(out.with_suffix(".json").read_text())
@@ -143,4 +150,7 @@ def test_interleaved_alternates_the_candidates_in_each_round():
 def test_benchmarks_against_a_timed_yardstick_time_both_in_the_same_rounds(name):
     with open(run.discover()[name]) as fh:
         source = fh.read()
-    assert "interleaved(" in source, f"bench_{name}.py times its yardstick in other rounds"
+    # interleaved() directly, or a Case that _timing.measure times interleaved
+    assert "interleaved(" in source or "Case(" in source, (
+        f"bench_{name}.py times its yardstick in other rounds"
+    )

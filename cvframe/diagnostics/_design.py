@@ -285,23 +285,24 @@ def label_not_stratified(found: Findings, test: xr.Dataset) -> None:
     if said not in STRATIFIED:
         return
     real = read_counts(test).is_fold.any(CLASS)
-    for label, support in _class_supports(test):
-        total = support.where(real, 0).sum(FOLD)
-        empty = ((support == 0) & real).sum(FOLD)
-        mask = ((empty > 0) & (total > 0)).expand_dims({CLASS: [label]}, axis=-1)
-        order = [d for d in found.extra if d in mask.dims] + [CLASS]
-        mask = mask.transpose(*order)
-        k = real.sum(FOLD)
-
-        found.add(mask, "label_not_stratified", _strat_detail(mask.dims, total, empty, k, said))
+    support = _class_supports(test)  # every class at once
+    total = support.where(real, 0).sum(FOLD)
+    empty = ((support == 0) & real).sum(FOLD)
+    mask = (empty > 0) & (total > 0)
+    mask = mask.transpose(*[d for d in found.extra if d in mask.dims], CLASS)
+    k = real.sum(FOLD)
+    found.add(mask, "label_not_stratified", _strat_detail(mask.dims, total, empty, k, said))
 
 
 def _strat_detail(
     dims: tuple[Hashable, ...], total: xr.DataArray, empty: xr.DataArray, k: Any, said: str
 ) -> Any:
     def detail(pos: tuple[int, ...]) -> str:
-        at = {d: p for d, p in zip(dims, pos, strict=True) if d in total.dims}
-        n, e, folds = (int(x.isel(at).values.ravel()[0]) for x in (total, empty, k))
+        at = dict(zip(dims, pos, strict=True))
+        n, e, folds = (
+            int(x.isel({d: p for d, p in at.items() if d in x.dims}).values.ravel()[0])
+            for x in (total, empty, k)
+        )
         why = (
             f"{n} positives cannot fill {folds} folds"
             if n < folds

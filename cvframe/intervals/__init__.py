@@ -421,12 +421,22 @@ def interval(
 
 def _samples(rows: pd.DataFrame, args: FrameArgs, like: xr.DataArray) -> xr.DataArray:
     """Tested samples of one pass per kept dim of ``like`` (the frame's rows per dim value
-    and repeat, averaged over the repeats), counted without parsing the frame again."""
+    and repeat, averaged over the repeats; a score-count table's counts of one class),
+    counted without parsing the frame again."""
     dims = [d for d in like.dims if d != CLASS and d in rows.columns]
     rep = [args.repeat] if args.repeat is not None and args.repeat in rows.columns else []
-    if not dims and not rep:
+    count = rows.attrs.get(scores.COUNTED)  # a score-count table: a row stands for `count`
+    if count is not None and count in rows.columns:
+        if CLASS in rows.columns:  # every class holds every sample: count one class's
+            rows = rows[rows[CLASS] == rows[CLASS].iloc[0]]
+        if not dims and not rep:
+            return xr.DataArray(float(rows[count].sum()))
+        grouped = rows.groupby(dims + rep, sort=False, observed=True)[count]
+        size = grouped.sum().astype("float64")
+    elif not dims and not rep:
         return xr.DataArray(float(len(rows)))
-    size = rows.groupby(dims + rep, sort=False, observed=True).size().astype("float64")
+    else:
+        size = rows.groupby(dims + rep, sort=False, observed=True).size().astype("float64")
     if rep:
         size = size.groupby(level=dims, sort=False).mean() if dims else pd.Series([size.mean()])
     if not dims:

@@ -16,6 +16,7 @@ score-count table (the ``GROUP BY`` of an engine) as the runs of tied scores it 
 
 from __future__ import annotations
 
+from ._counted import COUNTED as COUNTED  # attrs key: a score-count table's count column
 from ._counted import counted_cube as counted_cube  # how intervals count a score table
 from ._counted import reduces as reduces  # whether a score metric reduces a dask frame
 from ._parsed import ParsedFrame, one_parse, parse
