@@ -33,6 +33,7 @@ from .._core.labels.frame import Frame, FrameArgs, frame_pos_label, has_repeat
 from ..build.grouped import check_count, check_unique_keys, from_grouped
 from ..errors import ColumnError, few, user_stacklevel
 from ..schema import CLASS, FRAME_DIMS
+from ._rank import run_delong
 
 __all__ = [
     "COUNTED",
@@ -155,27 +156,7 @@ class Runs:
         p_run, n_run = self.pos, self.neg
         p_before = self.cpos[:-1] - self.cpos[self.rb][bg]
         n_before = (bs - start) - p_before
-        p_at, n_at = np.flatnonzero(p_run), np.flatnonzero(n_run)
-        bp, bn = bg[p_at], bg[n_at]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            v10 = (n_before[p_at] + 0.5 * n_run[p_at]) / nneg[bp]
-            v01 = 1.0 - (p_before[n_at] + 0.5 * p_run[n_at]) / npos[bn]
-            var10 = self._run_var(v10, p_run[p_at], bp, npos)
-            var01 = self._run_var(v01, n_run[n_at], bn, nneg)
-            var = var10 / npos + var01 / nneg
-        var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
-        return {"value": value, "support": npos, "var": var, "n_pos": npos}
-
-    def _run_var(
-        self, v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray
-    ) -> np.ndarray:
-        """Per group, the sample variance (ddof=1) of run values ``v`` counted ``count``
-        times each."""
-        mean = np.bincount(bg, weights=count * v, minlength=self.n_groups) / n
-        dev = v - mean[bg]
-        dev *= dev
-        dev *= count
-        return np.bincount(bg, weights=dev, minlength=self.n_groups) / (n - 1)
+        return run_delong(value, npos, nneg, p_run, n_run, p_before, n_before, bg)
 
     def average_precision(self) -> tuple[np.ndarray, np.ndarray]:
         """(AP, n_pos) per group, scikit-learn's step-wise definition (tied samples enter

@@ -302,29 +302,7 @@ class Ranked:
         n_run = (be - bs) - p_run
         p_before = cp[bs] - cp[start]  # positives and negatives of the group below the run
         n_before = (bs - start) - p_before
-        # only the runs holding positives (negatives) have a positive's (negative's)
-        # placement: the others would add 0 to every sum
-        p_at, n_at = np.flatnonzero(p_run), np.flatnonzero(n_run)
-        bp, bn = bg[p_at], bg[n_at]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            v10 = (n_before[p_at] + 0.5 * n_run[p_at]) / nneg[bp]  # a positive's placement
-            v01 = 1.0 - (p_before[n_at] + 0.5 * p_run[n_at]) / npos[bn]  # a negative's
-            var10 = self._run_var(v10, p_run[p_at], bp, npos)
-            var01 = self._run_var(v01, n_run[n_at], bn, nneg)
-            var = var10 / npos + var01 / nneg
-        var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
-        return {"value": value, "support": npos, "var": var, "n_pos": npos}
-
-    def _run_var(
-        self, v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray
-    ) -> np.ndarray:
-        """Per group, the sample variance (ddof=1) of the run values ``v``, each counted
-        ``count`` (> 0) times: the elements of the run it stands for."""
-        mean = np.bincount(bg, weights=count * v, minlength=self.n_groups) / n
-        dev = v - mean[bg]
-        dev *= dev
-        dev *= count
-        return np.bincount(bg, weights=dev, minlength=self.n_groups) / (n - 1)
+        return run_delong(value, npos, nneg, p_run, n_run, p_before, n_before, bg)
 
     def _weighted_auc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Weighted Mann-Whitney count: every run of tied scores adds its positives' weight
@@ -438,3 +416,48 @@ def delong_placements(s: np.ndarray, pos: np.ndarray) -> np.ndarray:
     v = np.empty(shape)
     np.put_along_axis(v, order, v_sorted, -1)
     return v
+
+
+def run_delong(
+    value: np.ndarray,
+    npos: np.ndarray,
+    nneg: np.ndarray,
+    p_run: np.ndarray,
+    n_run: np.ndarray,
+    p_before: np.ndarray,
+    n_before: np.ndarray,
+    bg: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """DeLong's variance of the AUC ``value`` of every group from its runs of tied scores:
+    ``p_run``/``n_run`` positives and negatives of each run, ``p_before``/``n_before`` those
+    of its group below it, ``bg`` its group. A positive's placement is the share of the
+    group's negatives below it, a negative's the share of positives not below it, ties
+    counting one half; each run's placement counts once per element it stands for. NaN
+    where a group has fewer than 2 positives or 2 negatives (Sun & Xu 2014). The one
+    arithmetic of the row sort (:class:`Ranked`) and of score counts
+    (:class:`~._counted.Runs`)."""
+    # only the runs holding positives (negatives) have a positive's (negative's) placement:
+    # the others would add 0 to every sum
+    p_at, n_at = np.flatnonzero(p_run), np.flatnonzero(n_run)
+    bp, bn = bg[p_at], bg[n_at]
+    groups = len(npos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v10 = (n_before[p_at] + 0.5 * n_run[p_at]) / nneg[bp]  # a positive's placement
+        v01 = 1.0 - (p_before[n_at] + 0.5 * p_run[n_at]) / npos[bn]  # a negative's
+        var10 = _run_var(v10, p_run[p_at], bp, npos, groups)
+        var01 = _run_var(v01, n_run[n_at], bn, nneg, groups)
+        var = var10 / npos + var01 / nneg
+    var = np.where((npos >= 2) & (nneg >= 2), var, np.nan)
+    return {"value": value, "support": npos, "var": var, "n_pos": npos}
+
+
+def _run_var(
+    v: np.ndarray, count: np.ndarray, bg: np.ndarray, n: np.ndarray, groups: int
+) -> np.ndarray:
+    """Per group, the sample variance (ddof=1) of the run values ``v``, each counted
+    ``count`` (> 0) times: the elements of the run it stands for."""
+    mean = np.bincount(bg, weights=count * v, minlength=groups) / n
+    dev = v - mean[bg]
+    dev *= dev
+    dev *= count
+    return np.bincount(bg, weights=dev, minlength=groups) / (n - 1)
