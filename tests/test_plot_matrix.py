@@ -78,7 +78,9 @@ def _saved_inside(obj) -> None:
     """Render (as savefig without bbox_inches does), then the tight box of every artist, the
     texts included, lies inside the figure; no visible text is below 9 pt."""
     fig = obj.figure
-    fig.canvas.draw()  # what savefig renders (layout engines run here too)
+    # the layout savefig renders (layout engines run here too), without painting the pixels:
+    # the same boxes as fig.canvas.draw() in about half its time
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     box = fig.get_tightbbox(renderer)  # inches
     w, h = fig.get_size_inches()
