@@ -123,7 +123,9 @@ def _summary(f: pd.DataFrame, auc: pd.DataFrame) -> str:
     )
     for t in ("paired_delta", "fold_jackknife"):
         worse = pw[pw[t] < pw["corrected_t"]]
-        where = ", ".join(f"{c} classes / {p:g} / k={k} / {r} repeats" for c, p, k, r in worse.index)
+        where = ", ".join(
+            f"{c} classes / {p:g} / k={k} / {r} repeats" for c, p, k, r in worse.index
+        )
         out.append(
             f"- `{t}` has less power than the corrected t on F_avg in {len(worse)} of "
             f"{len(pw)} cells" + (f": {where}." if len(worse) else ".")
