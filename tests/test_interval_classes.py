@@ -318,6 +318,24 @@ def test_delong_certificate_and_its_tie_free_ranks():
     assert "binormal" in iv.attrs["coverage_design"]
 
 
+def test_delong_certificate_too_large_is_refused_and_the_report_goes_on(monkeypatch):
+    """Above SCORE_LIMIT simulated scores the certificate is refused, naming the limit and
+    the fix; the report then shows the interval without a certificate instead of sorting
+    for minutes."""
+    rng = np.random.default_rng(1)
+    y = (rng.random(2000) < 0.3).astype(int)
+    df = pd.DataFrame({"fold": np.arange(2000) % 5, "y_true": y, "y_pred": y})
+    df["score"] = rng.standard_normal(2000) + 1.0 * y
+    monkeypatch.setattr(certify, "SCORE_LIMIT", 40 * 1999)  # one sample short
+    with pytest.raises(ValueError, match=r"over the certificate's limit of 79,960.*certify=False"):
+        cvframe.interval(df, "auc", certify=True)
+    plain = cvframe.interval(df, "auc")
+    text = cvframe.report.report(df.cv.counts(), scores=df)
+    assert f"{float(plain['estimate'].values.ravel()[0]):.4f}" in text
+    monkeypatch.setattr(certify, "SCORE_LIMIT", 40 * 2000)  # exactly at the limit: simulated
+    assert "binormal" in cvframe.interval(df, "auc", certify=True).attrs["coverage_design"]
+
+
 @pytest.mark.parametrize(
     ("kw", "match"),
     [

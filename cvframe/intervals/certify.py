@@ -368,6 +368,10 @@ def counts(
 SCORE_BUDGET = 2_000_000
 #: The fewest trials of a DeLong certificate.
 SCORE_TRIALS = 40
+#: Scores a DeLong certificate may draw at all (its fewest trials x samples x classes x
+#: designs): a larger design is refused, naming the limit, rather than sorted for minutes
+#: (10^6 samples of 10 classes took 22 s).
+SCORE_LIMIT = 2 * SCORE_BUDGET
 
 
 def tie_free_delong(s: np.ndarray, n_pos: int) -> tuple[np.ndarray, np.ndarray]:
@@ -420,6 +424,13 @@ def scores(
     a_design = (a_np * pairs + 0.5) / (pairs + 1.0)
     shift = np.sqrt(2.0) * ndtri(a_design)
     work = float(np.round(tot).sum() * pos.shape[-1])
+    if work * SCORE_TRIALS > SCORE_LIMIT:
+        raise ValueError(
+            f"certify=True would sort {SCORE_TRIALS} x {work:,.0f} simulated scores, over the "
+            f"certificate's limit of {SCORE_LIMIT:,}; at this size DeLong's normal "
+            "approximation needs no simulation unless a class has few positives: pass "
+            "certify=False, or certify a random subsample of the samples."
+        )
     trials = int(np.clip(SCORE_BUDGET // max(work, 1.0), SCORE_TRIALS, TRIALS[1]))
     rng = np.random.default_rng(seed)
     est = np.empty((trials, *pos.shape))
