@@ -199,9 +199,14 @@ def measure_rows(
         out["sk"] = tk
         if mode == "warm":
             res, avg, merge = nk["res"], nk["avg"], nk["merge"]
+            lead = [d for d in ("model", "repeat") if d in res.dims]  # sklearn_loop's order
+
+            def flat(da: Any, like: np.ndarray) -> np.ndarray:
+                return np.asarray(da.transpose(*lead, "class").values).reshape(like.shape)
+
             out["err"] = max(
-                float(np.max(np.abs(res.auc_avg.values - avg))),
-                float(np.max(np.abs(res.auc_merge.values - merge))),
+                float(np.max(np.abs(flat(res.auc_avg, avg) - avg))),
+                float(np.max(np.abs(flat(res.auc_merge, merge) - merge))),
             )
             if out["err"] > 1e-12:
                 raise AssertionError(f"auc_methods differs from sklearn by {out['err']:g}")
