@@ -33,7 +33,7 @@ from .._core.labels.frame import Frame, FrameArgs, frame_pos_label, has_repeat
 from ..build.grouped import check_count, check_unique_keys, from_grouped
 from ..errors import ColumnError, few, user_stacklevel
 from ..schema import CLASS, FRAME_DIMS
-from ._rank import run_delong
+from ._rank import precision_at, run_delong
 
 __all__ = [
     "COUNTED",
@@ -175,17 +175,7 @@ class Runs:
     def precision_at(self, k: np.ndarray) -> np.ndarray:
         """Expected precision among the k top-scored of each group (ties at the cut shared);
         NaN where k < 1 or the group has fewer than k samples."""
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_groups,))
-        ok = (k >= 1) & (k <= self.size)
-        out = np.full(self.n_groups, np.nan)
-        if not ok.any():
-            return out
-        ge = self.bounds[1:][ok]
-        cut = ge - k[ok]
-        s0, e0 = self.run_at(cut)
-        c_ge, c_e0, c_s0 = self.cp_at(ge), self.cp_at(e0), self.cp_at(s0)
-        out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
-        return out
+        return precision_at(self, k)
 
     def curve(self) -> dict[str, np.ndarray]:
         """Every run as a ROC point, per group in descending score order."""

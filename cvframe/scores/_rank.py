@@ -9,6 +9,7 @@ pooled and per-fold Mann-Whitney counts in one compiled pass (the same integers)
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -350,20 +351,7 @@ class Ranked:
 
         NaN where k < 1 or the group has fewer than k samples.
         """
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_groups,))
-        ok = (k >= 1) & (k <= self.size)
-        out = np.full(self.n_groups, np.nan)
-        if not ok.any():
-            return out
-        ge = self.bounds[1:][ok]
-        cut = ge - k[ok]
-        if not self.ties:
-            out[ok] = (self.cp_at(ge) - self.cp_at(cut)) / k[ok]
-            return out
-        s0, e0 = self.run_at(cut)
-        c_ge, c_e0, c_s0 = self.cp_at(ge), self.cp_at(e0), self.cp_at(s0)
-        out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
-        return out
+        return precision_at(self, k, self.ties)
 
     def curve(self) -> dict[str, np.ndarray]:
         """Every run as a ROC point, per group in descending score order."""
@@ -461,3 +449,26 @@ def _run_var(
     dev *= dev
     dev *= count
     return np.bincount(bg, weights=dev, minlength=groups) / (n - 1)
+
+
+def precision_at(sorted_runs: Any, k: np.ndarray, ties: bool = True) -> np.ndarray:
+    """Expected precision among the ``k`` top-scored samples of each group of a sort of
+    scores (:class:`Ranked` of the rows or :class:`~._counted.Runs` of score counts: their
+    ``n_groups``, ``size``, ``bounds``, ``cp_at`` and ``run_at``), the run of tied scores at
+    the cut shared in proportion; NaN where k < 1 or the group has fewer than k samples.
+    ``ties=False``: no run is tied, the cut falls between samples."""
+    s = sorted_runs
+    k = np.broadcast_to(np.asarray(k, dtype=np.int64), (s.n_groups,))
+    ok = (k >= 1) & (k <= s.size)
+    out = np.full(s.n_groups, np.nan)
+    if not ok.any():
+        return out
+    ge = s.bounds[1:][ok]
+    cut = ge - k[ok]
+    if not ties:
+        out[ok] = (s.cp_at(ge) - s.cp_at(cut)) / k[ok]
+        return out
+    s0, e0 = s.run_at(cut)
+    c_ge, c_e0, c_s0 = s.cp_at(ge), s.cp_at(e0), s.cp_at(s0)
+    out[ok] = ((c_ge - c_e0) + (c_e0 - c_s0) * (e0 - cut) / (e0 - s0)) / k[ok]
+    return out
